@@ -1,0 +1,3 @@
+from knockabout.cli.main import app
+
+app()

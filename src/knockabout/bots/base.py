@@ -1,0 +1,54 @@
+"""The bot interface.
+
+A bot sees its seat only: a :class:`SeatView` gives the seat's observation, the
+legal actions, and full states *sampled* consistently with what the seat knows
+(``State.determinize``). It never hands out the true state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from knockabout.core.actions import Action
+from knockabout.core.protocol import Decision, Game, State
+from knockabout.core.rng import Rng
+
+
+class SeatView:
+    """What one seat may use to decide."""
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state: State, player: int) -> None:
+        self._state = state
+        self.player = player
+
+    @property
+    def game(self) -> Game[Any]:
+        return self._state.game
+
+    def observation(self) -> dict[str, Any]:
+        """The seat's view (JSON-able, hidden information removed)."""
+        return self._state.observe(self.player)
+
+    def decision(self) -> Decision | None:
+        return self._state.to_act()
+
+    def sample(self, rng: Rng) -> State:
+        """A full state consistent with everything this seat knows (a determinization)."""
+        return self._state.determinize(self.player, rng)
+
+
+class Bot(ABC):
+    """A player. ``choose`` must return one of ``legal``."""
+
+    name: str = "bot"
+
+    @abstractmethod
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
+        """Pick an action for the seat ``view.player``."""
+
+    def describe(self) -> str:
+        return self.name

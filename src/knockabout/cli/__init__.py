@@ -1,0 +1,1 @@
+"""The ``knockabout`` command line (Typer + Rich)."""

@@ -1,0 +1,31 @@
+"""Turning errors into one clear line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from knockabout.core.errors import KnockaboutError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+err_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+@contextmanager
+def friendly_errors() -> Iterator[None]:
+    """Report a :class:`KnockaboutError` as one line and exit with status 2."""
+    try:
+        yield
+    except KnockaboutError as exc:
+        raise fail(str(exc)) from None

@@ -1,0 +1,26 @@
+"""``knockabout``: the command-line entry point. Each sub-command lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+from knockabout.cli import demo as demo_cmd
+from knockabout.cli import games as games_cmd
+from knockabout.cli import replay as replay_cmd
+
+app = typer.Typer(
+    name="knockabout",
+    help="Three fighting card games for people and bots, in a terminal or a browser.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+app.command("games", help="List the games and their options.")(games_cmd.games)
+app.command("demo", help="Watch bots play a game in the terminal, turn by turn.")(demo_cmd.demo)
+app.command("replay", help="Replay a saved game record and show how it ended.")(replay_cmd.replay)
+# further commands register below, one line each
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()

@@ -1,0 +1,59 @@
+"""Errors raised by the engine. Every one carries a message a person can act on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from knockabout.core.actions import Action
+    from knockabout.core.protocol import Decision
+
+
+class KnockaboutError(Exception):
+    """Base class for every error this package raises on purpose."""
+
+
+class ConfigError(KnockaboutError):
+    """A game configuration (player count, variant, table setting) is invalid."""
+
+
+class ContentError(KnockaboutError):
+    """A content file (cards, fighters, packs, arenas) failed validation."""
+
+
+class ActionParseError(KnockaboutError):
+    """A piece of text does not name any action of the game."""
+
+
+class IllegalActionError(KnockaboutError):
+    """A well-formed action was offered that the pending decision does not allow."""
+
+    def __init__(
+        self,
+        action: Action | str,
+        decision: Decision | None,
+        legal: Sequence[Action],
+    ) -> None:
+        self.action = action
+        self.decision = decision
+        self.legal = tuple(legal)
+        if decision is None:
+            msg = f"illegal action {str(action)!r}: the game is over, no action is accepted"
+        else:
+            shown = ", ".join(str(a) for a in self.legal[:24])
+            if len(self.legal) > 24:
+                shown += f", ... ({len(self.legal)} in all)"
+            msg = (
+                f"illegal action {str(action)!r} for decision {decision.kind!r} "
+                f"of player {decision.player}; legal: {shown}"
+            )
+        super().__init__(msg)
+
+
+class ReplayError(KnockaboutError):
+    """A replay record cannot be read or does not replay."""
+
+
+class UnknownGameError(KnockaboutError):
+    """No game is registered under the requested id."""

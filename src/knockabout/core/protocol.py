@@ -1,0 +1,231 @@
+"""The game protocol every game implements and every caller uses.
+
+A :class:`Game` makes states; a :class:`State` says who must decide what
+(:meth:`State.to_act`), which actions are legal, applies one (the single checked
+entry point, :meth:`State.apply`), gives each player a view holding only what that
+player may know (:meth:`State.observe`), and supports search (:meth:`State.clone`,
+:meth:`State.determinize`). Rules never read a clock and draw randomness only from
+the state's own :class:`~knockabout.core.rng.Rng`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from knockabout.core.actions import Action, ActionSpace
+from knockabout.core.errors import ConfigError, IllegalActionError
+from knockabout.core.events import Event
+from knockabout.core.rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A pending choice: who decides, what kind of choice, and for timed ones the clock.
+
+    ``time_limit`` is in seconds; whoever runs the table enforces it and applies
+    ``timeout_action`` when it runs out. Rules themselves never look at a clock.
+    """
+
+    player: int
+    kind: str
+    time_limit: float | None = None
+    timeout_action: Action | None = None
+    prompt: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "time_limit": self.time_limit,
+            "timeout_action": None if self.timeout_action is None else str(self.timeout_action),
+            "prompt": self.prompt,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended. ``payoffs[p]`` is 1 for a sole winner, 0 for a loser;
+    a draw shares 1 point equally among the players it names."""
+
+    winners: tuple[int, ...]
+    payoffs: tuple[float, ...]
+    draw: bool = False
+    reason: str = ""
+
+    @classmethod
+    def win(cls, winner: int, players: int, reason: str = "") -> Outcome:
+        pay = tuple(1.0 if p == winner else 0.0 for p in range(players))
+        return cls((winner,), pay, False, reason)
+
+    @classmethod
+    def shared(cls, among: Sequence[int], players: int, reason: str = "") -> Outcome:
+        share = 1.0 / len(among) if among else 0.0
+        pay = tuple(share if p in among else 0.0 for p in range(players))
+        return cls(tuple(among), pay, True, reason)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "payoffs": list(self.payoffs),
+            "draw": self.draw,
+            "reason": self.reason,
+        }
+
+
+C = TypeVar("C", bound=BaseModel)
+
+
+class State(ABC):
+    """One position of one game. Subclasses implement the ``_``-prefixed hooks."""
+
+    __slots__ = ("_legal",)
+
+    game: ClassVar[Game[Any]]
+
+    _legal: tuple[Action, ...] | None
+
+    # -- the protocol ---------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the pending decision allows (empty when the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return legal
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply one action: the single checked entry point.
+
+        Text is parsed; an unknown or illegal action raises
+        :class:`~knockabout.core.errors.KnockaboutError` naming the action, the decision
+        and what is legal, and the state is left exactly as it was.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        if action.__class__ is not Action or action not in legal:
+            if isinstance(action, str):
+                action = self.game.actions.parse(action)
+            if action not in legal:
+                raise IllegalActionError(action, self.to_act(), legal)
+            action = legal[legal.index(action)]
+        self._legal = None
+        return self._apply(action)
+
+    @abstractmethod
+    def observe(self, player: int | None) -> dict[str, Any]:
+        """A JSON-able view holding only what ``player`` may know (None: a spectator)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy (changing one never changes the other)."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: Rng) -> Self:
+        """A full state consistent with everything ``player`` knows.
+
+        Hidden cards are dealt at random from what ``player`` cannot rule out, and the
+        state's own RNG is reseeded from ``rng`` so the future is not the true one.
+        """
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The full state as JSON-able data (hidden information included)."""
+
+    # -- hooks ----------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self) -> tuple[Action, ...]: ...
+
+    @abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Apply a legal action (already checked)."""
+
+    # -- conveniences ---------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.to_act() is None
+
+    @property
+    def num_players(self) -> int:
+        return int(self._num_players())
+
+    @abstractmethod
+    def _num_players(self) -> int: ...
+
+
+class Game(ABC, Generic[C]):
+    """A game: its identity, rules version, players, options and content."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    rules_version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    config_model: ClassVar[type[BaseModel]]
+    actions: ActionSpace
+
+    def make_config(self, config: Mapping[str, Any] | BaseModel | None = None) -> C:
+        """Validate a configuration (a mapping of options) into the game's config model.
+
+        Raises :class:`ConfigError` with one line per problem, naming the option.
+        """
+        model = self.config_model
+        if isinstance(config, model):
+            return config  # type: ignore[return-value]
+        data = dict(config.model_dump() if isinstance(config, BaseModel) else (config or {}))
+        try:
+            return model.model_validate(data)  # type: ignore[return-value]
+        except ValidationError as exc:
+            problems = []
+            for err in exc.errors():
+                where = ".".join(str(p) for p in err["loc"]) or "config"
+                problems.append(f"{where}: {err['msg']}")
+            known = ", ".join(model.model_fields)
+            raise ConfigError(
+                f"{self.id}: invalid configuration: " + "; ".join(problems)
+                + f" (options: {known})"
+            ) from None
+
+    @abstractmethod
+    def new_state(self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0) -> State:
+        """A fresh game with this configuration, all randomness drawn from ``seed``."""
+
+    @abstractmethod
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`State.to_dict` output."""
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        """One plain sentence describing an event for logs (None: not worth a line).
+
+        ``names`` gives each seat's display name. Games override this; the fallback
+        prints the event's type and data.
+        """
+        data = ", ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{event.type}: {data}" if data else event.type
+
+    def content_hash(self) -> str:
+        """A hash of the content files the rules read (empty when there are none)."""
+        return ""
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-able description for menus and the lobby."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules_version": self.rules_version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": self.config_model.model_json_schema(),
+        }

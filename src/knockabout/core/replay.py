@@ -1,0 +1,153 @@
+"""Replay records: ``(game, rules version, config, seed, content hash, actions)``.
+
+A record is enough to rebuild the exact state of a game: start from
+``new_state(config, seed)`` and apply the actions in order. Records are JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from knockabout.core.actions import Action
+from knockabout.core.errors import KnockaboutError, ReplayError
+from knockabout.core.events import Event
+from knockabout.core.protocol import Game, State
+from knockabout.core.registry import get_game
+
+RECORD_FORMAT = 1
+
+
+@dataclass
+class GameRecord:
+    game: str
+    rules_version: str
+    config: dict[str, Any]
+    seed: int
+    content_hash: str = ""
+    actions: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "config": self.config,
+            "seed": self.seed,
+            "content_hash": self.content_hash,
+            "actions": list(self.actions),
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
+        if not isinstance(data, Mapping):
+            raise ReplayError("a replay record must be a JSON object")
+        missing = [k for k in ("game", "rules_version", "config", "seed", "actions") if k not in data]
+        if missing:
+            raise ReplayError(f"replay record is missing {', '.join(missing)}")
+        if not isinstance(data["actions"], list) or not all(
+            isinstance(a, str) for a in data["actions"]
+        ):
+            raise ReplayError("replay record 'actions' must be a list of action texts")
+        if not isinstance(data["seed"], int):
+            raise ReplayError("replay record 'seed' must be an integer")
+        if not isinstance(data["config"], Mapping):
+            raise ReplayError("replay record 'config' must be an object")
+        return cls(
+            game=str(data["game"]),
+            rules_version=str(data["rules_version"]),
+            config=dict(data["config"]),
+            seed=int(data["seed"]),
+            content_hash=str(data.get("content_hash", "")),
+            actions=list(data["actions"]),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"replay record is not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ReplayError(f"cannot read replay file {path}: {exc.strerror}") from None
+        return cls.from_json(text)
+
+
+def replay(record: GameRecord | Mapping[str, Any], *, check_versions: bool = True) -> State:
+    """Rebuild the state a record describes, applying every action through the checked
+    entry point. Raises :class:`ReplayError` naming the step that fails."""
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    try:
+        game = get_game(rec.game)
+    except KnockaboutError as exc:
+        raise ReplayError(str(exc)) from None
+    if check_versions and rec.rules_version != game.rules_version:
+        raise ReplayError(
+            f"record was made with {rec.game} rules {rec.rules_version}, "
+            f"this build plays rules {game.rules_version}"
+        )
+    if check_versions and rec.content_hash and rec.content_hash != game.content_hash():
+        raise ReplayError(
+            f"record was made with different {rec.game} content "
+            f"(hash {rec.content_hash[:12]}, this build has {game.content_hash()[:12]})"
+        )
+    try:
+        state = game.new_state(rec.config, rec.seed)
+    except KnockaboutError as exc:
+        raise ReplayError(f"record config: {exc}") from None
+    for i, text in enumerate(rec.actions):
+        try:
+            state.apply(text)
+        except KnockaboutError as exc:
+            raise ReplayError(f"step {i + 1} ({text!r}): {exc}") from None
+    return state
+
+
+class Match:
+    """A state together with its record: what a table or a CLI game keeps."""
+
+    def __init__(
+        self,
+        game: Game[Any] | str,
+        config: Mapping[str, Any] | BaseModel | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.game = get_game(game) if isinstance(game, str) else game
+        cfg = self.game.make_config(config)
+        self.state = self.game.new_state(cfg, seed)
+        self.record = GameRecord(
+            game=self.game.id,
+            rules_version=self.game.rules_version,
+            config=cfg.model_dump(mode="json"),
+            seed=seed,
+            content_hash=self.game.content_hash(),
+        )
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Match:
+        m = cls.__new__(cls)
+        m.game = get_game(record.game)
+        m.state = replay(record)
+        m.record = GameRecord(**{**record.__dict__, "actions": list(record.actions)})
+        return m
+
+    def apply(self, action: Action | str) -> list[Event]:
+        events = self.state.apply(action)
+        # apply() accepted it, so it parsed; store the canonical text
+        text = action if isinstance(action, str) else action.text
+        self.record.actions.append(self.game.actions.parse(text).text)
+        return events

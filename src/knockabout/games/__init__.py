@@ -1,0 +1,1 @@
+"""The three games. Each sub-package registers itself with :mod:`knockabout.core.registry`."""

@@ -1,0 +1,53 @@
+"""The Nak Muay Knockout game object (registered as ``nak-muay``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from knockabout.core.errors import ReplayError
+from knockabout.core.events import Event
+from knockabout.core.protocol import Game
+from knockabout.games.nakmuay import actions as A
+from knockabout.games.nakmuay import narration
+from knockabout.games.nakmuay.config import NakMuayConfig
+from knockabout.games.nakmuay.state import NakMuayState
+
+
+class NakMuayGame(Game[NakMuayConfig]):
+    id: ClassVar[str] = "nak-muay"
+    name: ClassVar[str] = "Nak Muay Knockout"
+    rules_version: ClassVar[str] = "1.0"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    config_model: ClassVar[type[BaseModel]] = NakMuayConfig
+
+    def __init__(self) -> None:
+        self.actions = A.SPACE
+
+    def new_state(
+        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0
+    ) -> NakMuayState:
+        cfg = self.make_config(config)
+        return NakMuayState.deal(
+            cfg.players,
+            cfg.end_turn == "strict_end_turn",
+            cfg.countdown_seconds,
+            cfg.max_turns,
+            seed,
+        )
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        return narration.narrate(event, names)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> NakMuayState:
+        try:
+            return NakMuayState.from_dict(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"nak-muay: not a saved state ({exc!r})") from None
+
+
+GAME = NakMuayGame()
+NakMuayState.game = GAME
