@@ -8,7 +8,8 @@ import typer
 from rich.console import Console
 
 from knockabout.cli.errors import friendly_errors
-from knockabout.core.replay import GameRecord, replay as replay_record
+from knockabout.core.replay import GameRecord
+from knockabout.core.replay import replay as replay_record
 
 
 def replay(

@@ -259,7 +259,7 @@ class NakMuayState(State):
             return tuple(A.TARGET[p] for p in range(self.n) if p != me and act[p])
         if phase == TRIPLE_NAME:
             named = self.named
-            return tuple(A.NAME[k] for k in C.NAMEABLE if not named >> k & 1) + (A.TAKE_RANDOM,)
+            return (*tuple(A.NAME[k] for k in C.NAMEABLE if not named >> k & 1), A.TAKE_RANDOM)
         return _EMPTY
 
     def _action_phase_moves(self) -> tuple[Action, ...]:
