@@ -9,21 +9,39 @@ files store, and what ``str(action)`` prints. ``space.parse(str(a)) is a``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from knockabout.core.errors import ActionParseError
 
+_SPACES: dict[str, ActionSpace] = {}
+
+
+def _restore(game_id: str, text: str) -> Action:
+    """Unpickling: the shared singleton of that game's action space."""
+    if game_id not in _SPACES:
+        from knockabout.core.registry import get_game  # import here: registry imports us
+
+        get_game(game_id)
+    return _SPACES[game_id].get(text)
+
 
 class Action:
-    """One action of one game. Compare with ``==``; instances are shared singletons."""
+    """One action of one game.
 
-    __slots__ = ("code", "text")
+    Every action a game offers is a singleton of its :class:`ActionSpace`, so equality
+    is identity (fast on the hot path); parsing text or unpickling returns the singleton.
+    """
+
+    __slots__ = ("code", "game_id", "text")
 
     code: int
     text: str
+    game_id: str
 
-    def __init__(self, code: int, text: str) -> None:
+    def __init__(self, code: int, text: str, game_id: str = "") -> None:
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "text", text)
+        object.__setattr__(self, "game_id", game_id)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
@@ -34,18 +52,10 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({self.text!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if isinstance(other, Action):
-            return self.code == other.code and self.text == other.text
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-    def __reduce__(self) -> tuple[type[Action], tuple[int, str]]:
-        return (Action, (self.code, self.text))
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        if self.game_id in _SPACES:
+            return (_restore, (self.game_id, self.text))
+        raise TypeError(f"action {self.text!r} belongs to no action space and cannot be pickled")
 
 
 class ActionSpace(Sequence[Action]):
@@ -54,7 +64,7 @@ class ActionSpace(Sequence[Action]):
     def __init__(self, game_id: str, texts: Iterable[str]) -> None:
         self.game_id = game_id
         self._actions: tuple[Action, ...] = tuple(
-            Action(i, t) for i, t in enumerate(texts)
+            Action(i, t, game_id) for i, t in enumerate(texts)
         )
         self._by_text: dict[str, Action] = {}
         for a in self._actions:
@@ -63,6 +73,7 @@ class ActionSpace(Sequence[Action]):
             if a.text != a.text.strip() or not a.text:
                 raise ValueError(f"{game_id}: bad action text {a.text!r}")
             self._by_text[a.text] = a
+        _SPACES[game_id] = self
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -74,7 +85,7 @@ class ActionSpace(Sequence[Action]):
         return iter(self._actions)
 
     def __contains__(self, item: object) -> bool:
-        return isinstance(item, Action) and self._by_text.get(item.text) == item
+        return isinstance(item, Action) and self._by_text.get(item.text) is item
 
     def get(self, text: str) -> Action:
         """The action with exactly this text (KeyError if none)."""
@@ -101,8 +112,8 @@ class ActionSpace(Sequence[Action]):
     def coerce(self, action: Action | str) -> Action:
         """Parse text, or check that an :class:`Action` belongs to this space."""
         if isinstance(action, Action):
-            if self._by_text.get(action.text) == action:
-                return self._by_text[action.text]
+            if self._by_text.get(action.text) is action:
+                return action
             raise ActionParseError(
                 f"{self.game_id}: {action.text!r} (code {action.code}) is not an action of this game"
             )

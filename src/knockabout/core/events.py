@@ -9,16 +9,19 @@ that a card was drawn, the drawer sees which) the game emits two events.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+_NO_DATA: Mapping[str, Any] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. ``data`` holds JSON-able values only."""
+class Event(NamedTuple):
+    """One thing that happened. ``data`` holds JSON-able values only.
+
+    A named tuple: immutable and cheap to make (events are created on the hot path).
+    """
 
     type: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = _NO_DATA
     visible_to: frozenset[int] | None = None
 
     def visible(self, player: int | None) -> bool:

@@ -112,12 +112,11 @@ class State(ABC):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_actions()
-        if action.__class__ is not Action or action not in legal:
+        if action not in legal:
             if isinstance(action, str):
                 action = self.game.actions.parse(action)
             if action not in legal:
                 raise IllegalActionError(action, self.to_act(), legal)
-            action = legal[legal.index(action)]
         self._legal = None
         return self._apply(action)
 

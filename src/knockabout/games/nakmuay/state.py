@@ -85,6 +85,39 @@ def _priv(players: frozenset[int], type_: str, **data: Any) -> Event:
     return Event(type_, data, players)
 
 
+_ONLY = tuple(frozenset((p,)) for p in range(A.MAX_SEATS))
+
+
+_MOVES_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
+
+
+def _moves_for_hand(hand: list[int]) -> tuple[Action, ...]:
+    moves = [A.DRAW]
+    if hand[C.ATTACK1]:
+        moves.append(A.ATTACK[C.ATTACK1])
+    if hand[C.ATTACK2]:
+        moves.append(A.ATTACK[C.ATTACK2])
+    if hand[C.ATTACK3]:
+        moves.append(A.ATTACK[C.ATTACK3])
+    if hand[C.COUNTDOWN]:
+        moves.append(A.COUNTDOWN)
+    if hand[C.DODGE]:
+        moves.append(A.DODGE)
+    if hand[C.SCOUT]:
+        moves.append(A.SCOUT)
+    if hand[C.SWEEP]:
+        moves.append(A.SWEEP)
+    held = [h for h in C.HOLDS if hand[h]]
+    for h in held:
+        if hand[h] >= 2:
+            moves.append(A.PAIR[h])
+    if len(held) >= 3:
+        for combo, act in A.TRIPLE.items():
+            if hand[combo[0]] and hand[combo[1]] and hand[combo[2]]:
+                moves.append(act)
+    return tuple(moves)
+
+
 class NakMuayState(State):
     """A position of Nak Muay Knockout. Build with ``NakMuayGame.new_state``."""
 
@@ -264,30 +297,14 @@ class NakMuayState(State):
 
     def _action_phase_moves(self) -> tuple[Action, ...]:
         hand = self.hands[self.current]
-        moves = [A.DRAW]
-        if hand[C.ATTACK1]:
-            moves.append(A.ATTACK[C.ATTACK1])
-        if hand[C.ATTACK2]:
-            moves.append(A.ATTACK[C.ATTACK2])
-        if hand[C.ATTACK3]:
-            moves.append(A.ATTACK[C.ATTACK3])
-        if hand[C.COUNTDOWN]:
-            moves.append(A.COUNTDOWN)
-        if hand[C.DODGE]:
-            moves.append(A.DODGE)
-        if hand[C.SCOUT]:
-            moves.append(A.SCOUT)
-        if hand[C.SWEEP]:
-            moves.append(A.SWEEP)
-        held = [h for h in C.HOLDS if hand[h]]
-        for h in held:
-            if hand[h] >= 2:
-                moves.append(A.PAIR[h])
-        if len(held) >= 3:
-            for combo, act in A.TRIPLE.items():
-                if hand[combo[0]] and hand[combo[1]] and hand[combo[2]]:
-                    moves.append(act)
-        return tuple(moves)
+        key = tuple(hand)
+        moves = _MOVES_CACHE.get(key)
+        if moves is None:
+            if len(_MOVES_CACHE) > 200_000:
+                _MOVES_CACHE.clear()
+            moves = _MOVES_CACHE[key] = _moves_for_hand(hand)
+        return moves
+
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action: Action) -> list[Event]:
@@ -390,7 +407,7 @@ class NakMuayState(State):
             if m:
                 ev.append(
                     _priv(
-                        frozenset((me,)),
+                        _ONLY[me],
                         "scouted",
                         player=me,
                         cards=[C.NAMES[k] for k in self.scout_cards],
@@ -472,7 +489,7 @@ class NakMuayState(State):
             self.sizes[p] += 1
             self.absent[p] = 0
             ev.append(_pub("draw", player=p))
-            ev.append(_priv(frozenset((p,)), "drew", player=p, card=C.NAMES[card]))
+            ev.append(_priv(_ONLY[p], "drew", player=p, card=C.NAMES[card]))
         return True
 
     def _after_draws(self, ev: list[Event]) -> None:
@@ -493,7 +510,7 @@ class NakMuayState(State):
         pile.insert(len(pile) - depth, C.KO | (1 << (p + 4)))
         self.limbo_ko = False
         ev.append(_pub("hide_ko", player=p))
-        ev.append(_priv(frozenset((p,)), "hid_ko", player=p, depth=depth))
+        ev.append(_priv(_ONLY[p], "hid_ko", player=p, depth=depth))
         self.phase = BUSY
         if self._draw_sequence(ev):
             self._after_draws(ev)
@@ -590,7 +607,7 @@ class NakMuayState(State):
             kind = seen.pop(i)
             self._gain(me, kind)
             ev.append(_pub("scout_take", player=me))
-            ev.append(_priv(frozenset((me,)), "scout_took", player=me, card=C.NAMES[kind]))
+            ev.append(_priv(_ONLY[me], "scout_took", player=me, card=C.NAMES[kind]))
         if len(seen) >= 2:
             self._set(SCOUT_ORDER, me)
         else:
@@ -606,7 +623,7 @@ class NakMuayState(State):
             ev.append(_pub("scout_return", player=me, count=len(order)))
             ev.append(
                 _priv(
-                    frozenset((me,)),
+                    _ONLY[me],
                     "scout_order",
                     player=me,
                     top_first=[C.NAMES[seen[i]] for i in order],
