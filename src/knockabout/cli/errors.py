@@ -14,7 +14,7 @@ from knockabout.core.errors import KnockaboutError
 P = ParamSpec("P")
 R = TypeVar("R")
 
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

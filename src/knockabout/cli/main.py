@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from knockabout.cli import content as content_cmd
 from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
 from knockabout.cli import replay as replay_cmd
@@ -20,6 +21,7 @@ app.command("games", help="List the games and their options.")(games_cmd.games)
 app.command("demo", help="Watch bots play a game in the terminal, turn by turn.")(demo_cmd.demo)
 app.command("replay", help="Replay a saved game record and show how it ended.")(replay_cmd.replay)
 # further commands register below, one line each
+app.add_typer(content_cmd.app, name="content")
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -1,0 +1,84 @@
+"""The lead's CLI commands: games, demo, replay, content validate. Errors are one clear line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from knockabout.cli.main import app
+from knockabout.core import GameRecord, replay
+
+runner = CliRunner()
+
+
+def test_games_lists_nak_muay_with_its_options() -> None:
+    r = runner.invoke(app, ["games"])
+    assert r.exit_code == 0
+    assert "nak-muay" in r.output and "countdown_seconds" in r.output
+
+
+def test_demo_plays_a_whole_game_and_writes_a_record_that_replays(tmp_path: Path) -> None:
+    rec = tmp_path / "game.json"
+    r = runner.invoke(app, ["demo", "nak-muay", "--players", "3", "--seed", "5", "--record", str(rec)])
+    assert r.exit_code == 0, r.output
+    assert "Turn 2" in r.output
+    assert "wins" in r.output or "draw" in r.output
+    record = GameRecord.load(rec)
+    state = replay(record)
+    assert state.outcome() is not None
+    again = runner.invoke(app, ["replay", str(rec)])
+    assert again.exit_code == 0 and "replayed exactly" in again.output
+
+
+def test_demo_is_reproducible_by_seed() -> None:
+    a = runner.invoke(app, ["demo", "--seed", "9", "--players", "4"])
+    b = runner.invoke(app, ["demo", "--seed", "9", "--players", "4"])
+    assert a.output == b.output
+
+
+def test_demo_public_only_hides_drawn_cards() -> None:
+    r = runner.invoke(app, ["demo", "--seed", "2", "--public-only"])
+    assert r.exit_code == 0
+    assert " drew " not in r.output
+
+
+def test_demo_errors_are_one_clear_line() -> None:
+    r = runner.invoke(app, ["demo", "nope"])
+    assert r.exit_code == 2 and "unknown game 'nope'" in r.output
+    r = runner.invoke(app, ["demo", "--players", "9"])
+    assert r.exit_code == 2 and "players" in r.output
+    r = runner.invoke(app, ["demo", "--bots", "random,random,random", "--players", "2"])
+    assert r.exit_code == 2 and "2 seats" in r.output
+    r = runner.invoke(app, ["demo", "--bots", "genius"])
+    assert r.exit_code == 2 and "unknown bot level 'genius'" in r.output
+    r = runner.invoke(app, ["demo", "-o", "max_turns"])
+    assert r.exit_code == 2 and "key=value" in r.output
+    r = runner.invoke(app, ["demo", "-o", "end_turn=never"])
+    assert r.exit_code == 2 and "end_turn" in r.output
+
+
+def test_replay_reports_a_broken_record_clearly(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = runner.invoke(app, ["replay", str(bad)])
+    assert r.exit_code == 2 and "not valid JSON" in r.output
+    rec = {"game": "nak-muay", "rules_version": "1.0", "config": {}, "seed": 1, "actions": ["attack:3"]}
+    bad.write_text(json.dumps(rec))
+    r = runner.invoke(app, ["replay", str(bad)])
+    assert r.exit_code == 2 and "step 1" in r.output
+    r = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert r.exit_code == 2 and "cannot read" in r.output
+
+
+def test_content_validate_explains_unusable_files(tmp_path: Path) -> None:
+    no_game = tmp_path / "a.toml"
+    no_game.write_text("x = 1\n")
+    broken = tmp_path / "b.toml"
+    broken.write_text("[[card\n")
+    r = runner.invoke(app, ["content", "validate", str(no_game), str(broken), str(tmp_path / "c.toml")])
+    assert r.exit_code == 1
+    assert "missing top-level key `game`" in r.output
+    assert "not valid TOML" in r.output
+    assert "no such file" in r.output
