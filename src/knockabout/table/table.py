@@ -1,0 +1,322 @@
+"""One live game: seats, clocks, an append-only action log and per-seat event fan-out.
+
+The table is synchronous and never sleeps: whoever runs it (the terminal loop, the
+server's driver task, a test with a fake clock) asks :meth:`Table.next_due` when
+something will happen by itself (a bot's move, a timed decision running out) and
+calls :meth:`Table.tick` then. People act through :meth:`Table.act`, naming the state
+number (``version``) they chose on, so a stale or foreign action is refused with a
+clear message and changes nothing.
+
+Redaction happens here and only here: a seat gets ``state.observe(seat)`` and the
+events :meth:`~knockabout.core.events.Event.visible` to it; a spectator (seat None)
+gets the public view and public events.
+
+Fairness of timed windows: a bot answering a timed decision (Nak Muay's Countdown)
+always answers ``bot_delay`` seconds after the window opened, whatever it holds, so
+the speed of an answer never tells anyone whether the bot had a response.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from knockabout.bots.base import Bot, SeatView
+from knockabout.bots.levels import make_bot
+from knockabout.core.actions import Action
+from knockabout.core.errors import KnockaboutError
+from knockabout.core.events import Event
+from knockabout.core.protocol import Decision, Game, Outcome, State
+from knockabout.core.registry import get_game
+from knockabout.core.replay import GameRecord, Match
+from knockabout.core.rng import Rng, mix_seed
+from knockabout.table.seats import Seat, standin_level
+from knockabout.table.undo import public_and_deterministic
+
+Actor = Literal["person", "bot", "stand-in", "timeout"]
+
+# A bot answering a timed window never takes more than this share of the window.
+_MAX_WINDOW_SHARE = 0.5
+
+
+class TableError(KnockaboutError):
+    """An action or request the table refuses; the message says why."""
+
+
+class StaleActionError(TableError):
+    """The action was chosen on an older state than the table's current one."""
+
+
+class NotYourDecisionError(TableError):
+    """The seat offering an action is not the one that must decide."""
+
+
+class UndoError(TableError):
+    """Undo is not available here."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One applied action. ``step`` is its index in the record (0-based); the table's
+    ``version`` after it is ``step + 1``."""
+
+    step: int
+    seat: int
+    action: str
+    events: tuple[Event, ...]
+    by: Actor
+    undoable: bool
+
+
+class Table:
+    """A live game. See the module doc for how it is driven."""
+
+    def __init__(
+        self,
+        game: Game[Any] | str,
+        seats: Sequence[Seat],
+        config: Mapping[str, Any] | BaseModel | None = None,
+        seed: int = 0,
+        *,
+        local: bool = False,
+        bot_delay: float = 0.0,
+        bot_pace: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+        actions: Sequence[str] = (),
+        stand_in: str | None = None,
+    ) -> None:
+        self.game = get_game(game) if isinstance(game, str) else game
+        self.match = Match(self.game, config, seed)
+        n = self.match.state.num_players
+        if len(seats) != n:
+            raise TableError(f"{self.game.id}: {len(seats)} seats given for a {n}-player game")
+        self.seats = list(seats)
+        self.seed = seed
+        self.local = local
+        self.bot_delay = bot_delay
+        self.bot_pace = bot_pace
+        self.clock = clock
+        self.stand_in = stand_in or standin_level()
+        self.log: list[LogEntry] = []
+        self.events: list[tuple[int, Event]] = []
+        self._bots: dict[int, Bot] = {}
+        self._bot_rng = Rng(mix_seed(seed, "table-bots"))
+        self._decided_at = clock()
+        for text in actions:
+            self._apply(self.match.state.to_act(), text, "person", check_undo=False)
+        self._decided_at = clock()
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def state(self) -> State:
+        return self.match.state
+
+    @property
+    def record(self) -> GameRecord:
+        return self.match.record
+
+    @property
+    def version(self) -> int:
+        """The state number: how many actions have been applied."""
+        return len(self.match.record.actions)
+
+    @property
+    def started(self) -> bool:
+        """Play (and every clock) begins once no seat is empty."""
+        return all(s.kind != "empty" for s in self.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.state.to_act() is None
+
+    def decision(self) -> Decision | None:
+        return self.state.to_act()
+
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome()
+
+    def names(self) -> list[str]:
+        return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+
+    def persons(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "person"]
+
+    def bot_controls(self, seat: int) -> bool:
+        """Whether a bot decides for this seat (a bot seat, or a person who is away)."""
+        s = self.seats[seat]
+        return s.kind == "bot" or (s.kind == "person" and s.away)
+
+    # ----------------------------------------------------------------- clocks
+    def deadline(self) -> float | None:
+        """When the pending timed decision runs out (clock time), else None."""
+        d = self.decision()
+        if d is None or d.time_limit is None or not self.started:
+            return None
+        return self._decided_at + d.time_limit
+
+    def time_left(self) -> float | None:
+        dl = self.deadline()
+        return None if dl is None else max(0.0, dl - self.clock())
+
+    def _bot_due(self, d: Decision) -> float:
+        if d.time_limit is not None:
+            return self._decided_at + min(self.bot_delay, d.time_limit * _MAX_WINDOW_SHARE)
+        return self._decided_at + self.bot_pace
+
+    def next_due(self) -> float | None:
+        """The clock time at which :meth:`tick` will have something to do, or None when
+        the table waits for a person (or is over, or not started)."""
+        d = self.decision()
+        if d is None or not self.started:
+            return None
+        times = []
+        if self.bot_controls(d.player):
+            times.append(self._bot_due(d))
+        dl = self.deadline()
+        if dl is not None:
+            times.append(dl)
+        return min(times) if times else None
+
+    def tick(self) -> list[LogEntry]:
+        """Apply every bot move and timeout that is due by now."""
+        done: list[LogEntry] = []
+        while self.started:
+            d = self.decision()
+            if d is None:
+                break
+            now = self.clock()
+            if self.bot_controls(d.player) and now >= self._bot_due(d):
+                action = self._bot_for(d.player).choose(
+                    SeatView(self.state, d.player), self.state.legal_actions(), self._bot_rng
+                )
+                by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
+                done.append(self._apply(d, action, by))
+                continue
+            dl = self.deadline()
+            if dl is not None and now >= dl and d.timeout_action is not None:
+                done.append(self._apply(d, d.timeout_action, "timeout"))
+                continue
+            break
+        return done
+
+    def restart_clock(self) -> None:
+        """Start the pending decision's time afresh (after a resume or when play begins)."""
+        self._decided_at = self.clock()
+
+    # ----------------------------------------------------------------- people
+    def act(self, seat: int, action: Action | str, version: int | None = None) -> LogEntry:
+        """A person at ``seat`` takes ``action``, chosen on state number ``version``.
+
+        Refused, changing nothing, when the game is over or not started, the version is
+        stale, the seat is not the one deciding, or the action is not legal.
+        """
+        if not 0 <= seat < len(self.seats):
+            raise TableError(f"there is no seat {seat} at this table")
+        d = self.decision()
+        if d is None:
+            raise TableError("the game is over; no more actions are accepted")
+        if not self.started:
+            raise TableError("the game has not started: a seat is still empty")
+        if version is not None and version != self.version:
+            raise StaleActionError(
+                f"stale action {str(action)!r}: it was chosen on state {version}, "
+                f"the table is at state {self.version}; look again and choose anew"
+            )
+        if d.player != seat:
+            raise NotYourDecisionError(
+                f"it is not your decision: {self.names()[d.player]} must decide ({d.kind})"
+            )
+        return self._apply(d, action, "person")
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """Mark a person as away (a stand-in bot plays for them) or back."""
+        s = self.seats[seat]
+        if s.kind == "person" and s.away != away:
+            s.away = away
+            d = self.decision()
+            if d is not None and d.player == seat:
+                self.restart_clock()
+
+    def fill(self, seat: int, name: str) -> None:
+        """A person takes an empty seat; play starts when the last one is taken."""
+        s = self.seats[seat]
+        if s.kind != "empty":
+            raise TableError(f"seat {seat + 1} is not free")
+        was_started = self.started
+        self.seats[seat] = Seat("person", name=name)
+        if self.started and not was_started:
+            self.restart_clock()
+
+    # ------------------------------------------------------------------- undo
+    def can_undo(self, seat: int) -> bool:
+        try:
+            self._undo_span(seat)
+        except UndoError:
+            return False
+        return True
+
+    def _undo_span(self, seat: int) -> int:
+        if not self.local:
+            raise UndoError("undo is only available in a local game")
+        last_mine = max((i for i, e in enumerate(self.log) if e.seat == seat and e.by == "person"), default=-1)
+        if last_mine < 0:
+            raise UndoError("nothing to undo: you have not acted yet")
+        for e in self.log[last_mine:]:
+            if not e.undoable:
+                who = self.names()[e.seat]
+                raise UndoError(
+                    f"cannot undo past {who}'s {e.action!r}: it revealed information or used chance"
+                )
+        return len(self.log) - last_mine
+
+    def undo(self, seat: int) -> int:
+        """Take back the seat's last action and everything after it (local games only,
+        never across revealed information or chance). Returns how many steps went."""
+        k = self._undo_span(seat)
+        keep = self.record.actions[: len(self.record.actions) - k]
+        rec = GameRecord(**{**self.record.__dict__, "actions": list(keep)})
+        self.match = Match.from_record(rec)
+        del self.log[len(self.log) - k :]
+        self.events = [(step, e) for step, e in self.events if step < len(keep)]
+        self.restart_clock()
+        return k
+
+    # --------------------------------------------------------------- fan-out
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view of the game (None: a spectator)."""
+        return self.state.observe(seat)
+
+    def events_for(self, seat: int | None, since_step: int = 0) -> list[tuple[int, Event]]:
+        """``(step, event)`` for the events this seat may see, from ``since_step`` on."""
+        return [(s, e) for s, e in self.events if s >= since_step and e.visible(seat)]
+
+    # -------------------------------------------------------------- internals
+    def _bot_for(self, seat: int) -> Bot:
+        s = self.seats[seat]
+        level = s.level if s.kind == "bot" and s.level else self.stand_in
+        key = seat if s.kind == "bot" else -1 - seat
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = make_bot(level, self.game.id)
+        return bot
+
+    def _apply(self, d: Decision | None, action: Action | str, by: Actor, *, check_undo: bool = True) -> LogEntry:
+        if d is None:
+            raise TableError("the game is over; no more actions are accepted")
+        before = self.state.clone() if (self.local and check_undo) else None
+        events = self.match.apply(action)
+        text = self.record.actions[-1]
+        step = len(self.record.actions) - 1
+        undoable = False
+        if before is not None:
+            viewers = self.persons() or [d.player]
+            undoable = public_and_deterministic(before, self.game.actions.parse(text), events, self.state, viewers)
+        entry = LogEntry(step, d.player, text, tuple(events), by, undoable)
+        self.log.append(entry)
+        self.events.extend((step, e) for e in events)
+        self._decided_at = self.clock()
+        return entry

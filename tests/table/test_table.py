@@ -1,0 +1,231 @@
+"""The live table: fan-out, refusals, clocks, fairness, seats, undo and resume."""
+
+from __future__ import annotations
+
+import pytest
+
+from knockabout.core import IllegalActionError, Rng
+from knockabout.table import (
+    NotYourDecisionError,
+    Seat,
+    StaleActionError,
+    Table,
+    TableError,
+    UndoError,
+)
+from tests.table.conftest import FakeClock
+
+
+def people(n: int) -> list[Seat]:
+    return [Seat("person", f"P{i}") for i in range(n)]
+
+
+def play_random(table: Table, rng: Rng, until: object = None, cap: int = 2000) -> None:
+    """People at every seat pick random legal actions until ``until(table)`` or the end."""
+    for _ in range(cap):
+        if table.over or (callable(until) and until(table)):
+            return
+        d = table.decision()
+        assert d is not None
+        legal = table.state.legal_actions()
+        table.act(d.player, legal[rng.below(len(legal))], table.version)
+
+
+def countdown_table(clock: FakeClock, seats: list[Seat], seed_from: int = 0, **kw: object) -> Table:
+    """A table where the player to act may start a Countdown."""
+    for seed in range(seed_from, seed_from + 200):
+        t = Table("nak-muay", seats, {"players": len(seats), "countdown_seconds": 5}, seed, clock=clock, **kw)  # type: ignore[arg-type]
+        rng = Rng(seed)
+        play_random(t, rng, until=lambda tb: "countdown" in tb.view(tb.decision().player).get("legal", []))  # type: ignore[union-attr]
+        if not t.over:
+            return t
+    raise AssertionError("no seed reaches a Countdown")
+
+
+def test_each_seat_sees_only_its_view_and_events() -> None:
+    t = Table("nak-muay", people(3), {"players": 3}, seed=4)
+    play_random(t, Rng(1))
+    assert t.events, "a finished game has events"
+    for seat in (0, 1, 2, None):
+        mine = t.events_for(seat)
+        assert all(e.visible(seat) for _, e in mine)
+        hidden = [e for _, e in t.events if not e.visible(seat)]
+        assert all(e not in [x for _, x in mine] or e.visible(seat) for e in hidden)
+        assert t.view(seat) == t.state.observe(seat)
+    spectator = t.events_for(None)
+    assert all(e.visible_to is None for _, e in spectator)
+    assert len(spectator) < len(t.events), "private draws are withheld from spectators"
+    assert "hand" not in t.view(None)
+
+
+def test_stale_foreign_and_illegal_actions_change_nothing() -> None:
+    t = Table("nak-muay", people(3), {"players": 3}, seed=2)
+    d = t.decision()
+    assert d is not None
+    before = t.state.to_dict()
+    other = (d.player + 1) % 3
+    with pytest.raises(StaleActionError, match="chosen on state 5"):
+        t.act(d.player, "draw", version=5)
+    with pytest.raises(NotYourDecisionError, match="not your decision"):
+        t.act(other, "draw", version=0)
+    with pytest.raises(IllegalActionError):
+        t.act(d.player, "keep", version=0)
+    with pytest.raises(TableError, match="no seat 7"):
+        t.act(7, "draw")
+    assert t.state.to_dict() == before and t.version == 0 and not t.log
+    t.act(d.player, "draw", version=0)
+    assert t.version == 1
+
+
+def test_no_action_after_the_game_ends() -> None:
+    t = Table("nak-muay", people(2), {"players": 2}, seed=3)
+    play_random(t, Rng(3))
+    assert t.over and t.outcome() is not None
+    with pytest.raises(TableError, match="game is over"):
+        t.act(0, "draw")
+
+
+def test_a_timed_decision_runs_out_into_its_default(clock: FakeClock) -> None:
+    t = countdown_table(clock, people(3))
+    attacker = t.decision().player  # type: ignore[union-attr]
+    t.act(attacker, "countdown", t.version)
+    d = t.decision()
+    assert d is not None and d.time_limit == 5 and d.timeout_action is not None
+    assert t.next_due() == pytest.approx(clock.now + 5)
+    clock.advance(4.9)
+    assert t.tick() == [] and t.time_left() == pytest.approx(0.1)
+    clock.advance(0.2)
+    done = t.tick()
+    assert [(e.action, e.by, e.seat) for e in done] == [("no-response", "timeout", d.player)]
+    assert not t.state.observe(None)["active"][d.player]
+
+
+def test_a_person_without_a_clock_is_waited_for(clock: FakeClock) -> None:
+    t = Table("nak-muay", people(2), {"players": 2}, seed=1, clock=clock)
+    assert t.next_due() is None
+    clock.advance(10_000)
+    assert t.tick() == []
+
+
+def test_bots_answer_timed_windows_after_the_same_delay_whatever_they_hold(clock: FakeClock) -> None:
+    waits: dict[bool, set[float]] = {True: set(), False: set()}
+    for seed in range(0, 400, 7):
+        seats = [Seat("person", "me"), Seat("bot", "b1", "random"), Seat("bot", "b2", "random")]
+        t = Table("nak-muay", seats, {"players": 3, "countdown_seconds": 10}, seed, clock=clock, bot_delay=2.0,
+                  bot_pace=0.25)
+        rng = Rng(seed)
+        for _ in range(300):
+            d = t.decision()
+            if d is None:
+                break
+            if d.player == 0:
+                legal = t.state.legal_actions()
+                choice = "countdown" if any(a.text == "countdown" for a in legal) else legal[rng.below(len(legal))]
+                t.act(0, choice, t.version)
+                continue
+            due = t.next_due()
+            assert due is not None
+            if d.time_limit is not None:
+                has_answer = len(t.state.legal_actions()) > 1
+                waits[has_answer].add(round(due - clock.now, 6))
+            clock.advance(due - clock.now - 0.01)
+            assert t.tick() == [], "nothing happens before the bot is due"
+            clock.advance(0.01)
+            assert t.tick()
+    assert waits[True] == {2.0} and waits[False] == {2.0}
+
+
+def test_play_waits_for_empty_seats(clock: FakeClock) -> None:
+    seats = [Seat("person", "a"), Seat("empty"), Seat("bot", "b", "random")]
+    t = Table("nak-muay", seats, {"players": 3}, seed=5, clock=clock)
+    assert not t.started and t.next_due() is None
+    d = t.decision()
+    assert d is not None
+    with pytest.raises(TableError, match="not started"):
+        t.act(d.player, "draw", 0)
+    t.fill(1, "Bea")
+    assert t.started and t.seats[1].name == "Bea"
+    with pytest.raises(TableError, match="not free"):
+        t.fill(1, "Cy")
+
+
+def test_an_away_person_is_played_by_a_stand_in_until_back(clock: FakeClock) -> None:
+    t = Table("nak-muay", people(2), {"players": 2}, seed=8, clock=clock, bot_pace=0.5)
+    d = t.decision()
+    assert d is not None
+    t.set_away(d.player, True)
+    clock.advance(0.5)
+    done = t.tick()
+    assert done and done[0].by == "stand-in" and done[0].seat == d.player
+    for seat in (0, 1):
+        t.set_away(seat, False)
+    clock.advance(100)
+    assert t.tick() == [], "once back, the person decides again"
+
+
+def test_a_resumed_table_rebuilds_state_and_events() -> None:
+    t = Table("nak-muay", people(3), {"players": 3}, seed=11)
+    play_random(t, Rng(2), until=lambda tb: tb.version >= 25)
+    again = Table("nak-muay", people(3), t.record.config, t.seed, actions=t.record.actions)
+    assert again.state.to_dict() == t.state.to_dict()
+    assert again.events == t.events and again.version == t.version
+
+
+def _steal_start(seed_range: range) -> Table:
+    """A local table (one person vs bots) where the person can play a Clinch pair."""
+    for seed in seed_range:
+        seats = [Seat("person", "me"), Seat("bot", "b", "random"), Seat("bot", "c", "random")]
+        t = Table("nak-muay", seats, {"players": 3}, seed, local=True)
+        rng = Rng(seed)
+        for _ in range(400):
+            d = t.decision()
+            if d is None:
+                break
+            if d.player != 0:
+                t.tick()
+                continue
+            legal = [a.text for a in t.state.legal_actions()]
+            if any(x.startswith("pair:") for x in legal):
+                return t
+            t.act(0, legal[rng.below(len(legal))], t.version)
+    raise AssertionError("no seed offers a Clinch pair")
+
+
+def test_undo_takes_back_a_public_deterministic_step_exactly() -> None:
+    t = _steal_start(range(100))
+    before = t.state.to_dict()
+    events_before = list(t.events)
+    pair = next(a.text for a in t.state.legal_actions() if a.text.startswith("pair:"))
+    entry = t.act(0, pair, t.version)
+    assert entry.undoable
+    assert t.can_undo(0)
+    assert t.undo(0) == 1
+    assert t.state.to_dict() == before and t.events == events_before
+
+
+def test_undo_never_crosses_a_draw_or_chance() -> None:
+    t = _steal_start(range(100))
+    pair = next(a.text for a in t.state.legal_actions() if a.text.startswith("pair:"))
+    t.act(0, pair, t.version)
+    target = t.state.legal_actions()[0].text
+    entry = t.act(0, target, t.version)  # a random card is stolen
+    assert not entry.undoable
+    with pytest.raises(UndoError, match="revealed information or used chance"):
+        t.undo(0)
+    assert t.log[-1] is entry
+
+
+def test_undo_only_in_local_games() -> None:
+    t = Table("nak-muay", people(2), {"players": 2}, seed=1)
+    d = t.decision()
+    assert d is not None
+    with pytest.raises(UndoError, match="only available in a local game"):
+        t.undo(d.player)
+    local = Table("nak-muay", people(2), {"players": 2}, seed=1, local=True)
+    with pytest.raises(UndoError, match="nothing to undo"):
+        local.undo(0)
+
+
+def test_seat_count_must_match_the_game() -> None:
+    with pytest.raises(TableError, match="2 seats given for a 3-player game"):
+        Table("nak-muay", people(2), {"players": 3})
