@@ -254,3 +254,21 @@ def test_bad_config_is_a_clear_error(game_id: str) -> None:
     with pytest.raises(KnockaboutError) as info:
         g.new_state({"no_such_option": 1}, 0)
     assert "no_such_option" in str(info.value)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_actions_pickle_to_the_same_singleton(game_id: str) -> None:
+    import pickle
+
+    for a in get_game(game_id).actions:
+        assert pickle.loads(pickle.dumps(a)) is a
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_states_pickle_for_worker_processes(game_id: str) -> None:
+    import pickle
+
+    for s in _midgame_states(game_id, 5):
+        back = pickle.loads(pickle.dumps(s))
+        assert back.to_dict() == s.to_dict()
+        assert back.legal_actions() == s.legal_actions()
