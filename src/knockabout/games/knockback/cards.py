@@ -1,0 +1,176 @@
+"""KNOCKBACK cards at run time, and the text players read, generated from the card's data.
+
+A :class:`Card` is compiled once from validated content data (see :mod:`.content`)
+and shared, never mutated, by every state that uses it. Edge values are stored in
+printed order (north, east, south, west); a state turns them to face their owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+EDGE_NAMES: Final = ("north", "east", "south", "west")
+DIRS: Final = ("N", "E", "S", "W")
+
+MOVE: Final = 1
+PUNCH: Final = 2
+EITHER: Final = MOVE | PUNCH
+SYMBOL_CODES: Final = {"move": MOVE, "punch": PUNCH, "move_or_punch": EITHER}
+SYMBOL_NAMES: Final = {MOVE: "move", PUNCH: "punch", EITHER: "move_or_punch"}
+SYMBOL_TITLES: Final = {MOVE: "MOVE", PUNCH: "PUNCH", EITHER: "MOVE-OR-PUNCH"}
+
+SET_LABEL: Final = "knockabout original set"
+"""How the shipped packs are labelled in the product: the project's own designs."""
+
+
+class Card:
+    """One card: printed edges, action symbols and its ability as effect data.
+
+    ``effects`` is a tuple of ``(op, amount, when)``; :mod:`.effects` runs them.
+    The flags below are derived from the effects once, for the rules' hot path.
+    """
+
+    __slots__ = (
+        "ability_name",
+        "attack",
+        "builtin",
+        "charge",
+        "data",
+        "effects",
+        "heart",
+        "kind",
+        "knockback",
+        "name",
+        "pack",
+        "pack_name",
+        "shove",
+        "steadfast",
+        "summary",
+        "symbols",
+    )
+
+    name: str
+    pack: str
+    pack_name: str
+    builtin: bool
+    attack: tuple[int, int, int, int]
+    heart: tuple[int, int, int, int]
+    symbols: tuple[int, ...]
+    kind: str
+    ability_name: str
+    effects: tuple[tuple[str, int, str], ...]
+    data: dict[str, Any]
+    knockback: int
+    shove: bool
+    steadfast: bool
+    charge: int
+    summary: dict[str, Any]
+
+    def __repr__(self) -> str:
+        return f"Card({self.pack}:{self.name})"
+
+    @property
+    def key(self) -> str:
+        return f"{self.pack}:{self.name}"
+
+
+def compile_card(data: Mapping[str, Any]) -> Card:
+    """Build a :class:`Card` from validated card data (see ``content.card_data``)."""
+    c = Card()
+    c.data = dict(data)
+    c.name = str(data["name"])
+    c.pack = str(data["pack"])
+    c.pack_name = str(data.get("pack_name", c.pack))
+    c.builtin = bool(data.get("builtin", False))
+    edges = data["edges"]
+    c.attack = tuple(int(edges[e]["attack"]) for e in EDGE_NAMES)  # type: ignore[assignment]
+    c.heart = tuple(int(edges[e]["heart"]) for e in EDGE_NAMES)  # type: ignore[assignment]
+    c.symbols = tuple(SYMBOL_CODES[s] for s in data["actions"])
+    ab = data["ability"]
+    c.kind = str(ab["kind"])
+    c.ability_name = str(ab.get("name", ""))
+    effects = []
+    for e in ab["effects"]:
+        amount = int(e.get("amount", e.get("cells", 0)))
+        effects.append((str(e["op"]), amount, str(e.get("when", "always"))))
+    c.effects = tuple(effects)
+    ops = {e[0]: e[1] for e in effects}
+    c.knockback = ops.get("knockback", 1)
+    c.shove = "shove" in ops
+    c.steadfast = "steadfast" in ops
+    c.charge = ops.get("charge", 0)
+    c.summary = card_summary(c)
+    return c
+
+
+# -- generated text --------------------------------------------------------------
+_WHEN_ATTACK = {
+    "always": "",
+    "moved": " if it moved earlier in this activation",
+    "target_exhausted": " against an exhausted card",
+    "target_enemy": " against an enemy card",
+    "target_rested": " against a rested card",
+}
+_WHEN_HEART = {"always": "", "rested": " while it is rested", "exhausted": " while it is exhausted"}
+
+
+def effect_text(op: str, amount: int, when: str) -> str:
+    """One effect in plain words."""
+    if op == "attack_bonus":
+        return f"+{amount} attack{_WHEN_ATTACK[when]}"
+    if op == "knockback":
+        if amount == 0:
+            return "its punches cause no knockback"
+        return f"its knockback moves cards {amount} cell{'s' if amount != 1 else ''}"
+    if op == "exhaust_target":
+        return "a card it punches and does not knock out becomes exhausted"
+    if op == "ready_on_knockout":
+        return "if it knocks a card out, it stays rested at the end of this activation"
+    if op == "shove":
+        return "it may move into an occupied cell, pushing that card and every card beyond it one cell"
+    if op == "charge":
+        return f"each cell it moves gives its punches +{amount} attack for the rest of this activation"
+    if op == "intimidate":
+        return "after each of its moves, enemy cards next to it become exhausted"
+    if op == "heart_bonus":
+        return f"+{amount} heart on every edge{_WHEN_HEART[when]}"
+    if op == "steadfast":
+        return "knockback and shoves never move it (a push that would move it does not happen)"
+    if op == "aura_attack":
+        return f"friendly cards next to it get +{amount} attack"
+    if op == "aura_heart":
+        return f"friendly cards next to it get +{amount} heart"
+    raise ValueError(f"unknown effect op {op!r}")
+
+
+_KIND_TITLE = {"punching": "Punching", "moving": "Moving", "passive": "Passive"}
+
+
+def card_text(card: Card) -> str:
+    """The ability text shown to players, generated from the card's effect data."""
+    body = "; ".join(effect_text(*e) for e in card.effects)
+    head = _KIND_TITLE[card.kind]
+    if card.ability_name:
+        head = f"{card.ability_name} ({head.lower()})"
+    return f"{head}: {body[:1].upper()}{body[1:]}."
+
+
+def actions_text(card: Card) -> str:
+    return " → ".join(SYMBOL_TITLES[s] for s in card.symbols)
+
+
+def card_summary(card: Card) -> dict[str, Any]:
+    """The card as JSON-able data for views and menus (printed orientation)."""
+    return {
+        "name": card.name,
+        "pack": card.pack,
+        "pack_name": card.pack_name,
+        "set": SET_LABEL if card.builtin else "player-made pack",
+        "actions": [SYMBOL_NAMES[s] for s in card.symbols],
+        "edges": {
+            EDGE_NAMES[i]: {"attack": card.attack[i], "heart": card.heart[i]} for i in range(4)
+        },
+        "ability": {"kind": card.kind, "name": card.ability_name},
+        "text": card_text(card),
+    }

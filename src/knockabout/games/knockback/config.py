@@ -1,0 +1,51 @@
+"""Table options and rule variants for KNOCKBACK 'til they croak."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class KnockbackConfig(BaseModel):
+    """Options of a KNOCKBACK table.
+
+    ``packs``: each player's pack id, or ``"random"`` (a random pack different from the
+    other player's when possible). ``lineup``: ``packs`` (default, each plays their pack),
+    ``draft2`` (the two chosen packs are shuffled and drafted) or ``draft4`` (four packs,
+    drafting stops with three cards still in hand; ``draft_packs`` picks them).
+    ``pack_files``: extra pack files or directories of ``*.toml`` packs to play with.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    packs: tuple[str, str] = Field(
+        ("random", "random"), description="pack id of each player, or 'random'"
+    )
+    lineup: Literal["packs", "draft2", "draft4"] = Field(
+        "packs", description="play your pack, or draft from 2 or 4 shuffled packs"
+    )
+    draft_packs: tuple[str, ...] = Field(
+        (), description="the four packs of a draft4 (ids or 'random'); empty: four random packs"
+    )
+    knockback: Literal["push", "whole_line"] = Field(
+        "push", description="push: the target and cards beyond it move; whole_line: the whole row/column"
+    )
+    scoring: Literal["tug", "speed", "best_of"] = Field(
+        "tug", description="tug of the score token, one round (speed), or best of N rounds"
+    )
+    best_of: int = Field(3, ge=1, le=99, description="rounds of a best_of match (first to ceil(N/2))")
+    max_turns: int = Field(
+        200, ge=1, le=10_000, description="battle turns per round before cards left decide it"
+    )
+    max_rounds: int = Field(
+        30, ge=1, le=1000, description="safety: rounds after which the match is decided as it stands"
+    )
+    pack_files: tuple[str, ...] = Field((), description="extra pack files or directories to load packs from")
+
+    @field_validator("draft_packs")
+    @classmethod
+    def _four_or_none(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if v and len(v) != 4:
+            raise ValueError(f"give exactly 4 pack ids (or 'random') for a 4-pack draft, got {len(v)}")
+        return v

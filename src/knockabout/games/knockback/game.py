@@ -1,0 +1,118 @@
+"""The KNOCKBACK game object (registered as ``knockback``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from knockabout.core.errors import ConfigError, ContentError, ReplayError
+from knockabout.core.events import Event
+from knockabout.core.protocol import Game
+from knockabout.core.rng import Rng
+from knockabout.games.knockback import actions as A
+from knockabout.games.knockback import content, narration
+from knockabout.games.knockback.cards import SET_LABEL
+from knockabout.games.knockback.config import KnockbackConfig
+from knockabout.games.knockback.content import Pack
+from knockabout.games.knockback.state import KnockbackState
+
+
+def choose_packs(requested: Sequence[str], packs: Sequence[Pack], rng: Rng) -> list[Pack]:
+    """Resolve pack ids (or ``"random"``) to packs. Named packs first; each random one
+    is drawn from the packs not chosen yet (any pack once all are taken)."""
+    by_id = {p.id: p for p in packs}
+    chosen: list[Pack | None] = []
+    for req in requested:
+        if req == "random":
+            chosen.append(None)
+        elif req in by_id:
+            chosen.append(by_id[req])
+        else:
+            known = ", ".join(sorted(by_id))
+            raise ConfigError(f"knockback: unknown pack {req!r}; known packs: {known} (or 'random')")
+    for i, c in enumerate(chosen):
+        if c is None:
+            taken = {p.id for p in chosen if p is not None}
+            free = [p for p in packs if p.id not in taken] or list(packs)
+            chosen[i] = free[rng.below(len(free))]
+    return [c for c in chosen if c is not None]
+
+
+class KnockbackGame(Game[KnockbackConfig]):
+    id: ClassVar[str] = "knockback"
+    name: ClassVar[str] = "KNOCKBACK 'til they croak"
+    rules_version: ClassVar[str] = "1.0"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    config_model: ClassVar[type[BaseModel]] = KnockbackConfig
+
+    def __init__(self) -> None:
+        self.actions = A.SPACE
+
+    def packs(self, pack_files: Sequence[str] = ()) -> tuple[Pack, ...]:
+        """The packs a table can use: the built-in set plus any extra pack files."""
+        try:
+            return content.available_packs(pack_files)
+        except ContentError as exc:
+            raise ConfigError(f"knockback: pack_files: {exc}") from None
+
+    def new_state(
+        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0
+    ) -> KnockbackState:
+        cfg = self.make_config(config)
+        packs = self.packs(cfg.pack_files)
+        rng = Rng(seed)
+        if cfg.lineup == "draft4":
+            chosen = choose_packs(cfg.draft_packs or ("random",) * 4, packs, rng)
+        else:
+            chosen = choose_packs(cfg.packs, packs, rng)
+        pool = [c for p in chosen for c in p.cards]
+        lineup = [[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None
+        return KnockbackState.start(
+            pool=pool,
+            lineup=lineup,
+            whole_line=cfg.knockback == "whole_line",
+            scoring=cfg.scoring,
+            best_of=cfg.best_of,
+            max_turns=cfg.max_turns,
+            max_rounds=cfg.max_rounds,
+            rng=rng,
+        )
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        return narration.narrate(event, names)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> KnockbackState:
+        try:
+            return KnockbackState.from_dict(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ReplayError(f"knockback: not a saved state ({exc!r})") from None
+
+    def validate_content(self, path: Path) -> list[str]:
+        return content.validate_file(Path(path))
+
+    def content_hash(self) -> str:
+        return content.content_hash()
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d["content"] = SET_LABEL
+        d["packs"] = [
+            {
+                "id": p.id,
+                "name": p.name,
+                "style": p.style,
+                "description": p.description,
+                "set": SET_LABEL,
+                "cards": [c.summary for c in p.cards],
+            }
+            for p in content.builtin_packs()
+        ]
+        return d
+
+
+GAME = KnockbackGame()
+KnockbackState.game = GAME

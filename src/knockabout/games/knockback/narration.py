@@ -1,0 +1,80 @@
+"""KNOCKBACK events in plain words, for terminal logs and the web log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from knockabout.core.events import Event
+
+_DIR_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def narrate(event: Event, names: Sequence[str]) -> str | None:
+    """One sentence for an event (None for events not worth a line)."""
+    d = event.data
+    t = event.type
+
+    def who(key: str = "player") -> str:
+        return names[int(d[key])]
+
+    if t == "draft_keep":
+        return f"{who()} keeps {d['name']}."
+    if t == "draft_pick":
+        return f"{who()} picks a card to keep."
+    if t == "draft_pass":
+        return f"The hands are passed ({d['hand_size']} cards each)."
+    if t == "draft_done":
+        a, b = d["lineups"]
+        return f"Draft over. {names[0]}: {', '.join(a)}. {names[1]}: {', '.join(b)}."
+    if t == "round_start":
+        return f"— Round {d['round']}: {who('starter')} places first."
+    if t == "place":
+        return f"{who()} places {d['name']} ({d['card']}) at ({d['x']}, {d['y']})."
+    if t == "battle":
+        return f"All cards are placed. {who()} starts the battle."
+    if t == "turn":
+        return None
+    if t == "activate":
+        return f"{who()} activates {d['name']} ({d['card']})."
+    if t == "move":
+        return f"{d['card']} moves {_DIR_WORD[d['dir']]} to ({d['x']}, {d['y']})."
+    if t == "shove":
+        return f"{d['card']} shoves {', '.join(d['cards'])} {_DIR_WORD[d['dir']]}."
+    if t == "skip":
+        why = " (nothing it could do)" if d["forced"] else ""
+        return f"{d['card']} skips its {d['symbol'].replace('_', '-')} symbol{why}."
+    if t == "punch":
+        result = "KNOCKED OUT!" if d["ko"] else "it holds."
+        return (
+            f"{d['name']} ({d['card']}) punches {d['target_name']} ({d['target']}) {_DIR_WORD[d['dir']]}: "
+            f"attack {d['attack']} against heart {d['heart']} on its {_DIR_WORD[d['side']]} edge — {result}"
+        )
+    if t == "knockout":
+        return f"{d['name']} ({d['card']}) leaves the grid."
+    if t == "knockback":
+        cells = d["cells"]
+        plural = "s" if cells != 1 else ""
+        return f"Knockback: {', '.join(d['cards'])} slide {cells} cell{plural} {_DIR_WORD[d['dir']]}."
+    if t == "knockback_held":
+        return f"{d['name']} ({d['card']}) stands firm: no knockback."
+    if t == "exhaust":
+        return f"{d['name']} ({d['card']}) is exhausted by {d['by']}."
+    if t == "stays_ready":
+        return f"{d['name']} ({d['card']}) stays rested after its knockout."
+    if t == "rest":
+        cards = ", ".join(d["cards"])
+        return f"{who()} rests" + (f": {cards} ready again." if cards else " (nothing to ready).")
+    if t == "round_over":
+        if d["winner"] is None:
+            head = f"Round {d['round']} is drawn ({d['reason']})."
+        else:
+            head = f"{who('winner')} wins round {d['round']} ({d['reason']})."
+        token = d["token"]
+        where = "in the middle" if token is None else f"in front of {names[int(token)]}"
+        return f"{head} Score token {where}; rounds won {d['wins'][0]}-{d['wins'][1]}."
+    if t == "game_over":
+        if d["draw"]:
+            return f"The match is drawn ({d['reason']})."
+        return f"{names[int(d['winners'][0])]} wins the match ({d['reason']})."
+    data = ", ".join(f"{k}={v}" for k, v in d.items())
+    return f"{t}: {data}" if data else t
