@@ -5,9 +5,12 @@ from __future__ import annotations
 import typer
 
 from knockabout.cli import content as content_cmd
+from knockabout.cli import bench as bench_cmd
 from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
+from knockabout.cli import play as play_cmd
 from knockabout.cli import replay as replay_cmd
+from knockabout.cli import sim as sim_cmd
 
 app = typer.Typer(
     name="knockabout",
@@ -21,6 +24,10 @@ app.command("games", help="List the games and their options.")(games_cmd.games)
 app.command("demo", help="Watch bots play a game in the terminal, turn by turn.")(demo_cmd.demo)
 app.command("replay", help="Replay a saved game record and show how it ended.")(replay_cmd.replay)
 # further commands register below, one line each
+app.command("sim", help="Play many seeded bot games: win rates, ratings, game length.")(sim_cmd.sim)
+app.command("report", help="Reopen saved sim results; compare several files.")(sim_cmd.report)
+app.command("bench", help="Measure each game's speed: steps/s, clone µs, ISMCTS iterations/s.")(bench_cmd.bench)
+app.command("play", help="Play a game in the terminal against bots or friends (hotseat).")(play_cmd.play)
 app.add_typer(content_cmd.app, name="content")
 
 

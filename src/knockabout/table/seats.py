@@ -66,19 +66,12 @@ def parse_seats(texts: list[str], game_id: str) -> list[Seat]:
     return [parse_seat(t, game_id) for t in texts]
 
 
-def default_names(seats: list[Seat], *, solo_name: str = "You") -> None:
-    """Fill in missing names: a single person is ``solo_name``, several are Player N;
-    bots are named by seat and level."""
-    persons = sum(1 for s in seats if s.kind != "bot")
+def default_names(seats: list[Seat]) -> None:
+    """Fill in missing names: people are Player N, bots are named by seat and level."""
     for i, s in enumerate(seats):
         if s.name:
             continue
-        if s.kind == "bot":
-            s.name = f"Bot {i + 1} ({s.level})"
-        elif persons == 1 and s.kind == "person":
-            s.name = solo_name
-        else:
-            s.name = f"Player {i + 1}"
+        s.name = f"Bot {i + 1} ({s.level})" if s.kind == "bot" else f"Player {i + 1}"
 
 
 def standin_level() -> str:

@@ -1,0 +1,146 @@
+"""``knockabout play`` driven through a pseudo-terminal, as a person would."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from knockabout.cli.main import app
+from knockabout.cli.play import build_table
+from knockabout.core import GameRecord, Rng, replay
+
+PROMPT = re.compile(r"Your move \[1-(\d+), action")
+END = re.compile(r"wins! \(|Draw among")
+
+
+def spawn(args: list[str], tmp: Path) -> pexpect.spawn:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "knockabout", "play", *args],
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 140),
+        env={"TERM": "xterm-256color", "PYTHONPATH": str(Path(__file__).parents[2] / "src"), "HOME": str(tmp)},
+    )
+    return child
+
+
+def answer(child: pexpect.spawn, choice: str) -> None:
+    child.send(choice + "\r")
+    child.expect(re.escape("> " + choice) + r"\r*\n")
+
+
+def test_a_scripted_person_plays_a_whole_game_against_bots(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn(
+        ["nak-muay", "--players", "3", "--seats", "me,random,random", "--seed", "21", "--pace", "0",
+         "--bot-delay", "0", "-o", "countdown_seconds=120", "--record", str(record)],
+        tmp_path,
+    )
+    rng = Rng(5)
+    moves = 0
+    while True:
+        i = child.expect([PROMPT, END])
+        if i == 1:
+            break
+        count = int(child.match.group(1))
+        answer(child, str(1 + rng.below(count)))
+        moves += 1
+    child.expect("Record written")
+    child.expect(pexpect.EOF)
+    assert moves >= 1
+    state = replay(GameRecord.load(record))
+    assert state.outcome() is not None, "the recorded game is finished"
+
+
+def _seed_where_a_countdown_hits_me() -> tuple[int, int]:
+    """A seed where a person who always takes the first listed action faces a Countdown."""
+    for seed in range(200):
+        t = build_table("nak-muay", 3, "me,random,random", None, seed, [], bot_delay=0, pace=0)
+        mine = 0
+        while not t.over:
+            d = t.decision()
+            assert d is not None
+            if d.player != 0:
+                t.tick()
+                continue
+            if d.kind == "countdown_response":
+                return seed, mine
+            t.act(0, t.state.legal_actions()[0], t.version)
+            mine += 1
+    raise AssertionError("no seed found")
+
+
+def test_the_countdown_ticks_and_runs_out_for_real(tmp_path: Path) -> None:
+    seed, before = _seed_where_a_countdown_hits_me()
+    child = spawn(
+        ["nak-muay", "--players", "3", "--seats", "me,random,random", "--seed", str(seed), "--pace", "0",
+         "--bot-delay", "0", "-o", "countdown_seconds=2"],
+        tmp_path,
+    )
+    for _ in range(before):
+        child.expect(PROMPT)
+        answer(child, "1")
+    child.expect("before time runs out")
+    child.expect(PROMPT)
+    started = time.monotonic()
+    child.expect("⏱ 1s")  # the clock visibly ticks down
+    child.expect("Time is up!")
+    waited = time.monotonic() - started
+    child.expect("does not answer the Countdown in time")
+    assert 1.0 <= waited <= 6.0
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+
+
+def test_hotseat_hands_over_the_screen_without_showing_hands(tmp_path: Path) -> None:
+    child = spawn(
+        ["nak-muay", "--players", "3", "--seats", "me,me,random", "--names", "Ann,Bo,Cy", "--seed", "3",
+         "--pace", "0", "--bot-delay", "0", "-o", "countdown_seconds=120"],
+        tmp_path,
+    )
+    handovers = 0
+    for _ in range(6):
+        i = child.expect([r"Pass the screen to (Ann|Bo)", PROMPT, END])
+        if i == 2:
+            break
+        if i == 0:
+            handovers += 1
+            assert "\x1b[2J" in child.before, "the screen is cleared before the hand-over"
+            child.expect("press Enter when ready")
+            assert "Your hand" not in child.before
+            child.send("\r")
+            child.expect("Your hand")
+            continue
+        answer(child, "1")
+    assert handovers >= 1
+    child.send("q\r")
+    child.expect("You left the table")
+    child.expect(pexpect.EOF)
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nak-muay", "--seats", "me,wizard,random"], "unknown seat 'wizard'"),
+        (["nak-muay", "--players", "3", "--seats", "me,random"], "--seats names 2 seats but the game has 3"),
+        (["nak-muay", "--seats", "random,random"], "no person at the table"),
+        (["nak-muay", "--seats", "me,open"], "no free seats"),
+        (["nak-muay", "-o", "countdown_seconds=-1"], "countdown_seconds"),
+        (["chess"], "unknown game 'chess'"),
+    ],
+)
+def test_bad_play_arguments_give_one_clear_line(args: list[str], message: str) -> None:
+    r = runner.invoke(app, ["play", *args])
+    assert r.exit_code == 2
+    assert message in r.output
+    assert "Traceback" not in r.output
