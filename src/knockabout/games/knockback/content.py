@@ -222,6 +222,8 @@ def _read(path: Path) -> tuple[Any, list[str]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         return None, [f"{path}: cannot read the file ({exc.strerror})"]
+    except UnicodeDecodeError:
+        return None, [f"{path}: not a text file (pack files are UTF-8 TOML)"]
     try:
         return tomllib.loads(text), []
     except tomllib.TOMLDecodeError as exc:
