@@ -1,0 +1,105 @@
+"""The Knockdown game object (registered as ``knockdown``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from knockabout.core.errors import ConfigError, ReplayError
+from knockabout.core.events import Event
+from knockabout.core.protocol import Game
+from knockabout.core.rng import Rng
+from knockabout.games.knockdown import actions as A
+from knockabout.games.knockdown import narration
+from knockabout.games.knockdown.config import KnockdownConfig
+from knockabout.games.knockdown.content import builtin_boxes, content_hash, validate_path
+from knockabout.games.knockdown.match import Picks, build_setup
+from knockabout.games.knockdown.state import KnockdownState
+
+SET_LABEL = "knockabout original set"
+
+
+def resolve_picks(cfg: KnockdownConfig, rng: Rng) -> Picks:
+    """Fighters, skill set and arena for a match: named ones checked, random ones drawn."""
+    boxes = builtin_boxes()
+    in_play = list(cfg.boxes)
+    pool = [(b, f.id) for b in in_play for f in boxes[b].fighters]
+    chosen: list[tuple[str, str] | None] = []
+    for seat, name in enumerate(cfg.fighters):
+        if name == "random":
+            chosen.append(None)
+            continue
+        box, _, fid = name.rpartition(":")
+        matches = [(b, f) for b, f in pool if f == fid and (not box or b == box)]
+        if not matches:
+            known = ", ".join(f for _, f in pool)
+            raise ConfigError(f"knockdown: fighters[{seat}]: no fighter {name!r} in boxes "
+                              f"{', '.join(in_play)} (known: {known}, or random)")
+        chosen.append(matches[0])
+    if chosen[0] is not None and chosen[0] == chosen[1]:
+        raise ConfigError(f"knockdown: fighters: both seats chose {chosen[0][1]!r}; pick two different fighters")
+    for seat in (0, 1):
+        if chosen[seat] is None:
+            free = [f for f in pool if f not in chosen]
+            chosen[seat] = free[rng.below(len(free))]
+    picks_f: list[tuple[str, str]] = [c for c in chosen if c is not None]
+
+    def box_of(option: str, value: str) -> str:
+        if value == "random":
+            return in_play[rng.below(len(in_play))]
+        if value not in in_play:
+            raise ConfigError(f"knockdown: {option}: {value!r} is not one of the boxes in play "
+                              f"({', '.join(in_play)}) nor random")
+        return value
+
+    arena = box_of("arena", cfg.arena)
+    skills = box_of("skills", cfg.skills)
+    return Picks((picks_f[0], picks_f[1]), skills, arena)
+
+
+class KnockdownGame(Game[KnockdownConfig]):
+    id: ClassVar[str] = "knockdown"
+    name: ClassVar[str] = "Knockdown"
+    rules_version: ClassVar[str] = "1.0"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    config_model: ClassVar[type[BaseModel]] = KnockdownConfig
+
+    def __init__(self) -> None:
+        self.actions = A.SPACE
+
+    def new_state(self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0) -> KnockdownState:
+        cfg = self.make_config(config)
+        rng = Rng(seed)
+        picks = resolve_picks(cfg, rng)
+        setup = build_setup(picks)
+        return KnockdownState.start(
+            setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
+        )
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        return narration.narrate(event, names)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> KnockdownState:
+        try:
+            return KnockdownState.from_dict(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ReplayError(f"knockdown: not a saved state ({exc!r})") from None
+
+    def validate_content(self, path: Path) -> list[str]:
+        return validate_path(path)
+
+    def content_hash(self) -> str:
+        return content_hash()
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d["content"] = SET_LABEL
+        return d
+
+
+GAME = KnockdownGame()
+KnockdownState.game = GAME
