@@ -1,0 +1,81 @@
+"""Heuristic bots: one module of readable rules per game, found by game id.
+
+The contract for a game's heuristic (other games plug in the same way):
+
+* the module is ``knockabout.bots.heuristic.<module>`` where ``<module>`` is the game
+  id with every ``-`` removed (``nak-muay`` -> ``nakmuay``, ``knockback`` ->
+  ``knockback``, ``knockdown`` -> ``knockdown``);
+* it defines ``HeuristicBot``, a subclass of :class:`~knockabout.bots.base.Bot` that
+  can be built with no arguments;
+* the bot decides from the :class:`~knockabout.bots.base.SeatView` only (its
+  observation, and samples from ``view.sample(rng)`` if it wants them), never the
+  true state, and it returns one of the legal actions it is given;
+* ``describe()`` says in one line what kind of player it is;
+* optionally, ``rollout_policy(state, legal, rng) -> Action``: a cheap playout policy
+  for ISMCTS. It is handed *sampled* states (determinizations), so it may read their
+  fields, but it should decide as the deciding player could (their own hand and public
+  facts), not from the sampled pile order.
+
+:func:`heuristic_for` returns the class (or None when the game has no module yet);
+:func:`make_heuristic` builds one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+from knockabout.bots.base import Bot
+from knockabout.core.actions import Action
+from knockabout.core.protocol import State
+from knockabout.core.rng import Rng
+
+PACKAGE = "knockabout.bots.heuristic"
+
+
+def module_name(game_id: str) -> str:
+    """The heuristic module of a game: its id without dashes."""
+    return game_id.replace("-", "")
+
+
+def _module(game_id: str) -> ModuleType | None:
+    full = f"{PACKAGE}.{module_name(game_id)}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as exc:
+        if exc.name == full:
+            return None
+        raise
+
+
+def heuristic_for(game_id: str) -> type[Bot] | None:
+    """The ``HeuristicBot`` class of a game, or None when it has no heuristic module.
+
+    A module that exists but fails to import, or lacks a proper ``HeuristicBot``,
+    raises: a broken plug-in should not be mistaken for a missing one.
+    """
+    module = _module(game_id)
+    if module is None:
+        return None
+    full = module.__name__
+    cls = getattr(module, "HeuristicBot", None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise TypeError(f"{full} must define HeuristicBot, a subclass of knockabout.bots.Bot")
+    return cls
+
+
+def make_heuristic(game_id: str) -> Bot | None:
+    """A fresh heuristic bot for a game, or None when it has none."""
+    cls = heuristic_for(game_id)
+    return None if cls is None else cls()
+
+
+RolloutPolicy = Callable[[State, Sequence[Action], Rng], Action]
+
+
+def rollout_policy_for(game_id: str) -> RolloutPolicy | None:
+    """The game's playout policy for search, or None when its module offers none."""
+    module = _module(game_id)
+    policy = None if module is None else getattr(module, "rollout_policy", None)
+    return policy if callable(policy) else None

@@ -1,0 +1,54 @@
+"""``knockabout bench``: how fast each game runs through the protocol, and ISMCTS on it."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from knockabout.cli.errors import friendly_errors
+from knockabout.core.errors import ConfigError
+from knockabout.core.registry import game_ids, get_game
+from knockabout.sim.bench import bench_game
+
+
+def bench(
+    game: str | None = typer.Option(None, "--game", "-g", help="one game id (default: every registered game)"),
+    seconds: float = typer.Option(2.0, "--seconds", min=0.1, help="seconds of random play (and of search) per game"),
+    players: int | None = typer.Option(None, "--players", "-p", help="player count (default: the game's default)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
+) -> None:
+    """Measure random-play steps/s, games/s, clone() µs and ISMCTS iterations/s."""
+    console = Console(highlight=False)
+    with friendly_errors():
+        ids = [get_game(game).id] if game else game_ids()
+        if players is not None:
+            for gid in ids:
+                g = get_game(gid)
+                if not g.min_players <= players <= g.max_players:
+                    span = f"{g.min_players}-{g.max_players}"
+                    raise ConfigError(f"{gid} is played by {span} players, not {players}")
+        rows = []
+        for gid in ids:
+            with console.status(f"benchmarking {gid}…"):
+                rows.append(bench_game(gid, seconds, players))
+    if as_json:
+        console.print_json(json.dumps([r.__dict__ for r in rows]))
+        return
+    t = Table(title="knockabout bench (one process)")
+    for col in ("game", "players", "steps/s", "games/s", "clone µs", "determinize µs", "ISMCTS it/s", "hard ms/move"):
+        t.add_column(col, justify="left" if col == "game" else "right")
+    for r in rows:
+        t.add_row(
+            r.game,
+            str(r.players),
+            f"{r.steps_per_s:,.0f}",
+            f"{r.games_per_s:,.0f}",
+            f"{r.clone_us:.2f}",
+            f"{r.determinize_us:.1f}",
+            f"{r.ismcts_iters_per_s:,.0f}",
+            f"{r.hard_ms_per_move:.0f}",
+        )
+    console.print(t)

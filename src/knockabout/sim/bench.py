@@ -1,0 +1,129 @@
+"""Speed measurements of a game through the protocol (used by ``knockabout bench``).
+
+* random play: ``legal_actions()`` + ``apply()`` steps per second, and whole games
+  per second, dealing new seeded games back to back;
+* ``clone()`` and ``determinize()`` in microseconds, averaged over positions taken
+  along random games;
+* ISMCTS iterations per second, searching positions with a real choice to make;
+* the ``hard`` level's time per decision on those positions.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from knockabout.bots.base import SeatView
+from knockabout.bots.ismcts import ISMCTSBot
+from knockabout.bots.levels import search_bot
+from knockabout.core.protocol import State
+from knockabout.core.registry import get_game
+from knockabout.core.rng import Rng
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    game: str
+    players: int
+    steps_per_s: float
+    games_per_s: float
+    clone_us: float
+    determinize_us: float
+    ismcts_iters_per_s: float
+    hard_ms_per_move: float
+
+
+def _config(game_id: str, players: int | None) -> tuple[dict[str, Any], int]:
+    g = get_game(game_id)
+    cfg: dict[str, Any] = {}
+    if "players" in g.config_model.model_fields:
+        n = players if players is not None else int(g.make_config({}).players)
+        cfg["players"] = n
+    else:
+        n = g.min_players
+    return cfg, n
+
+
+def positions(game_id: str, cfg: dict[str, Any], count: int, seed: int = 7) -> list[State]:
+    """Positions with more than one legal action, taken along seeded random games."""
+    g = get_game(game_id)
+    rng = Rng(seed)
+    out: list[State] = []
+    game_no = 0
+    while len(out) < count and game_no < 10 * count:
+        s = g.new_state(cfg, seed + game_no)
+        game_no += 1
+        while s.to_act() is not None:
+            legal = s.legal_actions()
+            if len(legal) > 1 and rng.below(4) == 0:
+                out.append(s.clone())
+                if len(out) >= count:
+                    break
+            s.apply(legal[rng.below(len(legal))])
+    return out
+
+
+def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -> BenchResult:
+    """Measure one game; ``seconds`` is spent on random play and again on ISMCTS."""
+    g = get_game(game_id)
+    cfg, n = _config(game_id, players)
+    clock = time.perf_counter
+    # random play through the protocol
+    rng = Rng(1)
+    steps = games = 0
+    start = clock()
+    end = start + seconds
+    while clock() < end:
+        s = g.new_state(cfg, games)
+        while s.to_act() is not None:
+            legal = s.legal_actions()
+            s.apply(legal[rng.below(len(legal))])
+            steps += 1
+        games += 1
+    elapsed = clock() - start
+    # clone and determinize
+    pos = positions(game_id, cfg, 40)
+    reps = 200
+    t0 = clock()
+    for s in pos:
+        for _ in range(reps):
+            s.clone()
+    clone_us = (clock() - t0) / (reps * len(pos)) * 1e6
+    t0 = clock()
+    for s in pos:
+        p = s.to_act()
+        assert p is not None
+        for _ in range(reps // 4):
+            s.determinize(p.player, rng)
+    det_us = (clock() - t0) / ((reps // 4) * len(pos)) * 1e6
+    # ISMCTS iterations per second, on a time budget spread over positions
+    search = pos[:10]
+    bot = ISMCTSBot(time_ms=1000.0 * seconds / len(search))
+    iters = 0
+    spent = 0.0
+    for s in search:
+        d = s.to_act()
+        assert d is not None
+        bot.choose(SeatView(s, d.player), s.legal_actions(), rng)
+        iters += bot.last.iterations
+        spent += bot.last.seconds
+    # the hard level on a few of them
+    hard = search_bot("hard", game_id)
+    hard_pos = search[:3]
+    t0 = clock()
+    for s in hard_pos:
+        d = s.to_act()
+        assert d is not None
+        hard.choose(SeatView(s, d.player), s.legal_actions(), rng)
+    hard_ms = (clock() - t0) / len(hard_pos) * 1000
+    return BenchResult(
+        game=game_id,
+        players=n,
+        steps_per_s=steps / elapsed,
+        games_per_s=games / elapsed,
+        clone_us=clone_us,
+        determinize_us=det_us,
+        ismcts_iters_per_s=iters / spent if spent else 0.0,
+        hard_ms_per_move=hard_ms,
+    )

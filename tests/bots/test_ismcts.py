@@ -1,0 +1,140 @@
+"""ISMCTS: sees only the seat's information, is reproducible, finds obvious wins, plays every game."""
+
+from __future__ import annotations
+
+import pytest
+
+from knockabout.bots.base import SeatView
+from knockabout.bots.heuristic.nakmuay import rollout_policy
+from knockabout.bots.ismcts import ISMCTSBot
+from knockabout.core.registry import game_ids, get_game
+from knockabout.core.rng import Rng
+from knockabout.games.nakmuay import cards as C
+from knockabout.games.nakmuay.state import NakMuayState
+from tests.bots.positions import build
+
+
+def _midgame(seed: int = 4, steps: int = 6) -> NakMuayState:
+    g = get_game("nak-muay")
+    s = g.new_state({"players": 2}, seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+    assert isinstance(s, NakMuayState)
+    return s
+
+
+def _swap_hidden(s: NakMuayState, me: int) -> NakMuayState:
+    """The same position with one of the opponent's cards swapped for a different unseen pile card."""
+    other = 1 - me
+    t = s.clone()
+    mark = 1 << (me + 4)
+    theirs = [k for k in range(C.NUM_KINDS) if t.hands[other][k]]
+    for i, e in enumerate(t.pile):
+        kind = e & 15
+        if e & mark or kind == C.KO:
+            continue
+        for mine in theirs:
+            if mine != kind:
+                t.pile[i] = mine | (e & ~15)
+                t.hands[other][mine] -= 1
+                t.hands[other][kind] += 1
+                t._legal = None
+                return t
+    raise AssertionError("no hidden card to swap")
+
+
+def test_two_games_differing_only_in_hidden_cards_get_the_same_decision() -> None:
+    s = _midgame()
+    d = s.to_act()
+    assert d is not None
+    me = d.player
+    t = _swap_hidden(s, me)
+    assert t.hands != s.hands or t.pile != s.pile
+    assert s.observe(me) == t.observe(me)
+    picks = []
+    for state in (s, t):
+        bot = ISMCTSBot(iterations=150)
+        action = bot.choose(SeatView(state, me), state.legal_actions(), Rng(11))
+        picks.append((action.text, bot.last.visits))
+    assert picks[0] == picks[1]
+
+
+def test_search_does_not_change_the_state_it_looks_at() -> None:
+    s = _midgame()
+    before = s.to_dict()
+    d = s.to_act()
+    assert d is not None
+    ISMCTSBot(iterations=50).choose(SeatView(s, d.player), s.legal_actions(), Rng(1))
+    assert s.to_dict() == before
+
+
+def test_an_iteration_budget_is_reproducible() -> None:
+    s = _midgame(seed=9, steps=4)
+    d = s.to_act()
+    assert d is not None
+    runs = []
+    for _ in range(2):
+        bot = ISMCTSBot(iterations=120)
+        runs.append((bot.choose(SeatView(s, d.player), s.legal_actions(), Rng(5)).text, bot.last.visits))
+    assert runs[0] == runs[1]
+    assert sum(runs[0][1].values()) == 120
+
+
+def test_a_step_budget_stops_the_search_early() -> None:
+    s = _midgame(seed=9, steps=4)
+    d = s.to_act()
+    assert d is not None
+    bot = ISMCTSBot(iterations=10_000, max_steps=300)
+    bot.choose(SeatView(s, d.player), s.legal_actions(), Rng(5))
+    assert 1 <= bot.last.iterations < 300
+
+
+@pytest.mark.parametrize("rollout", ["random", "mast", "policy"])
+def test_finds_the_countdown_that_wins_on_the_spot(rollout: str) -> None:
+    # the opponent has no cards, so a Countdown cannot be answered
+    s = build([["countdown", "sweep", "scout", "attack+1", "plum"], []], pile_size=25)
+    s.sizes[1] = 0
+    bot = ISMCTSBot(iterations=300, rollout=rollout, policy=rollout_policy)
+    assert bot.choose(SeatView(s, 0), s.legal_actions(), Rng(2)).text == "countdown"
+    assert bot.last.values["countdown"] == 1.0
+
+
+def test_makes_the_opponent_draw_a_ko_it_saw_on_top() -> None:
+    # seat 0 knows the top card is a KO and the opponent's only card cannot stop it
+    s = build([["attack+1", "sweep", "scout", "plum"], ["attack+2"]], top=["ko"], known_top=1, pile_size=25)
+    bot = ISMCTSBot(iterations=400)
+    assert bot.choose(SeatView(s, 0), s.legal_actions(), Rng(2)).text == "attack:1"
+
+
+def test_a_forced_move_needs_no_search() -> None:
+    s = build([["sweep"], ["plum"]], pile_size=20)
+    s.phase = 2  # KO_BLOCK: block is the only move
+    s.hands[0][C.BLOCK] += 1
+    s.hands[0][C.SWEEP] -= 1
+    s._legal = None
+    bot = ISMCTSBot(iterations=100)
+    assert bot.choose(SeatView(s, 0), s.legal_actions(), Rng(1)).text == "block"
+    assert bot.last.iterations == 0
+
+
+def test_needs_a_budget() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSBot(iterations=None, time_ms=None)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_plays_every_registered_game_through_the_protocol(game_id: str) -> None:
+    g = get_game(game_id)
+    s = g.new_state(None, 3)
+    rng = Rng(3)
+    bot = ISMCTSBot(iterations=8, max_steps=4000)
+    for _ in range(4):
+        d = s.to_act()
+        if d is None:
+            break
+        legal = s.legal_actions()
+        action = bot.choose(SeatView(s, d.player), legal, rng)
+        assert action in legal
+        s.apply(action)
