@@ -1,0 +1,78 @@
+"""Build Knockdown positions for scenario tests: play the setup, then arrange the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from knockabout.core.events import Event
+from knockabout.games.knockdown import GAME
+from knockabout.games.knockdown.state import TURN, KnockdownState
+
+
+def fresh(fighters: tuple[str, str] = ("mistbearer", "lost_knight"), seed: int = 0, **cfg: Any) -> KnockdownState:
+    return GAME.new_state({"fighters": list(fighters), **cfg}, seed)
+
+
+def ready(s: KnockdownState) -> KnockdownState:
+    """Play the draft and the opening pick with the first legal choice each time."""
+    while s.phase != TURN:
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def design(s: KnockdownState, name: str) -> int:
+    return s.setup.card_index[name]
+
+
+def space(s: KnockdownState, x: int, y: int) -> int:
+    i = s.setup.arena.at(x, y)
+    assert i >= 0, f"no space at {x},{y}"
+    return i
+
+
+def arrange(
+    s: KnockdownState,
+    *,
+    hands: tuple[list[str], list[str]] | None = None,
+    at: tuple[tuple[int, int], tuple[int, int]] | None = None,
+    row: list[str | None] | None = None,
+    deck: list[str] | None = None,
+    current: int | None = None,
+) -> KnockdownState:
+    """Set hands (by seat), positions (``at`` = (the player to act, the other one)), the Attack Row
+    and the deck (listed top first)."""
+    if hands is not None:
+        s.hands = [sorted(design(s, n) for n in hands[0]), sorted(design(s, n) for n in hands[1])]
+    if current is not None:
+        s.current = current
+        s.decider = current
+    if at is not None:
+        me = s.current
+        s.pos[me] = space(s, *at[0])
+        s.pos[1 - me] = space(s, *at[1])
+    if row is not None:
+        s.row = [-1 if n is None else design(s, n) for n in row]
+    if deck is not None:
+        s.deck = [design(s, n) for n in reversed(deck)]
+    s._legal = None
+    return s
+
+
+def play(s: KnockdownState, *actions: str) -> list[Event]:
+    ev: list[Event] = []
+    for a in actions:
+        ev += s.apply(a)
+    return ev
+
+
+def legal(s: KnockdownState) -> list[str]:
+    return [a.text for a in s.legal_actions()]
+
+
+def hand(s: KnockdownState, p: int) -> list[str]:
+    return [s.setup.cards[d].name for d in s.hands[p]]
+
+
+def kind(s: KnockdownState) -> str:
+    d = s.to_act()
+    return "over" if d is None else d.kind
