@@ -10,6 +10,7 @@ from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
 from knockabout.cli import play as play_cmd
 from knockabout.cli import replay as replay_cmd
+from knockabout.cli import serve as serve_cmd
 from knockabout.cli import sim as sim_cmd
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ app.command("sim", help="Play many seeded bot games: win rates, ratings, game le
 app.command("report", help="Reopen saved sim results; compare several files.")(sim_cmd.report)
 app.command("bench", help="Measure each game's speed: steps/s, clone µs, ISMCTS iterations/s.")(bench_cmd.bench)
 app.command("play", help="Play a game in the terminal against bots or friends (hotseat).")(play_cmd.play)
+app.command("serve", help="Serve the web app: lobby, tables against bots or friends, replays.")(serve_cmd.serve)
 app.add_typer(content_cmd.app, name="content")
 
 

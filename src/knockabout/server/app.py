@@ -1,0 +1,284 @@
+"""The web server: lobby (REST), one WebSocket per seat or spectator, static front end.
+
+Routes
+  GET  /api/games                       games, their options and the bot levels
+  POST /api/tables                      create a table -> {id, seat, token}
+  GET  /api/tables                      recent tables
+  GET  /api/tables/{id}                 one table's public facts
+  POST /api/tables/{id}/join            take a free seat -> {seat, token}
+  GET  /api/tables/{id}/replay/{step}   a finished game, step by step
+  WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
+                                        (no token: spectator); then
+                                        {"type": "act", "action": TEXT, "version": N}
+  GET  /, /t/{id}, /replay/{id}         the front end (static files, no build step)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from knockabout.bots.levels import LEVELS
+from knockabout.core.errors import KnockaboutError
+from knockabout.core.registry import all_games, get_game
+from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings
+from knockabout.store import Store
+
+STATIC = Path(str(resources.files("knockabout.web"))) / "static"
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(min_length=1, max_length=64)
+    seats: list[str] = Field(min_length=1, max_length=16)
+    config: dict[str, Any] = Field(default_factory=dict)
+    name: str = Field("", max_length=64)
+    seed: int | None = Field(None, ge=0, lt=2**63)
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field("", max_length=64)
+    seat: int | None = Field(None, ge=0, lt=64, description="0-based seat; the first free one when left out")
+
+
+class Hello(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=200)
+
+
+class Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["act"]
+    action: str = Field(min_length=1, max_length=200)
+    version: int
+
+
+class Ping(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["ping"]
+
+
+ClientMessage: TypeAdapter[Act | Ping] = TypeAdapter(Annotated[Act | Ping, Field(discriminator="type")])
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _first_problem(exc: ValidationError | RequestValidationError) -> str:
+    problems = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "message"
+        problems.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return "; ".join(problems)
+
+
+def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    """The application. ``settings`` pick the database and the table timings."""
+    cfg = settings or ServerSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None)
+        manager = Manager(cfg, store)
+        app.state.store = store
+        app.state.manager = manager
+        app.state.resumed = manager.resume_all()
+        try:
+            yield
+        finally:
+            await manager.close()
+            store.close()
+
+    app = FastAPI(title="knockabout", lifespan=lifespan)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(KnockaboutError)
+    async def game_error(request: Request, exc: KnockaboutError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=422)
+
+    def manager(request: Request | WebSocket) -> Manager:
+        m: Manager = request.app.state.manager
+        return m
+
+    def live_table(request: Request | WebSocket, table_id: str) -> LiveTable:
+        live = manager(request).get(table_id)
+        if live is None:
+            raise ApiError(404, f"no live table {table_id!r}")
+        return live
+
+    # -- lobby
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        out = []
+        for g in all_games():
+            schema = g.config_model.model_json_schema()
+            options = {k: v for k, v in schema.get("properties", {}).items() if k != "players"}
+            out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
+                        "options": options})
+        return {"games": out, "bots": list(LEVELS)}
+
+    @app.post("/api/tables")
+    async def create(body: CreateTable, request: Request) -> dict[str, Any]:
+        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed)
+        return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "table": live.info()}
+
+    @app.get("/api/tables")
+    async def tables(request: Request) -> dict[str, Any]:
+        m = manager(request)
+        out = []
+        for st in m.store.recent(50):
+            live = m.get(st.id)
+            if live is not None:
+                out.append(live.info())
+            else:
+                out.append({"id": st.id, "game": st.game, "status": st.status, "seats": [
+                    {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
+                    "outcome": st.result, "free_seats": []})
+        return {"tables": out}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        live = manager(request).get(table_id)
+        if live is not None:
+            return live.info()
+        st = manager(request).store.get(table_id)
+        if st is None:
+            raise ApiError(404, f"no table {table_id!r}")
+        return {"id": st.id, "game": st.game, "status": st.status, "seats": [
+            {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
+            "outcome": st.result, "free_seats": [], "steps": len(st.actions)}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        live = live_table(request, table_id)
+        if live.table.over:
+            raise ApiError(409, "this game is over; watch its replay instead")
+        try:
+            seat, token = await manager(request).join(live, body.name, body.seat)
+        except KnockaboutError as exc:
+            raise ApiError(409, str(exc)) from None
+        return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
+
+    @app.get("/api/tables/{table_id}/replay/{step}")
+    async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any]:
+        st = manager(request).store.get(table_id)
+        if st is None:
+            raise ApiError(404, f"no table {table_id!r}")
+        if st.status != "finished":
+            raise ApiError(409, "only finished games can be replayed (no peeking at a live game)")
+        if not 0 <= step <= len(st.actions):
+            raise ApiError(404, f"step {step} is outside 0-{len(st.actions)}")
+        game = get_game(st.game)
+        state = game.new_state(st.config, st.seed)
+        events = []
+        for text in st.actions[:step]:
+            events = state.apply(text)
+        names = [s["name"] for s in st.seats]
+        n = state.num_players
+        return {
+            "id": st.id,
+            "game": st.game,
+            "step": step,
+            "steps": len(st.actions),
+            "action": st.actions[step - 1] if step else None,
+            "names": names,
+            "view": state.observe(None),
+            "views": [state.observe(p) for p in range(n)],
+            "events": [{"type": e.type, "data": dict(e.data), "text": game.narrate(e, names)} for e in events],
+            "outcome": st.result,
+        }
+
+    # -- play
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        live = manager(ws).get(table_id)
+        if live is None:
+            await ws.send_json({"type": "error", "message": f"no live table {table_id!r}"})
+            await ws.close(code=4404)
+            return
+        try:
+            first = await ws.receive_text()
+            hello = Hello.model_validate_json(first)
+            seat = live.seat_of(hello.token)
+        except (ValidationError, ValueError) as exc:
+            msg = _first_problem(exc) if isinstance(exc, ValidationError) else str(exc)
+            await ws.send_json({"type": "error", "message": f"the first message must be hello: {msg}"})
+            await ws.close(code=4400)
+            return
+        except KnockaboutError as exc:
+            await ws.send_json({"type": "error", "message": str(exc)})
+            await ws.close(code=4403)
+            return
+        except WebSocketDisconnect:
+            return
+        conn = Connection(ws, seat)
+        await live.connect(conn)
+        try:
+            while True:
+                text = await ws.receive_text()
+                await handle(live, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await live.disconnect(conn)
+
+    async def handle(live: LiveTable, conn: Connection, text: str) -> None:
+        try:
+            msg = ClientMessage.validate_json(text)
+        except ValidationError as exc:
+            try:
+                json.loads(text)
+                why = _first_problem(exc)
+            except ValueError:
+                why = "not JSON"
+            await live.send(conn, {"type": "error", "message": f"malformed message ({why}); nothing changed"})
+            return
+        if isinstance(msg, Ping):
+            await live.send(conn, {"type": "pong"})
+            return
+        try:
+            await live.act(conn, msg.action, msg.version)
+        except KnockaboutError as exc:
+            await live.send(conn, {"type": "error", "message": str(exc), "version": live.table.version})
+
+    # -- front end
+    index = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(index)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

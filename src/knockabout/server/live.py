@@ -1,0 +1,349 @@
+"""Live tables on the server: seats with secret tokens, connections, clocks, the store.
+
+Everything here runs on the server's event loop; the :class:`~knockabout.table.Table`
+is synchronous and each :class:`LiveTable` has one driver task that sleeps until the
+table has something to do (a bot's move, a timeout, a grace period running out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from knockabout.core.errors import ConfigError, KnockaboutError
+from knockabout.core.events import Event
+from knockabout.core.protocol import Game
+from knockabout.core.registry import get_game
+from knockabout.store import Store, StoredTable
+from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
+
+
+@dataclass
+class ServerSettings:
+    """How the server runs its tables."""
+
+    db_url: str | None = None
+    data_dir: str | None = None
+    bot_delay: float = 2.0  # a bot's answer to a timed window, whatever it holds
+    bot_pace: float = 0.9  # seconds between other bot moves
+    grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat
+    clock: Callable[[], float] = time.monotonic
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Connection:
+    ws: WebSocket
+    seat: int | None
+    sent: int = 0  # how many of the table's events were considered for this connection
+
+
+@dataclass
+class LiveTable:
+    id: str
+    table: Table
+    tokens: list[str | None]  # sha256 of each person's token
+    settings: ServerSettings
+    store: Store
+    created_at: float = field(default_factory=time.time)
+    connections: list[Connection] = field(default_factory=list)
+    gone_since: dict[int, float] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    finished_saved: bool = False
+
+    # -- facts
+    @property
+    def game(self) -> Game[Any]:
+        return self.table.game
+
+    def status(self) -> str:
+        if self.table.over:
+            return "finished"
+        return "playing" if self.table.started else "waiting"
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens, or None (a spectator). A wrong token raises."""
+        if not token:
+            return None
+        h = token_hash(token)
+        for i, t in enumerate(self.tokens):
+            if t is not None and secrets.compare_digest(t, h):
+                return i
+        raise TableError("this seat token does not belong to this table")
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def info(self) -> dict[str, Any]:
+        t = self.table
+        seats = []
+        for i, s in enumerate(t.seats):
+            d = s.public()
+            d["connected"] = self.connected(i) if s.kind == "person" else None
+            seats.append(d)
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "game_name": self.game.name,
+            "config": t.record.config,
+            "seed": t.seed,
+            "seats": seats,
+            "status": self.status(),
+            "version": t.version,
+            "outcome": None if t.outcome() is None else t.outcome().to_dict(),  # type: ignore[union-attr]
+            "free_seats": [i for i, s in enumerate(t.seats) if s.kind == "empty"],
+        }
+
+    def clock_info(self) -> dict[str, Any] | None:
+        d = self.table.decision()
+        left = self.table.time_left()
+        if d is None or left is None or d.time_limit is None:
+            return None
+        return {"seat": d.player, "left": round(left, 3), "limit": d.time_limit}
+
+    def event_json(self, step: int, ev: Event) -> dict[str, Any]:
+        return {"step": step, "type": ev.type, "data": dict(ev.data),
+                "text": self.game.narrate(ev, self.table.names())}
+
+    def message(self, conn: Connection, kind: str) -> dict[str, Any]:
+        """A sync (everything) or update (what is new) message for one connection."""
+        t = self.table
+        start = 0 if kind == "sync" else conn.sent
+        events = [self.event_json(s, e) for s, e in t.events[start:] if e.visible(conn.seat)]
+        conn.sent = len(t.events)
+        return {
+            "type": kind,
+            "seat": conn.seat,
+            "table": self.info(),
+            "version": t.version,
+            "view": t.view(conn.seat),
+            "events": events,
+            "clock": self.clock_info(),
+            "can_undo": False,
+        }
+
+    # -- fan-out
+    async def send(self, conn: Connection, data: dict[str, Any]) -> None:
+        if conn.ws.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            await conn.ws.send_json(data)
+        except Exception:  # a dropped socket is cleaned up by its receive loop
+            return
+
+    async def broadcast(self) -> None:
+        for conn in list(self.connections):
+            await self.send(conn, self.message(conn, "update"))
+
+    # -- changes
+    def persist(self, entries: list[LogEntry]) -> None:
+        for e in entries:
+            self.store.append_action(self.id, e.step, e.seat, e.action, e.by)
+        if self.table.over and not self.finished_saved:
+            out = self.table.outcome()
+            self.store.finish(self.id, {} if out is None else out.to_dict())
+            self.finished_saved = True
+
+    def save_seats(self) -> None:
+        self.store.update_seats(self.id, stored_seats(self.table, self.tokens), self.status())
+
+    async def changed(self, entries: list[LogEntry]) -> None:
+        self.persist(entries)
+        await self.broadcast()
+        self.wake.set()
+
+    # -- the driver: bots, clocks and grace periods
+    def _grace_due(self) -> float | None:
+        times = [since + self.settings.grace_seconds for seat, since in self.gone_since.items()
+                 if not self.table.seats[seat].away]
+        return min(times) if times else None
+
+    def _expire_grace(self) -> bool:
+        now = self.settings.clock()
+        changed = False
+        for seat, since in list(self.gone_since.items()):
+            if now >= since + self.settings.grace_seconds and not self.table.seats[seat].away:
+                self.table.set_away(seat, True)
+                changed = True
+        return changed
+
+    async def drive(self) -> None:
+        clock = self.settings.clock
+        while not self.table.over:
+            seats_changed = self._expire_grace()
+            entries = self.table.tick()
+            if entries or seats_changed:
+                await self.changed(entries)
+                continue
+            wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
+            self.wake.clear()
+            if not wakes:
+                await self.wake.wait()
+                continue
+            delay = max(0.0, min(wakes) - clock())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=delay + 0.005)
+
+    def start(self) -> None:
+        if self.task is None and not self.table.over:
+            self.task = asyncio.get_running_loop().create_task(self.drive(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+    # -- people
+    async def connect(self, conn: Connection) -> None:
+        self.connections.append(conn)
+        if conn.seat is not None:
+            self.gone_since.pop(conn.seat, None)
+            self.table.set_away(conn.seat, False)
+        await self.send(conn, self.message(conn, "sync"))
+        await self.broadcast()
+        self.wake.set()
+
+    async def disconnect(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.remove(conn)
+        seat = conn.seat
+        if seat is not None and not self.connected(seat):
+            self.gone_since[seat] = self.settings.clock()
+        await self.broadcast()
+        self.wake.set()
+
+    async def act(self, conn: Connection, action: str, version: int) -> None:
+        if conn.seat is None:
+            raise TableError("spectators cannot act; join a free seat to play")
+        entry = self.table.act(conn.seat, action, version)
+        await self.changed([entry])
+
+
+def stored_seats(table: Table, tokens: list[str | None]) -> list[dict[str, Any]]:
+    return [{"kind": s.kind, "name": s.name, "level": s.level, "token": tokens[i]}
+            for i, s in enumerate(table.seats)]
+
+
+class Manager:
+    """Every live table of one server."""
+
+    def __init__(self, settings: ServerSettings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables: dict[str, LiveTable] = {}
+
+    def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
+               actions: list[str] | None = None) -> Table:
+        s = self.settings
+        return Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
+                     actions=actions or ())
+
+    def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
+               seed: int | None = None) -> tuple[LiveTable, int | None, str | None]:
+        """A new table. The first ``me`` seat is the creator's (returned with its token);
+        further people join through ``open`` seats."""
+        game = get_game(game_id)
+        if not seat_texts:
+            raise ConfigError("a table needs seats (me, open or a bot level for each)")
+        seats = [parse_seat(t, game.id) for t in seat_texts]
+        persons = [i for i, s in enumerate(seats) if s.kind == "person"]
+        if len(persons) > 1:
+            raise ConfigError("only one seat may be 'me' (yours); make the others 'open' for friends to join")
+        cfg = dict(config)
+        if "players" in game.config_model.model_fields and cfg.setdefault("players", len(seats)) != len(seats):
+            raise ConfigError(f"players is {cfg['players']} but {len(seats)} seats were given")
+        game.make_config(cfg)
+        mine = persons[0] if persons else None
+        if mine is not None:
+            seats[mine].name = clean_name(name) or f"Player {mine + 1}"
+        default_names(seats)
+        for i, s in enumerate(seats):
+            if s.kind == "empty":
+                s.name = f"Seat {i + 1}"
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        seed = seed if seed is not None else secrets.randbelow(2**31)
+        table = self._table(game, seats, cfg, seed)
+        tokens: list[str | None] = [None] * len(seats)
+        token = None
+        if mine is not None:
+            token = secrets.token_urlsafe(18)
+            tokens[mine] = token_hash(token)
+        live = LiveTable(table_id, table, tokens, self.settings, self.store)
+        self.store.create(StoredTable(
+            id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
+            seed=table.seed, seats=stored_seats(table, tokens), status=live.status(),
+            content_hash=game.content_hash(),
+        ))
+        if mine is not None:
+            live.gone_since[mine] = self.settings.clock()
+        self.tables[table_id] = live
+        live.start()
+        return live, mine, token
+
+    async def join(self, live: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+        free = [i for i, s in enumerate(live.table.seats) if s.kind == "empty"]
+        if not free:
+            raise TableError("this table has no free seat; you can watch it as a spectator")
+        if seat is None:
+            seat = free[0]
+        elif seat not in free:
+            raise TableError(f"seat {seat + 1} is not free (free seats: {', '.join(str(i + 1) for i in free)})")
+        live.table.fill(seat, clean_name(name) or f"Player {seat + 1}")
+        token = secrets.token_urlsafe(18)
+        live.tokens[seat] = token_hash(token)
+        live.gone_since[seat] = self.settings.clock()
+        live.save_seats()
+        await live.broadcast()
+        live.wake.set()
+        return seat, token
+
+    def resume_all(self) -> int:
+        """Rebuild every unfinished table from its stored log; returns how many."""
+        count = 0
+        for st in self.store.unfinished():
+            try:
+                game = get_game(st.game)
+                seats = [Seat(s["kind"], s.get("name") or "", s.get("level")) for s in st.seats]
+                table = self._table(game, seats, st.config, st.seed, st.actions)
+            except KnockaboutError:
+                continue  # a game this build cannot replay stays stored, untouched
+            tokens = [s.get("token") for s in st.seats]
+            live = LiveTable(st.id, table, tokens, self.settings, self.store, created_at=st.created_at)
+            now = self.settings.clock()
+            for i, s in enumerate(seats):
+                if s.kind == "person":
+                    live.gone_since[i] = now
+            table.restart_clock()
+            self.tables[st.id] = live
+            if table.over:  # finished but not marked (the server stopped right at the end)
+                live.persist([])
+            else:
+                live.start()
+            count += 1
+        return count
+
+    def get(self, table_id: str) -> LiveTable | None:
+        return self.tables.get(table_id)
+
+    async def close(self) -> None:
+        for live in self.tables.values():
+            await live.stop()
+
+
+def clean_name(name: str) -> str:
+    """A display name: printable, trimmed, at most 24 characters."""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:24]

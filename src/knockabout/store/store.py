@@ -1,0 +1,193 @@
+"""Where live tables are kept: one row per table, one append-only row per action.
+
+SQLite in a data directory by default (``<data dir>/knockabout.db``); any SQLAlchemy
+URL works instead (e.g. ``postgresql+psycopg://user@host/db``). A table's whole game
+is ``(game, rules version, config, seed, actions)``, so a restarted server rebuilds
+every unfinished table by replaying its actions.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from knockabout.core.errors import KnockaboutError
+
+
+class StoreError(KnockaboutError):
+    """The store cannot be opened or used."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "live_tables"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[str] = mapped_column(String(32))
+    content_hash: Mapped[str] = mapped_column(String(128), default="")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "live_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    step: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(128))
+    by: Mapped[str] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class StoredTable:
+    """A table as stored. ``seats`` are dicts: kind, name, level, token (a hash or None)."""
+
+    id: str
+    game: str
+    rules_version: str
+    config: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    status: str = "waiting"
+    content_hash: str = ""
+    created_at: float = field(default_factory=time.time)
+    finished_at: float | None = None
+    result: dict[str, Any] | None = None
+    actions: list[str] = field(default_factory=list)
+
+
+def default_data_dir() -> Path:
+    """``$KNOCKABOUT_DATA``, else ``$XDG_DATA_HOME/knockabout``, else ``~/.local/share/knockabout``."""
+    env = os.environ.get("KNOCKABOUT_DATA")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "knockabout"
+
+
+class Store:
+    """Tables and their action logs in a SQL database."""
+
+    def __init__(self, url: str | None = None, data_dir: Path | None = None) -> None:
+        if url is None:
+            folder = data_dir or default_data_dir()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the data directory {folder}: {exc.strerror}") from None
+            url = f"sqlite:///{folder / 'knockabout.db'}"
+        self.url = url
+        try:
+            args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+            self.engine = create_engine(url, connect_args=args)
+            Base.metadata.create_all(self.engine)
+        except Exception as exc:  # any driver error becomes one clear line
+            raise StoreError(f"cannot open the database {url!r}: {exc}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes
+    def create(self, t: StoredTable) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.add(
+                TableRow(
+                    id=t.id,
+                    game=t.game,
+                    rules_version=t.rules_version,
+                    content_hash=t.content_hash,
+                    config=t.config,
+                    seed=t.seed,
+                    seats=t.seats,
+                    status=t.status,
+                    created_at=t.created_at,
+                    finished_at=t.finished_at,
+                    result=t.result,
+                )
+            )
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]], status: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise StoreError(f"no stored table {table_id!r}")
+            row.seats = seats
+            row.status = status
+
+    def append_action(self, table_id: str, step: int, seat: int, action: str, by: str) -> None:
+        """Add one action to a table's log (the log is append-only: steps never change)."""
+        with Session(self.engine) as s, s.begin():
+            s.add(ActionRow(table_id=table_id, step=step, seat=seat, action=action, by=by, at=time.time()))
+
+    def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        with Session(self.engine) as s, s.begin():
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise StoreError(f"no stored table {table_id!r}")
+            row.status = "finished"
+            row.result = result
+            row.finished_at = time.time()
+
+    # -- reads
+    def _load(self, s: Session, row: TableRow) -> StoredTable:
+        actions = s.scalars(
+            select(ActionRow.action).where(ActionRow.table_id == row.id).order_by(ActionRow.step)
+        ).all()
+        return StoredTable(
+            id=row.id,
+            game=row.game,
+            rules_version=row.rules_version,
+            config=dict(row.config),
+            seed=row.seed,
+            seats=[dict(x) for x in row.seats],
+            status=row.status,
+            content_hash=row.content_hash,
+            created_at=row.created_at,
+            finished_at=row.finished_at,
+            result=row.result,
+            actions=list(actions),
+        )
+
+    def get(self, table_id: str) -> StoredTable | None:
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            return None if row is None else self._load(s, row)
+
+    def unfinished(self) -> list[StoredTable]:
+        """Every table still waiting or playing, oldest first."""
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(TableRow).where(TableRow.status != "finished").order_by(TableRow.created_at)
+            ).all()
+            return [self._load(s, r) for r in rows]
+
+    def recent(self, limit: int = 50) -> list[StoredTable]:
+        """The latest tables (without their action logs), newest first."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).order_by(TableRow.created_at.desc()).limit(limit)).all()
+            return [
+                StoredTable(
+                    id=r.id, game=r.game, rules_version=r.rules_version, config=dict(r.config), seed=r.seed,
+                    seats=[dict(x) for x in r.seats], status=r.status, content_hash=r.content_hash,
+                    created_at=r.created_at, finished_at=r.finished_at, result=r.result,
+                )
+                for r in rows
+            ]

@@ -1,0 +1,198 @@
+// Nak Muay Knockout in the browser: fighters, draw and discard piles, direction, your hand.
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
+
+const TITLES = {
+  "ko": "KO", "block": "Block", "attack+1": "Attack +1", "attack+2": "Attack +2", "attack+3": "Attack +3",
+  "countdown": "10-Second Countdown", "dodge": "Dodge", "scout": "Scout", "sweep": "Sweep",
+  "plum": "Clinch: Plum", "collar-tie": "Clinch: Collar Tie", "underhook": "Clinch: Underhook",
+  "overhook": "Clinch: Overhook", "body-lock": "Clinch: Body Lock",
+};
+const CLINCH_TEXT = "Two alike steal a random card; three different steal a named card.";
+const TEXT = {
+  "ko": "Drawn: play a Block and hide it back in the pile, or you are out.",
+  "block": "Stops a KO you draw or a Countdown aimed at you.",
+  "attack+1": "The next player draws 1 card unless they Dodge.",
+  "attack+2": "The next player draws 2 cards unless they Dodge.",
+  "attack+3": "The next player draws 3 cards unless they Dodge.",
+  "countdown": "The next player must answer with Block, Dodge or a Clinch in time, or is out.",
+  "dodge": "Cancels an Attack or Countdown on you; on your turn, skip your draw.",
+  "scout": "Look at the top 3 cards, take one that is not a KO, put the rest back.",
+  "sweep": "Shuffle the draw pile, then keep or reverse the direction.",
+};
+const ORDER = Object.keys(TITLES);
+
+function kindClass(name) {
+  if (name.startsWith("attack")) return "k-attack";
+  if (["ko", "block", "countdown", "dodge", "scout", "sweep"].includes(name)) return `k-${name}`;
+  return "k-clinch";
+}
+
+const SVG = {
+  block: '<path d="M12 2l8 3v6c0 5-3.5 9-8 11-4.5-2-8-6-8-11V5z" fill="currentColor"/>',
+  countdown: '<circle cx="12" cy="13" r="8" fill="none" stroke="currentColor" stroke-width="2.4"/><path d="M12 13V8M12 13l3 2M9 2h6" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>',
+  dodge: '<path d="M4 17c2-7 8-10 14-9" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/><path d="M15 4l4 4-4 4" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/>',
+  scout: '<path d="M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/>',
+  sweep: '<path d="M20 12a8 8 0 1 1-3-6.2" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/><path d="M18 2v5h-5" fill="none" stroke="currentColor" stroke-width="2.6"/>',
+  clinch: '<circle cx="9" cy="12" r="5" fill="none" stroke="currentColor" stroke-width="2.6"/><circle cx="15" cy="12" r="5" fill="none" stroke="currentColor" stroke-width="2.6"/>',
+  ko: '<path d="M12 1l2.6 6.5 7-.6-5.3 4.6 2.3 6.7L12 14.4l-6.6 3.8 2.3-6.7L2.4 6.9l7 .6z" fill="currentColor"/>',
+};
+
+function glyph(name) {
+  if (name.startsWith("attack")) {
+    return `<svg viewBox="0 0 24 24" aria-hidden="true"><text x="12" y="17" text-anchor="middle" font-size="14" font-weight="900" fill="var(--c)">+${name.slice(-1)}</text></svg>`;
+  }
+  const key = SVG[name] ? name : "clinch";
+  return `<svg viewBox="0 0 24 24" aria-hidden="true" style="color:var(--c)">${SVG[key]}</svg>`;
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export function card(name, small = false) {
+  const c = el("div", `card ${kindClass(name)}${small ? " small" : ""}`);
+  c.dataset.card = name;
+  c.title = `${TITLES[name] || name}: ${TEXT[name] || CLINCH_TEXT}`;
+  const title = TITLES[name] || name;
+  c.append(el("div", "band", title.replace("Clinch: ", "").replace("10-Second ", "")));
+  const g = el("div", "glyph"); g.innerHTML = glyph(name); c.append(g);
+  c.append(el("div", "txt", name in TEXT ? TEXT[name] : `Clinch hold. ${CLINCH_TEXT}`));
+  return c;
+}
+
+function sortCards(cards) {
+  return [...cards].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+}
+
+function nextActive(view, seat) {
+  const step = view.direction === "clockwise" ? 1 : -1;
+  let q = (seat + step + view.players) % view.players;
+  while (!view.active[q]) q = (q + step + view.players) % view.players;
+  return q;
+}
+
+function pendingLine(view, names) {
+  const p = view.pending || {};
+  if ("value" in p) return `${names[p.attacker]} attacks ${names[p.target]} with Attack +${p.value}: Dodge or take it.`;
+  if (p.countdown) return `COUNTDOWN! ${names[p.target]} must answer ${names[p.attacker]}'s Countdown or be counted out.`;
+  if (p.ko) return `${names[p.drawer]} drew a KO!`;
+  if ("scout" in p) return `${names[p.scout]} is scouting.`;
+  if ("steal" in p) return `${names[p.thief]} is choosing whom to clinch (${p.steal}).`;
+  if ("named" in p) return `${names[p.thief]} is questioning ${names[p.target]}.`;
+  return "";
+}
+
+export function renderBoard(root, view, ctx) {
+  const names = ctx.names;
+  const d = view.decision || {};
+  root.replaceChildren();
+  const fighters = el("div", "nm-fighters");
+  for (let i = 0; i < view.players; i++) {
+    const f = el("div", `nm-fighter${d.player === i ? " deciding" : ""}${view.active[i] ? "" : " out"}`);
+    f.dataset.seat = i;
+    const head = el("div", "name", names[i]);
+    if (view.current === i && view.active[i]) head.append(el("span", "badge turn", "turn"));
+    if (!view.active[i]) head.append(el("span", "badge out", "out"));
+    f.append(head);
+    f.append(el("div", "meta", `${view.hand_sizes[i]} card${view.hand_sizes[i] === 1 ? "" : "s"}`));
+    const backs = el("div", "backs");
+    for (let k = 0; k < Math.min(view.hand_sizes[i], 12); k++) backs.append(el("i"));
+    f.append(backs);
+    const no = (view.no_answers || {})[String(i)];
+    if (no && no.length) f.append(el("div", "meta", `said no to: ${no.map((c) => TITLES[c] || c).join(", ")}`));
+    if (ctx.reveal && ctx.reveal[i] && ctx.reveal[i].hand) {
+      const hand = el("div", "cards");
+      for (const c of sortCards(ctx.reveal[i].hand)) hand.append(card(c, true));
+      f.append(hand);
+    }
+    fighters.append(f);
+  }
+  root.append(fighters);
+
+  const center = el("div", "nm-center");
+  const draw = el("div", "nm-pile");
+  const back = el("div", "card back", String(view.draw_pile));
+  back.id = "draw-pile";
+  draw.append(back, el("div", "", `draw pile · ${view.ko_in_pile} KO inside`));
+  const disc = el("div", "nm-pile");
+  disc.append(view.discard.length ? card(view.discard[view.discard.length - 1]) : el("div", "card empty", "empty"));
+  disc.append(el("div", "", `discard · ${view.discard.length}`));
+  const dir = el("div", "nm-dir", view.direction === "clockwise" ? "↻" : "↺");
+  dir.append(el("small", "", `${view.direction} · turn ${view.turn}`));
+  center.append(draw, disc, dir);
+  root.append(center);
+
+  const line = pendingLine(view, names);
+  if (line) root.append(el("div", "nm-pending", line));
+
+  if (view.hand) {
+    const hand = el("div", "nm-hand");
+    hand.id = "hand";
+    hand.append(el("h3", "", "Your hand"));
+    const cards = el("div", "cards");
+    for (const c of sortCards(view.hand)) cards.append(card(c));
+    if (!view.hand.length) cards.append(el("span", "muted", "no cards"));
+    hand.append(cards);
+    const seen = (view.pending || {}).seen;
+    if (seen && seen.length) {
+      hand.append(el("h3", "", "You see on the pile (top first)"));
+      const s = el("div", "cards");
+      for (const c of seen) s.append(card(c));
+      hand.append(s);
+    }
+    if (view.known_pile && view.known_pile.length) {
+      hand.append(el("p", "muted", "You know in the pile: " + view.known_pile
+        .map((k) => `${TITLES[k.card] || k.card} at ${k.depth === 0 ? "the top" : `${k.depth} below the top`}`).join(", ")));
+    }
+    root.append(hand);
+  }
+}
+
+export function actionLabel(text, view, ctx) {
+  const names = ctx.names;
+  const kind = (view.decision || {}).kind || "";
+  const [head, arg] = text.split(":");
+  const pend = view.pending || {};
+  const seat = view.seat;
+  const hold = (h) => (TITLES[h] || h).replace("Clinch: ", "");
+  switch (head) {
+    case "draw": return "Draw a card";
+    case "attack": return `Attack +${arg} on ${seat === null ? "next player" : names[nextActive(view, seat)]}`;
+    case "countdown": return `Countdown on ${seat === null ? "next player" : names[nextActive(view, seat)]}`;
+    case "dodge": return kind === "action" ? "Dodge (skip your draw)" : "Dodge it";
+    case "scout": return "Scout the top 3";
+    case "sweep": return "Sweep the pile";
+    case "pair": return `Clinch pair (${hold(arg)} ×2)`;
+    case "triple": return `Clinch triple (${arg.split("+").map(hold).join(", ")})`;
+    case "target": return `Clinch ${names[Number(arg)]} (${view.hand_sizes[Number(arg)]} cards)`;
+    case "name": return `Ask for ${TITLES[arg] || arg}`;
+    case "take-random": return "Take a random card";
+    case "keep": return `Keep ${view.direction}`;
+    case "reverse": return `Reverse (to ${view.direction === "clockwise" ? "counterclockwise" : "clockwise"})`;
+    case "take": return `Take the hit: draw ${pend.value ?? "?"}`;
+    case "block": return kind === "countdown_response" ? "Block the Countdown" : "Block the KO";
+    case "clinch": return `Answer with ${hold(arg)}`;
+    case "no-response": return "No answer (counted out)";
+    case "hide": {
+      const k = Number(arg);
+      if (k === 0) return "Hide KO on top";
+      if (k === view.draw_pile) return "Hide KO at the bottom";
+      return `Hide KO ${k} down`;
+    }
+    case "scout-take": {
+      if (arg === "none") return "Take nothing (all KO)";
+      const seen = pend.seen || [];
+      return seen[Number(arg)] ? `Take ${TITLES[seen[Number(arg)]]}` : text;
+    }
+    case "order": {
+      const seen = pend.seen || [];
+      const idx = arg.split(",").map(Number);
+      if (idx.every((i) => seen[i])) return `Put back (top first): ${idx.map((i) => TITLES[seen[i]]).join(", ")}`;
+      return text;
+    }
+    default: return text;
+  }
+}

@@ -1,0 +1,52 @@
+"""The lobby: games, creating tables, joining seats, clear errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def test_games_list_nak_muay_with_options_and_bot_levels(make_client: Any) -> None:
+    with make_client() as c:
+        r = c.get("/api/games")
+        assert r.status_code == 200
+        games = {g["id"]: g for g in r.json()["games"]}
+        assert "countdown_seconds" in games["nak-muay"]["options"]
+        assert "random" in r.json()["bots"]
+
+
+def test_create_then_join_an_open_seat_with_a_secret_token(make_client: Any) -> None:
+    with make_client() as c:
+        r = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "open", "random"], "name": "Ann"})
+        assert r.status_code == 200, r.text
+        made = r.json()
+        assert made["seat"] == 0 and len(made["token"]) >= 20
+        info = c.get(f"/api/tables/{made['id']}").json()
+        assert info["status"] == "waiting" and info["free_seats"] == [1]
+        assert made["token"] not in str(info), "tokens are never shown to others"
+        j = c.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"})
+        assert j.status_code == 200 and j.json()["seat"] == 1 and j.json()["token"] != made["token"]
+        info = c.get(f"/api/tables/{made['id']}").json()
+        assert info["status"] == "playing" and [s["name"] for s in info["seats"]][:2] == ["Ann", "Bo"]
+        full = c.post(f"/api/tables/{made['id']}/join", json={"name": "Cy"})
+        assert full.status_code == 409 and "no free seat" in full.json()["error"]
+
+
+def test_bad_table_requests_get_one_clear_error(make_client: Any) -> None:
+    with make_client() as c:
+        cases = [
+            ({"game": "chess", "seats": ["me", "random"]}, "unknown game 'chess'"),
+            ({"game": "nak-muay", "seats": ["me", "wizard"]}, "unknown seat 'wizard'"),
+            ({"game": "nak-muay", "seats": ["me", "me", "random"]}, "only one seat may be 'me'"),
+            ({"game": "nak-muay", "seats": ["me", "random"], "config": {"countdown_seconds": -3}},
+             "countdown_seconds"),
+            ({"game": "nak-muay", "seats": ["me", "random"], "config": {"players": 4}}, "players is 4"),
+            ({"game": "nak-muay", "seats": ["me", "random"], "colour": "red"}, "colour"),
+            ({"game": "nak-muay"}, "seats"),
+        ]
+        for body, message in cases:
+            r = c.post("/api/tables", json=body)
+            assert r.status_code in (400, 422), body
+            assert message in r.json()["error"], (body, r.json())
+        assert c.get("/api/tables").json()["tables"] == [], "nothing was created"
+        r = c.get("/api/tables/nope")
+        assert r.status_code == 404 and "no table 'nope'" in r.json()["error"]

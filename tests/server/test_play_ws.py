@@ -1,0 +1,118 @@
+"""Seats over WebSockets: views, whole games, stale/foreign/malformed messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import my_turn, receive_until
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def create(c: Any, seats: list[str], **config: Any) -> dict[str, Any]:
+    r = c.post("/api/tables", json={"game": "nak-muay", "seats": seats, "name": "Ann", "config": config, "seed": 7})
+    assert r.status_code == 200, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def test_a_person_plays_a_whole_game_against_two_bots_and_it_is_stored(make_client: Any) -> None:
+    with make_client() as c:
+        made = create(c, ["me", "random", "random"])
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            sync = ws.receive_json()
+            assert sync["type"] == "sync" and sync["seat"] == 0 and "hand" in sync["view"]
+            moves = 0
+            while True:
+                msg = receive_until(ws, my_turn(0))
+                if msg["view"]["outcome"] is not None:
+                    break
+                assert msg["view"]["seat"] == 0
+                ws.send_json({"type": "act", "action": msg["view"]["legal"][-1], "version": msg["version"]})
+                moves += 1
+        assert moves >= 1
+        info = c.get(f"/api/tables/{made['id']}").json()
+        assert info["status"] == "finished" and info["outcome"]["winners"]
+        steps = info["version"]
+        first = c.get(f"/api/tables/{made['id']}/replay/0").json()
+        last = c.get(f"/api/tables/{made['id']}/replay/{steps}").json()
+        assert first["steps"] == steps and first["view"]["turn"] == 1
+        assert last["view"]["outcome"] is not None and len(last["views"]) == 3
+        assert c.get(f"/api/tables/{made['id']}/replay/{steps + 1}").status_code == 404
+
+
+def test_a_spectator_sees_only_public_information(make_client: Any) -> None:
+    with make_client() as c:
+        made = create(c, ["me", "open", "random"])
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello"})
+            sync = ws.receive_json()
+            assert sync["seat"] is None and "hand" not in sync["view"] and "legal" not in sync["view"]
+            ws.send_json({"type": "act", "action": "draw", "version": 0})
+            err = receive_until(ws, lambda m: m["type"] == "error")
+            assert "spectators cannot act" in err["message"]
+
+
+def test_a_wrong_token_is_refused(make_client: Any) -> None:
+    with make_client() as c:
+        made = create(c, ["me", "random"])
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": "not-a-token"})
+            err = ws.receive_json()
+            assert err["type"] == "error" and "does not belong to this table" in err["message"]
+
+
+def test_stale_and_foreign_actions_are_refused_and_change_nothing(make_client: Any) -> None:
+    with make_client() as c:
+        made = create(c, ["me", "open"])
+        joined = c.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"}).json()
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as a, c.websocket_connect(f"/ws/tables/{made['id']}") as b:
+            a.send_json({"type": "hello", "token": made["token"]})
+            b.send_json({"type": "hello", "token": joined["token"]})
+            sa = receive_until(a, lambda m: m["type"] == "sync")
+            receive_until(b, lambda m: m["type"] == "sync")
+            d = sa["view"]["decision"]["player"]
+            mover, other = (a, b) if d == 0 else (b, a)
+            version = sa["version"]
+            other.send_json({"type": "act", "action": "draw", "version": version})
+            err = receive_until(other, lambda m: m["type"] == "error")
+            assert "not your decision" in err["message"] and err["version"] == version
+            mover.send_json({"type": "act", "action": "draw", "version": version + 3})
+            err = receive_until(mover, lambda m: m["type"] == "error")
+            assert "stale action" in err["message"] and err["version"] == version
+            mover.send_json({"type": "act", "action": "attack:9", "version": version})
+            err = receive_until(mover, lambda m: m["type"] == "error")
+            assert "not an action" in err["message"] and err["version"] == version
+            assert c.get(f"/api/tables/{made['id']}").json()["version"] == version
+            mover.send_json({"type": "act", "action": "draw", "version": version})
+            upd = receive_until(mover, lambda m: m["type"] == "update" and m["version"] > version)
+            assert upd["version"] == version + 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        ("this is not json", "not JSON"),
+        ('{"type": "act", "action": "draw"}', "version"),
+        ('{"type": "dance"}', "type"),
+        ('{"type": "act", "action": "draw", "version": 0, "extra": 1}', "extra"),
+        ('{"type": "act", "action": "", "version": 0}', "action"),
+        ("[1, 2]", "message"),
+    ],
+)
+def test_malformed_messages_get_one_clear_error_and_change_nothing(make_client: Any, raw: str, why: str) -> None:
+    with make_client() as c:
+        made = create(c, ["me", "open"])
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            sync = receive_until(ws, lambda m: m["type"] == "sync")
+            ws.send_text(raw)
+            err = receive_until(ws, lambda m: m["type"] == "error")
+            assert err["message"].startswith("malformed message") and why in err["message"]
+            assert "nothing changed" in err["message"]
+            ws.send_json({"type": "ping"})
+            assert receive_until(ws, lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+        assert c.get(f"/api/tables/{made['id']}").json()["version"] == sync["version"]

@@ -1,0 +1,65 @@
+"""A restarted server resumes every unfinished table; a bot covers an absent player."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import my_turn, receive_until
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_restarted_server_resumes_unfinished_tables_from_their_log(make_client: Any) -> None:
+    with make_client() as c:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random", "random"],
+                                           "name": "Ann", "seed": 3}).json()
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            for _ in range(3):
+                msg = receive_until(ws, my_turn(0))
+                if msg["view"]["outcome"] is not None:
+                    pytest.skip("the game ended before the restart")
+                ws.send_json({"type": "act", "action": msg["view"]["legal"][0], "version": msg["version"]})
+            before = receive_until(ws, my_turn(0))
+            assert before["view"]["outcome"] is None
+    with make_client() as c2:
+        info = c2.get(f"/api/tables/{made['id']}").json()
+        assert info["status"] == "playing" and info["version"] == before["version"]
+        with c2.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            sync = receive_until(ws, lambda m: m["type"] == "sync")
+            assert sync["view"] == before["view"], "same state, same hand, same decision"
+            ws.send_json({"type": "act", "action": sync["view"]["legal"][0], "version": sync["version"]})
+            upd = receive_until(ws, lambda m: m["type"] == "update" and m["version"] > sync["version"])
+            assert upd["version"] > before["version"]
+
+
+def test_a_bot_plays_for_an_absent_player_after_the_grace_period_until_they_return(make_client: Any) -> None:
+    with make_client(grace=0.3) as c:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random", "random"],
+                                           "name": "Ann", "seed": 5, "config": {"max_turns": 2000}}).json()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            info = c.get(f"/api/tables/{made['id']}").json()
+            if info["seats"][0]["away"] and info["version"] > 6:
+                break
+            time.sleep(0.05)
+        assert info["seats"][0]["away"], "the seat is handed to a stand-in bot"
+        assert info["version"] > 6, "play went on without the absent person"
+        if info["status"] == "finished":
+            return
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            sync = receive_until(ws, lambda m: m["type"] == "sync")
+            assert sync["table"]["seats"][0]["away"] is False
+            assert sync["table"]["seats"][0]["connected"] is True
+
+
+def test_replays_are_only_for_finished_games(make_client: Any) -> None:
+    with make_client() as c:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann"}).json()
+        r = c.get(f"/api/tables/{made['id']}/replay/0")
+        assert r.status_code == 409 and "only finished games" in r.json()["error"]
