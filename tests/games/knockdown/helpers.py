@@ -13,11 +13,37 @@ def fresh(fighters: tuple[str, str] = ("mistbearer", "lost_knight"), seed: int =
     return GAME.new_state({"fighters": list(fighters), **cfg}, seed)
 
 
-def ready(s: KnockdownState) -> KnockdownState:
-    """Play the draft and the opening pick with the first legal choice each time."""
+def ready(s: KnockdownState, skills: bool = False) -> KnockdownState:
+    """Play the draft and the opening pick with the first legal choice each time.
+
+    Unless ``skills``, the drafted Skill cards are then switched off so that a scenario
+    does not depend on which skills the draft happened to give.
+    """
     while s.phase != TURN:
         s.apply(s.legal_actions()[0])
+    if not skills:
+        mute_skills(s)
     return s
+
+
+def mute_skills(s: KnockdownState) -> None:
+    s.reveal_done = False
+    plain = s.setup.symbol_table(())
+    s.symtab = [plain, plain]
+    s._legal = None
+
+
+def give_skill(s: KnockdownState, p: int, name: str) -> None:
+    """Make ``name`` (from the match's skill set) player p's only active Skill card."""
+    sid = next(i for i, sk in enumerate(s.setup.skills) if sk.name == name)
+    s.reveal_done = True
+    s.keep1[p], s.up[p], s.revealed[p] = sid, 0, False
+    other = 1 - p
+    if s.keep1[other] == sid:
+        s.keep1[other] = s.keep2[other]
+    s.symtab[p] = s.setup.symbol_table(s.active_skills(p))
+    s.symtab[other] = s.setup.symbol_table(s.active_skills(other))
+    s._legal = None
 
 
 def design(s: KnockdownState, name: str) -> int:
@@ -39,13 +65,15 @@ def arrange(
     deck: list[str] | None = None,
     current: int | None = None,
 ) -> KnockdownState:
-    """Set hands (by seat), positions (``at`` = (the player to act, the other one)), the Attack Row
+    """Set hands and positions (each as (the player to act, the other one)), the Attack Row
     and the deck (listed top first)."""
-    if hands is not None:
-        s.hands = [sorted(design(s, n) for n in hands[0]), sorted(design(s, n) for n in hands[1])]
     if current is not None:
         s.current = current
         s.decider = current
+    if hands is not None:
+        me = s.current
+        s.hands[me] = sorted(design(s, n) for n in hands[0])
+        s.hands[1 - me] = sorted(design(s, n) for n in hands[1])
     if at is not None:
         me = s.current
         s.pos[me] = space(s, *at[0])

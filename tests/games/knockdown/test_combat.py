@@ -6,9 +6,9 @@ from knockabout.games.knockdown.state import TK_CURSE
 from tests.games.knockdown.helpers import arrange, fresh, hand, kind, legal, play, ready
 
 
-def knight_vs_mistbearer() -> tuple:  # type: ignore[type-arg]
-    """Lost Knight to act, Mistbearer adjacent on its right."""
-    s = ready(fresh(("lost_knight", "mistbearer")))
+def knight_vs_mistbearer(skills: bool = False) -> tuple:  # type: ignore[type-arg]
+    """Lost Knight to act, Mistbearer adjacent on its right (drafted skills off unless ``skills``)."""
+    s = ready(fresh(("lost_knight", "mistbearer")), skills)
     me = s.current
     if s.setup.fighters[me].id != "lost_knight":
         # make the Lost Knight's seat the one to act
@@ -23,7 +23,7 @@ def knight_vs_mistbearer() -> tuple:  # type: ignore[type-arg]
 
 
 def test_a_combo_offers_only_special_attacks_that_can_be_paid_and_reach() -> None:
-    s, me = knight_vs_mistbearer()
+    s, _me = knight_vs_mistbearer()
     arrange(s, hands=(["High Punch", "High Kick"], ["High Punch", "High Kick"]))
     play(s, "combo")
     # Greatsword Arc (punch+kick, range 1-2) is payable; Shield Bash needs a block; Vow needs a block;
@@ -70,7 +70,7 @@ def test_a_two_symbol_card_pays_both_slots_of_one_special_attack() -> None:
 
 
 def test_wild_is_paid_by_any_symbol() -> None:
-    s, me = knight_vs_mistbearer()
+    s, _me = knight_vs_mistbearer()
     arrange(s, hands=(["Parry", "Mist Step"], []))
     play(s, "combo", "special:1")  # Shield Bash: block + wild
     assert legal(s) == ["pay:0+1"]
@@ -182,7 +182,7 @@ def test_a_passed_dice_test_discards_half_the_light_wounds_rounded_down() -> Non
 
 
 def test_a_failed_test_wins_the_round_and_the_loser_reveals_its_second_skill_and_starts() -> None:
-    s, me = knight_vs_mistbearer()
+    s, me = knight_vs_mistbearer(skills=True)
     opp = 1 - me
     arrange(s, hands=([], []), row=["High Kick", "Jab", "Jab", "Jab"])
     s.heavy[opp] = 30
@@ -197,7 +197,7 @@ def test_a_failed_test_wins_the_round_and_the_loser_reveals_its_second_skill_and
 
 
 def test_the_second_round_win_ends_the_match() -> None:
-    s, me = knight_vs_mistbearer()
+    s, me = knight_vs_mistbearer(skills=True)
     opp = 1 - me
     s.victories[me] = 1
     arrange(s, hands=([], []), row=["High Kick", "Jab", "Jab", "Jab"])
@@ -217,7 +217,7 @@ def test_skipping_the_ko_leaves_the_round_running() -> None:
 
 
 def test_the_tower_variant_is_a_timed_decision_for_the_tested_player() -> None:
-    s = ready(fresh(("lost_knight", "mistbearer"), knockdown_test="tower"))
+    s = ready(fresh(("lost_knight", "mistbearer"), knockdown_test="tower"), skills=True)
     me = s.current
     arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["High Kick", "Jab", "Jab", "Jab"])
     play(s, "attack:0", "ko:test")
@@ -232,7 +232,7 @@ def test_the_tower_variant_is_a_timed_decision_for_the_tested_player() -> None:
 
 def _deck_out(heavy: tuple[int, int], light: tuple[int, int]) -> int:
     """Wounds (me, them); the other player's turn then finds the deck empty. 1 if they win the round."""
-    s, me = knight_vs_mistbearer()
+    s, me = knight_vs_mistbearer(skills=True)
     arrange(s, hands=([], []), at=((1, 1), (7, 1)), deck=[])
     s.heavy[me], s.heavy[1 - me] = heavy
     s.light[me], s.light[1 - me] = light
@@ -301,7 +301,7 @@ def test_double_block_ignores_the_whole_sequence_even_of_an_ability() -> None:
 
 
 def test_no_reaction_window_opens_when_no_reaction_can_be_paid() -> None:
-    s, me, ver = veroth_vs("driana")
+    s, _me, _ver = veroth_vs("driana")
     arrange(s, at=((2, 1), (4, 1)), hands=([], []))
     play(s, "move:right")
     assert kind(s) == "turn"

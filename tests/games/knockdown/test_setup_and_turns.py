@@ -133,7 +133,6 @@ def test_stun_limits_the_next_turn_to_one_action() -> None:
 
 def test_moving_into_the_opponent_or_off_the_arena_is_not_offered() -> None:
     s = ready(fresh())
-    me = s.current
     arrange(s, at=((0, 1), (1, 1)))
     moves = [a for a in legal(s) if a.startswith("move:")]
     assert moves == [], "(0,1) has no neighbour above/below (holes), left is off, right is the opponent"
@@ -143,7 +142,6 @@ def test_moving_into_the_opponent_or_off_the_arena_is_not_offered() -> None:
 
 def test_no_possible_action_offers_pass_which_counts_as_an_action() -> None:
     s = ready(fresh())
-    me = s.current
     arrange(s, hands=([], []), at=((0, 1), (1, 1)), row=[None] * 4)
     assert legal(s) == ["pass"]
     play(s, "pass")
