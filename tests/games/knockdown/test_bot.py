@@ -1,0 +1,56 @@
+"""The Knockdown heuristic bot: legal, sensible, and better than chance."""
+
+from __future__ import annotations
+
+from knockabout.bots import RandomBot, SeatView, make_bot
+from knockabout.bots.heuristic import heuristic_for, rollout_policy_for
+from knockabout.bots.heuristic.knockdown import HeuristicBot, ko_worth_it
+from knockabout.core import Rng
+from knockabout.games.knockdown import GAME
+from tests.games.knockdown.helpers import arrange, fresh, kind, play, ready
+
+
+def _duel(bots: list, seed: int) -> tuple[float, float]:  # type: ignore[type-arg]
+    s = GAME.new_state({}, seed)
+    rng = Rng(seed)
+    while (d := s.to_act()) is not None:
+        a = bots[d.player].choose(SeatView(s, d.player), s.legal_actions(), rng)
+        assert a in s.legal_actions()
+        s.apply(a)
+    out = s.outcome()
+    assert out is not None
+    return out.payoffs[0], out.payoffs[1]
+
+
+def test_the_heuristic_is_found_by_the_plug_in_lookup_and_has_a_rollout_policy() -> None:
+    assert heuristic_for("knockdown") is HeuristicBot
+    assert rollout_policy_for("knockdown") is not None
+    assert isinstance(make_bot("easy", "knockdown"), HeuristicBot)
+
+
+def test_the_heuristic_beats_random_play() -> None:
+    score = 0.0
+    for seed in range(4):
+        h, r = HeuristicBot(), RandomBot()
+        p = _duel([h, r] if seed % 2 == 0 else [r, h], seed)
+        score += p[0] if seed % 2 == 0 else p[1]
+    assert score >= 3.0
+
+
+def test_the_heuristic_takes_an_attack_that_wounds_over_one_that_misses() -> None:
+    s = ready(fresh())
+    me = s.current
+    arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["Spinning Heel", "Parry", "High Punch", "Healing Draught"])
+    a = HeuristicBot().choose(SeatView(s, me), s.legal_actions(), Rng(1))
+    assert a.text == "attack:2", "High Punch reaches for a heavy wound; Spinning Heel needs range 2"
+
+
+def test_the_heuristic_starts_a_knockdown_test_only_when_it_may_end_the_round() -> None:
+    s = ready(fresh())
+    me = s.current
+    arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["High Kick", "Jab", "Jab", "Jab"])
+    play(s, "attack:0")
+    assert kind(s) == "knockdown"
+    assert not ko_worth_it(s, 1 - me), "2 wounds: three dice always reach"
+    s.heavy[1 - me] = 10
+    assert ko_worth_it(s, 1 - me)
