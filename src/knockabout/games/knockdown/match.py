@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
+from knockabout.games.knockdown import text as T
 from knockabout.games.knockdown.content import (
     SYMBOL_INDEX,
     SYMBOLS,
@@ -249,6 +250,8 @@ class MatchSetup:
     supply: tuple[int, ...]  # per token
     start_tokens: tuple[tuple[int, ...], tuple[int, ...]]
     card_index: dict[str, int]
+    catalog: dict[str, dict[str, Any]]  # card name -> what a player reads on it (JSON-able, read-only)
+    sheets: tuple[dict[str, Any], dict[str, Any]]  # per seat: the fighter sheet as data and text
 
     def symbol_table(self, skill_ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """Each design's symbols for a fighter with these active skills."""
@@ -362,4 +365,29 @@ def build_setup(picks: Picks) -> MatchSetup:
         supply=tuple(supply),
         start_tokens=(starts[0], starts[1]),
         card_index={c.name: d for d, c in enumerate(cards)},
+        catalog={c.name: _card_entry(c) for c in cards},
+        sheets=(_sheet_entry(fighters[0]), _sheet_entry(fighters[1])),
     )
+
+
+def _card_entry(c: CardInfo) -> dict[str, Any]:
+    if c.model is None:
+        return {"symbols": [], "heavy": 0, "light": 0, "range": "-", "type": "-", "ko": False,
+                "text": f"{c.name}: no symbol; it only takes up room in a hand."}
+    m = c.model
+    return {"symbols": list(m.symbols), "heavy": m.heavy, "light": m.light, "range": m.range.text(),
+            "type": m.type, "ko": m.ko, "text": T.card_text(m)}
+
+
+def _sheet_entry(f: Fighter) -> dict[str, Any]:
+    return {
+        "name": f.name,
+        "class": f.fighter_class,
+        "ko_effect": T.ops_text(f.ko_effect),
+        "specials": [
+            {"name": sp.name, "type": sp.type, "cost": list(sp.cost), "range": sp.range.text(), "heavy": sp.heavy,
+             "light": sp.light, "ko": sp.ko, "trigger": sp.trigger, "text": T.special_text(sp)}
+            for sp in f.special
+        ],
+        "text": T.fighter_sheet(f),
+    }

@@ -44,6 +44,7 @@ from knockabout.games.knockdown.match import (
     Picks,
     build_setup,
 )
+from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
 
 # phases
 DRAFT1: Final = 0
@@ -1357,7 +1358,7 @@ class KnockdownState(State):
     # ------------------------------------------------------------------ views
     def _skill_view(self, sid: int) -> dict[str, Any]:
         sk = self.setup.skills[sid]
-        return {"name": sk.name, "initiative": sk.initiative}
+        return {"name": sk.name, "initiative": sk.initiative, "text": skill_text(sk)}
 
     def observe(self, player: int | None) -> dict[str, Any]:
         setup = self.setup
@@ -1384,6 +1385,7 @@ class KnockdownState(State):
                 "hidden_skills": (2 - len(self.active_skills(p))) if self.keep2[p] >= 0 else 0,
                 "victories": self.victories[p],
                 "specials": [sp.name for sp in setup.specials[p]],
+                "sheet": setup.sheets[p],
             })
         view: dict[str, Any] = {
             "game": "knockdown",
@@ -1401,11 +1403,19 @@ class KnockdownState(State):
                 "name": arena.name,
                 "box": arena.box,
                 "rule": arena.rule,
+                "rule_text": ARENA_RULE_TEXT[arena.rule],
+                "width": arena.width,
+                "height": arena.height,
+                "spaces": [{"x": arena.xs[i], "y": arena.ys[i], "tags": sorted(arena.tags[i]),
+                            "label": arena.label(i)} for i in range(arena.size)],
+                "starts": list(arena.starts),
+                "corridors": list(arena.corridors),
                 "candles": self.candle_columns(),
                 "traps": [{"space": m // 2, "owner": m % 2} for m in self.traps],
             },
             "fighters": fighters,
             "row": [cards[d].name if d >= 0 else None for d in self.row],
+            "cards": setup.catalog,
             "deck": len(self.deck),
             "candles_in_deck": self.deck.count(CANDLE),
             "discard": [cards[d].name for d in self.discard],
