@@ -18,6 +18,7 @@ from rich.table import Table as RichTable
 
 RENDERERS: dict[str, str] = {
     "nak-muay": "knockabout.cli.render.nakmuay",
+    "knockdown": "knockabout.cli.render.knockdown",
 }
 
 
