@@ -1,0 +1,270 @@
+// Knockdown in the browser: the arena (SVG), both fighters with wound cubes and tokens, the Attack Row,
+// hands with symbols, fighter sheets, and the tower challenge. The 10-second clock of the challenge is the
+// table's timer (drawn by app.js from the decision's time limit); the server judges the outcome.
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
+
+const SYM = { punch: "✊", kick: "🦶", block: "🛡", dash: "»" };
+const SEAT_COLOR = ["#c62828", "#1565c0"];
+const CELL = 44;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function ensureStyle() {
+  if (document.getElementById("kd-style")) return;
+  const s = el("style");
+  s.id = "kd-style";
+  s.textContent = `
+  .kd { display: flex; flex-direction: column; gap: .6rem; }
+  .kd-top { font-weight: 600; }
+  .kd-top small { font-weight: 400; opacity: .75; display: block; }
+  .kd-arena svg { width: 100%; max-width: 460px; height: auto; display: block; }
+  .kd-fighters { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: .6rem; }
+  .kd-fighter { border: 2px solid var(--kd-c); border-radius: .5rem; padding: .4rem .6rem; }
+  .kd-fighter.deciding { box-shadow: 0 0 0 3px var(--kd-c); }
+  .kd-fighter .name { font-weight: 700; color: var(--kd-c); }
+  .kd-cubes { display: flex; flex-wrap: wrap; gap: 2px; margin: .2rem 0; min-height: 14px; }
+  .kd-cube { width: 12px; height: 12px; border-radius: 2px; border: 2px solid #8b0000; }
+  .kd-cube.heavy { background: #8b0000; }
+  .kd-chip { display: inline-block; font-size: .75rem; padding: 0 .35rem; margin: 1px; border-radius: .6rem;
+             background: #5e35b1; color: #fff; }
+  .kd-cards { display: flex; flex-wrap: wrap; gap: .35rem; }
+  .kd-card { width: 92px; min-height: 112px; border-radius: .4rem; border: 1px solid #999; padding: .25rem;
+             font-size: .72rem; background: #fffdf5; color: #222; display: flex; flex-direction: column; gap: 2px; }
+  .kd-card.empty { opacity: .35; align-items: center; justify-content: center; }
+  .kd-card.ability { background: #f3e5f5; }
+  .kd-card .sy { font-size: 1rem; letter-spacing: 2px; }
+  .kd-card .nm { font-weight: 700; }
+  .kd-card .ko { color: #b8860b; font-weight: 700; }
+  .kd-sheet li { font-size: .8rem; margin-bottom: .2rem; }
+  .kd-pending { font-weight: 700; color: #b26a00; }
+  .kd-tower { border: 2px dashed #b26a00; border-radius: .5rem; padding: .5rem; }
+  .kd-tower .stack { display: flex; flex-direction: column-reverse; align-items: center; gap: 2px; }
+  .kd-tower .stack i { width: 22px; height: 14px; background: #8b0000; border-radius: 2px; display: block; }
+  .kd-tower .stack i.light { background: #fff; border: 2px solid #8b0000; }
+  `;
+  document.head.append(s);
+}
+
+function cardInfo(view, name) {
+  return (view.cards || {})[name] || { symbols: [], heavy: 0, light: 0, range: "", type: "", ko: false, text: name };
+}
+
+export function card(view, name) {
+  if (!name) return el("div", "kd-card empty", "empty");
+  const c = cardInfo(view, name);
+  const d = el("div", `kd-card ${c.type}`);
+  d.dataset.card = name;
+  d.title = c.text;
+  d.append(el("div", "sy", c.symbols.map((s) => SYM[s] || s).join("") || "–"));
+  d.append(el("div", "nm", name));
+  const cubes = el("div", "kd-cubes");
+  for (let i = 0; i < c.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
+  for (let i = 0; i < c.light; i++) cubes.append(el("i", "kd-cube"));
+  d.append(cubes);
+  d.append(el("div", "", `${c.range}${c.type && c.type !== "strike" ? ` · ${c.type}` : ""}`));
+  if (c.ko) d.append(el("div", "ko", "K.O."));
+  return d;
+}
+
+function arenaSvg(view) {
+  const a = view.arena;
+  const w = a.width * CELL + 4;
+  const h = a.height * CELL + 4;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `${a.name} arena`);
+  const where = {};
+  for (const f of view.fighters) where[f.space] = f;
+  const traps = new Set((a.traps || []).map((t) => t.space));
+  const candles = a.candles;
+  a.spaces.forEach((sp, i) => {
+    const r = document.createElementNS(ns, "rect");
+    r.setAttribute("x", 2 + sp.x * CELL); r.setAttribute("y", 2 + sp.y * CELL);
+    r.setAttribute("width", CELL - 3); r.setAttribute("height", CELL - 3); r.setAttribute("rx", 5);
+    let fill = "#e9e4d8";
+    if (candles && (sp.x <= candles[0] || sp.x >= candles[1])) fill = "#ffab91";
+    else if (sp.tags.includes("dangerous")) fill = "#ffcc80";
+    else if ((a.corridors || []).includes(i)) fill = "#a5d6a7";
+    r.setAttribute("fill", fill);
+    r.setAttribute("stroke", sp.tags.includes("start") ? "#6d4c41" : "#bbb");
+    r.dataset.space = String(i);
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${sp.label} ${sp.tags.join(" ")}`;
+    r.append(title);
+    svg.append(r);
+    if (traps.has(i)) {
+      const t = document.createElementNS(ns, "text");
+      t.setAttribute("x", 2 + sp.x * CELL + CELL / 2); t.setAttribute("y", 2 + sp.y * CELL + CELL - 8);
+      t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "13"); t.textContent = "⚠";
+      svg.append(t);
+    }
+    const f = where[i];
+    if (f) {
+      const c = document.createElementNS(ns, "circle");
+      c.setAttribute("cx", 2 + sp.x * CELL + CELL / 2 - 1); c.setAttribute("cy", 2 + sp.y * CELL + CELL / 2 - 1);
+      c.setAttribute("r", CELL / 2 - 7); c.setAttribute("fill", SEAT_COLOR[f.seat]);
+      c.dataset.fighter = f.id;
+      svg.append(c);
+      const t = document.createElementNS(ns, "text");
+      t.setAttribute("x", 2 + sp.x * CELL + CELL / 2 - 1); t.setAttribute("y", 2 + sp.y * CELL + CELL / 2 + 4);
+      t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "13"); t.setAttribute("fill", "#fff");
+      t.setAttribute("font-weight", "700"); t.textContent = f.name.slice(0, 2);
+      svg.append(t);
+    }
+  });
+  return svg;
+}
+
+function fighterBox(view, f, ctx) {
+  const d = view.decision || {};
+  const box = el("div", `kd-fighter${d.player === f.seat ? " deciding" : ""}`);
+  box.style.setProperty("--kd-c", SEAT_COLOR[f.seat]);
+  box.dataset.seat = f.seat;
+  const you = ctx.seat === f.seat ? " (you)" : "";
+  box.append(el("div", "name", `${ctx.names[f.seat]}${you}: ${f.name} (${f.class}) ${"★".repeat(f.victories)}`));
+  const cubes = el("div", "kd-cubes");
+  cubes.title = `${f.heavy} heavy, ${f.light} light wounds`;
+  for (let i = 0; i < f.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
+  for (let i = 0; i < f.light; i++) cubes.append(el("i", "kd-cube"));
+  box.append(cubes);
+  const toks = el("div");
+  for (const [t, n] of Object.entries(f.tokens || {})) toks.append(el("span", "kd-chip", `${t} ×${n}`));
+  box.append(toks);
+  const sk = f.skills.map((s) => s.name).join(", ") || "no active skill";
+  const skills = el("div", "", `Skills: ${sk}${f.hidden_skills ? ` (+${f.hidden_skills} face down)` : ""}`);
+  skills.title = f.skills.map((s) => s.text).join("\n");
+  box.append(skills);
+  box.append(el("div", "", `Hand ${f.hand.length}/${f.hand_limit}`));
+  const hand = el("div", "kd-cards");
+  for (const name of f.hand) hand.append(card(view, name));
+  box.append(hand);
+  const sheet = el("details", "kd-sheet");
+  sheet.append(el("summary", "", "Fighter sheet"));
+  const ul = el("ul");
+  for (const sp of f.sheet.specials) ul.append(el("li", "", sp.text));
+  if (f.sheet.ko_effect) ul.append(el("li", "", `K.O. effect: ${f.sheet.ko_effect}`));
+  sheet.append(ul);
+  box.append(sheet);
+  return box;
+}
+
+function pendingLine(view, names) {
+  const d = view.decision || {};
+  const p = view.pending || {};
+  const atk = view.attack;
+  const who = d.player !== undefined && d.player >= 0 ? names[d.player] : "";
+  switch (d.kind) {
+    case "tower_challenge": return `Knockdown Test! ${who} must stack ${p.cubes} cubes into a tower within ${p.seconds} s.`;
+    case "block": return atk ? `${names[atk.by]}'s ${atk.name} hits ${who}: block or take it.` : "";
+    case "reaction": return `${who} may react: ${(p.reactions || []).join(", ")}.`;
+    case "knockdown": return atk ? `${atk.name} has a K.O. effect: ${who} may start a Knockdown Test.` : "";
+    case "turn": return `${who}'s turn: action ${view.actions_done + 1} of ${view.actions_allowed}.`;
+    case "skill_draft": case "skill_face_up": return `Skill draft: ${who} is choosing.`;
+    default: return d.kind ? `${who}: ${d.prompt || d.kind}` : "";
+  }
+}
+
+function towerPanel(view, ctx) {
+  const p = view.pending || {};
+  const box = el("div", "kd-tower");
+  box.id = "tower";
+  box.append(el("div", "", ctx.seat === p.tested
+    ? `Build your tower: every one of your ${p.cubes} wound cubes, one touching the table, none touching more than two.`
+    : `${ctx.names[p.tested]} is building a tower of ${p.cubes} cubes.`));
+  const me = view.fighters[p.tested];
+  const stack = el("div", "stack");
+  for (let i = 0; i < me.heavy; i++) stack.append(el("i"));
+  for (let i = 0; i < me.light; i++) stack.append(el("i", "light"));
+  box.append(stack);
+  box.append(el("small", "", "The table's timer counts the 10 seconds; the server decides whether the tower stands."));
+  return box;
+}
+
+export function renderBoard(root, view, ctx) {
+  ensureStyle();
+  root.replaceChildren();
+  const wrap = el("div", "kd");
+  const a = view.arena;
+  const top = el("div", "kd-top", `Round ${view.round} · turn ${view.turn} · ${a.name}`);
+  top.append(el("small", "", a.rule_text));
+  wrap.append(top);
+  const arena = el("div", "kd-arena");
+  arena.id = "arena";
+  arena.append(arenaSvg(view));
+  wrap.append(arena);
+  const line = pendingLine(view, ctx.names);
+  if (line) wrap.append(el("div", "kd-pending", line));
+  if ((view.decision || {}).kind === "tower_challenge") wrap.append(towerPanel(view, ctx));
+  const row = el("div");
+  row.id = "attack-row";
+  row.append(el("h3", "", `Attack Row · deck ${view.deck}${view.candles_in_deck ? ` (${view.candles_in_deck} Candle cards)` : ""}`));
+  const cards = el("div", "kd-cards");
+  for (const name of view.row) cards.append(card(view, name));
+  row.append(cards);
+  wrap.append(row);
+  const fighters = el("div", "kd-fighters");
+  for (const f of view.fighters) fighters.append(fighterBox(view, f, ctx));
+  wrap.append(fighters);
+  root.append(wrap);
+}
+
+function handOf(view, seat) {
+  return view.fighters[seat].hand;
+}
+
+export function actionLabel(text, view, ctx) {
+  const d = view.decision || {};
+  const me = d.player ?? view.seat ?? 0;
+  const [head, arg, extra] = text.split(":");
+  const p = view.pending || {};
+  const spaces = view.arena.spaces;
+  const draft = view.draft || {};
+  switch (head) {
+    case "move": return `Move ${arg}`;
+    case "attack": return `Attack with ${view.row[Number(arg)]}`;
+    case "row": return `Take ${view.row[Number(arg)]}`;
+    case "combo": return arg === "end" ? "End the Combo" : "Combo";
+    case "special": return `Special: ${view.fighters[me].specials[Number(arg)]}`;
+    case "react": return arg === "none" ? "Let it happen" : `React: ${view.fighters[me].specials[Number(arg)]}`;
+    case "dash": return `Dash: discard ${handOf(view, me)[Number(arg)]}`;
+    case "pay": return `Pay: ${arg.split("+").map((i) => handOf(view, me)[Number(i)]).join(" + ")}`;
+    case "card": {
+      const owner = p.owner ?? me;
+      const name = handOf(view, owner)[Number(arg)];
+      return `${p.purpose === "reveal" ? "Reveal" : "Discard"} ${name}`;
+    }
+    case "space": return `Blink to ${spaces[Number(arg)].label}`;
+    case "corridor": {
+      const sp = spaces[Number(arg)];
+      return `Corridor to ${sp.label} (${sp.tags.includes("center") ? "1 light" : "1 heavy"} wound)`;
+    }
+    case "potion": return "Drink a Potion";
+    case "pass": return "Pass";
+    case "stop": return "Stop moving";
+    case "done": return "Done";
+    case "count": return `Spend ${arg} token(s)`;
+    case "block":
+      if (arg === "none") return "Do not block";
+      if (arg === "effect") return "Block the effect";
+      return arg === "wounds" ? `Block wounds (ignore ${extra} heavy)` : `Block twice: wounds (${extra} heavy) and effect`;
+    case "ko": return arg === "test" ? "Start the Knockdown Test" : "No test";
+    case "tower": return arg === "pass" ? "My tower stands" : "My tower fell";
+    case "skill": {
+      const offered = (draft.received && draft.received.length ? draft.received : draft.dealt) || [];
+      const s = offered[Number(arg)];
+      return s ? `Keep ${s.name}` : text;
+    }
+    case "faceup": {
+      const s = (draft.kept || [])[Number(arg)];
+      return s ? `Put ${s.name} face up` : text;
+    }
+    default: return text;
+  }
+}

@@ -1,0 +1,93 @@
+"""Knockdown in headless Chromium: the arena, fighters and Attack Row are drawn, actions read as words,
+and the tower challenge shows the table's 10-second timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from knockabout.table import Seat, Table
+from tests.web.conftest import LiveServer, browser, server  # noqa: F401 - pytest fixtures
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+def _click_first(page: Any, avoid: str = "") -> bool:
+    box = f"#actions:not([data-kind='{avoid}'])" if avoid else "#actions"
+    buttons = page.locator(box + " button:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    try:
+        buttons.nth(0).click(timeout=500)
+    except Exception:  # the page redrew under the click
+        return False
+    return True
+
+
+def _open(server: LiveServer, browser: Any, config: dict[str, Any], seed: int) -> tuple[Any, Any]:  # noqa: F811
+    made = httpx.post(server.url + "/api/tables", json={
+        "game": "knockdown", "seats": ["me", "random"], "name": "Kim", "seed": seed, "config": config}).json()
+    ctx = browser.new_context(viewport={"width": 390, "height": 900})
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
+                  [made["id"], made["token"]])
+    page.goto(f"{server.url}/t/{made['id']}")
+    return ctx, page
+
+
+def test_the_board_draws_arena_fighters_row_and_labels(server: LiveServer, browser: Any) -> None:  # noqa: F811
+    ctx, page = _open(server, browser, {"fighters": ["mistbearer", "maggot"]}, 4)
+    page.wait_for_selector("#arena svg")
+    assert page.locator("#arena svg circle").count() == 2
+    assert page.locator("#attack-row .kd-card").count() == 4
+    assert page.locator(".kd-fighter").count() == 2
+    assert "Mistbearer" in page.inner_text("#arena").replace("\n", " ") or page.locator(
+        "circle[data-fighter='mistbearer']").count() == 1
+    page.wait_for_selector("#actions button")
+    labels = [b.inner_text() for b in page.locator("#actions button").all()]
+    assert labels and all(not lab.startswith("skill:") for lab in labels), labels
+    for _ in range(40):
+        _click_first(page)
+        page.wait_for_timeout(40)
+    assert page.locator("#arena svg rect").count() == 23
+    ctx.close()
+
+
+def _seed_with_a_tower_for_me() -> int:
+    for seed in range(200):
+        t = Table("knockdown", [Seat("person", "me"), Seat("bot", "b", "random")], {"knockdown_test": "tower"}, seed)
+        steps = 0
+        while not t.over and steps < 3000:
+            d = t.decision()
+            assert d is not None
+            if d.player == 1:
+                t.tick()
+            elif d.kind == "tower_challenge":
+                return seed
+            else:
+                t.act(0, t.state.legal_actions()[0], t.version)
+            steps += 1
+    raise AssertionError("no seed found")
+
+
+def test_the_tower_challenge_shows_a_ticking_ten_second_timer(server: LiveServer, browser: Any) -> None:  # noqa: F811
+    seed = _seed_with_a_tower_for_me()
+    ctx, page = _open(server, browser, {"knockdown_test": "tower"}, seed)
+    for _ in range(3000):
+        if page.locator("#tower").count() and page.locator("#timer .timer").count():
+            break
+        _click_first(page, avoid="tower_challenge")
+        page.wait_for_timeout(20)
+    assert page.locator("#tower").count() == 1, page.inner_text("#log")
+    timer = page.locator("#timer .timer")
+    assert timer.count() == 1 and "You have" in timer.inner_text()
+    first = int(page.inner_text("#secs"))
+    assert first <= 10
+    page.wait_for_timeout(1200)
+    assert int(page.inner_text("#secs")) < first, "the timer ticks down"
+    labels = [b.inner_text() for b in page.locator("#actions button").all()]
+    assert "My tower stands" in labels and "My tower fell" in labels
+    ctx.close()
