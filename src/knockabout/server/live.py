@@ -60,6 +60,7 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     gone_since: dict[int, float] = field(default_factory=dict)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change to the table at a time
     task: asyncio.Task[None] | None = None
     finished_saved: bool = False
 
@@ -180,15 +181,18 @@ class LiveTable:
         return changed
 
     async def drive(self) -> None:
+        """Bots, clocks and grace periods. A bot thinks in a worker thread (a strong bot
+        may take a second) while the table is locked, so the server keeps answering."""
         clock = self.settings.clock
         while not self.table.over:
-            seats_changed = self._expire_grace()
-            entries = self.table.tick()
-            if entries or seats_changed:
-                await self.changed(entries)
-                continue
-            wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
-            self.wake.clear()
+            async with self.lock:
+                seats_changed = self._expire_grace()
+                entries = await asyncio.to_thread(self.table.tick)
+                if entries or seats_changed:
+                    await self.changed(entries)
+                    continue
+                wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
+                self.wake.clear()
             if not wakes:
                 await self.wake.wait()
                 continue
@@ -209,28 +213,31 @@ class LiveTable:
 
     # -- people
     async def connect(self, conn: Connection) -> None:
-        self.connections.append(conn)
-        if conn.seat is not None:
-            self.gone_since.pop(conn.seat, None)
-            self.table.set_away(conn.seat, False)
-        await self.send(conn, self.message(conn, "sync"))
-        await self.broadcast()
+        async with self.lock:
+            self.connections.append(conn)
+            if conn.seat is not None:
+                self.gone_since.pop(conn.seat, None)
+                self.table.set_away(conn.seat, False)
+            await self.send(conn, self.message(conn, "sync"))
+            await self.broadcast()
         self.wake.set()
 
     async def disconnect(self, conn: Connection) -> None:
-        if conn in self.connections:
-            self.connections.remove(conn)
-        seat = conn.seat
-        if seat is not None and not self.connected(seat):
-            self.gone_since[seat] = self.settings.clock()
-        await self.broadcast()
+        async with self.lock:
+            if conn in self.connections:
+                self.connections.remove(conn)
+            seat = conn.seat
+            if seat is not None and not self.connected(seat):
+                self.gone_since[seat] = self.settings.clock()
+            await self.broadcast()
         self.wake.set()
 
     async def act(self, conn: Connection, action: str, version: int) -> None:
         if conn.seat is None:
             raise TableError("spectators cannot act; join a free seat to play")
-        entry = self.table.act(conn.seat, action, version)
-        await self.changed([entry])
+        async with self.lock:
+            entry = self.table.act(conn.seat, action, version)
+            await self.changed([entry])
 
 
 def stored_seats(table: Table, tokens: list[str | None]) -> list[dict[str, Any]]:
@@ -302,12 +309,13 @@ class Manager:
             seat = free[0]
         elif seat not in free:
             raise TableError(f"seat {seat + 1} is not free (free seats: {', '.join(str(i + 1) for i in free)})")
-        live.table.fill(seat, clean_name(name) or f"Player {seat + 1}")
-        token = secrets.token_urlsafe(18)
-        live.tokens[seat] = token_hash(token)
-        live.gone_since[seat] = self.settings.clock()
-        live.save_seats()
-        await live.broadcast()
+        async with live.lock:
+            live.table.fill(seat, clean_name(name) or f"Player {seat + 1}")
+            token = secrets.token_urlsafe(18)
+            live.tokens[seat] = token_hash(token)
+            live.gone_since[seat] = self.settings.clock()
+            live.save_seats()
+            await live.broadcast()
         live.wake.set()
         return seat, token
 

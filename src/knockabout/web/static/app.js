@@ -213,10 +213,12 @@ function connect(id, token) {
 
   function addEvents(events, reset) {
     if (reset) ui.log.replaceChildren();
-    for (const e of events) {
-      if (!e.text) continue;
+    events.forEach((e, i) => {
+      const next = events[i + 1];
+      // "X draws a card" is redundant right before "X drew <card>" (the drawer's own line)
+      if (!e.text || (e.type === "draw" && next && next.type === "drew" && next.data.player === e.data.player)) return;
       ui.log.append(h("p", { class: `ev-${e.type}` }, e.text));
-    }
+    });
     ui.log.scrollTop = ui.log.scrollHeight;
   }
 
@@ -251,9 +253,9 @@ function connect(id, token) {
     const d = v.decision;
     if (d && v.legal && d.player === cur.seat && t.status === "playing") {
       const many = v.legal.length > 10;
-      const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions" });
+      const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
       for (const a of v.legal) {
-        box.append(h("button", { "data-action": a, class: a === "draw" || a === "take" ? "" : "primary",
+        box.append(h("button", { "data-action": a, class: ["draw", "take", "no-response"].includes(a) ? "" : "primary",
           onclick: (e) => { for (const b of box.querySelectorAll("button")) b.disabled = true;
             send({ type: "act", action: a, version: cur.version }); } },
           rend.actionLabel(a, v, { seat: cur.seat, names: nm })));

@@ -1,0 +1,70 @@
+"""A live server in a thread and headless Chromium (Debian's, never a downloaded one)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from knockabout.server import ServerSettings, create_app
+
+CHROMIUM = os.environ.get("KNOCKABOUT_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+
+
+class LiveServer:
+    def __init__(self, data: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        settings = ServerSettings(db_url=f"sqlite:///{data / 'web.db'}", bot_delay=0.2, bot_pace=0.03,
+                                  grace_seconds=60)
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("web")) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no Chromium at {CHROMIUM} (run scripts/ensure-browser.sh)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,197 @@
+"""The web app in headless Chromium, played the way people play it."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from knockabout.table import Seat, Table
+from tests.web.conftest import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    """Every WebSocket frame the page receives, parsed."""
+    frames: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", on_ws)
+    return frames
+
+
+def click_some_action(page: Any, pick: str = "first", avoid: str = "") -> bool:
+    box = f"#actions:not([data-kind='{avoid}'])" if avoid else "#actions"
+    buttons = page.locator(box + " button:not([disabled])")
+    n = buttons.count()
+    if n == 0:
+        return False
+    target = buttons.nth(0 if pick == "first" else n - 1)
+    try:
+        target.click(timeout=500)
+    except Exception:  # the page redrew under the click; try again next round
+        return False
+    return True
+
+
+def live_table(server: LiveServer, table_id: str) -> Table:
+    live = server.app.state.manager.get(table_id)
+    assert live is not None
+    table: Table = live.table
+    return table
+
+
+def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(server: LiveServer, browser: Any) -> None:
+    ctx_a, ctx_b = browser.new_context(), browser.new_context(viewport={"width": 390, "height": 844})
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    frames_a, frames_b = record_frames(a), record_frames(b)
+    a.goto(server.url + "/")
+    a.fill("#name", "Ann")
+    a.fill("#players", "3")
+    a.dispatch_event("#players", "change")
+    a.select_option("select[data-seat='1']", "open")
+    a.select_option("select[data-seat='2']", "random")
+    a.fill("input[name='countdown_seconds']", "2")
+    a.click("#create-btn")
+    a.wait_for_selector("#invite")
+    invite = a.input_value("#invite")
+    assert "/t/" in invite
+    table_id = invite.rsplit("/", 1)[1]
+
+    b.goto(invite)
+    b.fill("#join-name", "Bo")
+    b.click("button[data-seat='1']")
+    b.wait_for_selector("#board .nm-fighter")
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if a.locator("#outcome").count() and b.locator("#outcome").count():
+            break
+        acted = click_some_action(a, "last") or click_some_action(b, "first")
+        if not acted:
+            a.wait_for_timeout(30)
+    assert a.locator("#outcome").count() and b.locator("#outcome").count(), "both people see the end"
+    assert "wins" in a.inner_text("#outcome") or "Draw" in a.inner_text("#outcome")
+
+    # nothing private of one seat ever reached the other: views and events, frame by frame
+    table = live_table(server, table_id)
+    visible = {
+        seat: {(step, ev.type, json.dumps(dict(ev.data), sort_keys=True)) for step, ev in table.events
+               if ev.visible(seat)}
+        for seat in (0, 1)
+    }
+    for seat, frames in ((0, frames_a), (1, frames_b)):
+        states = [f for f in frames if f.get("type") in ("sync", "update")]
+        assert states, "the page got its seat's view"
+        for f in states:
+            assert f["seat"] == seat and f["view"]["seat"] == seat
+            for e in f["events"]:
+                assert (e["step"], e["type"], json.dumps(e["data"], sort_keys=True)) in visible[seat]
+    private_other = [ev for _, ev in table.events if ev.visible_to == frozenset({1})]
+    assert private_other, "Bo had private events (the test would prove nothing otherwise)"
+    # the DOM shows no face-up card for the other fighter, and Ann's hand is Ann's
+    assert a.locator("#board .nm-fighter[data-seat='1'] .card").count() == 0
+    last_a = [f for f in frames_a if f.get("type") in ("sync", "update")][-1]
+    shown = sorted(a.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert shown == sorted(last_a["view"].get("hand", []))
+
+    # the finished game replays step by step
+    a.click("#outcome a")
+    a.wait_for_selector("#step-slider")
+    a.click("#next")
+    a.wait_for_function("document.querySelector('#step-label').textContent.startsWith('step 1 ')")
+    a.click("#last")
+    a.wait_for_function("!document.querySelector('#step-label').textContent.startsWith('step 1 ')")
+    steps = table.version
+    final = httpx.get(f"{server.url}/api/tables/{table_id}/replay/{steps}").json()
+    assert a.inner_text("#step-label").startswith(f"step {steps} / {steps}")
+    revealed = sum(len(v.get("hand", [])) for v in final["views"])
+    assert a.locator("#board .nm-fighter .card").count() == revealed, "a replay shows every hand"
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_a_reconnect_resumes_the_same_seat(server: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.fill("#name", "Cy")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.select_option("select[data-seat='1']", "random")
+    page.click("#create-btn")
+    page.wait_for_selector("#hand")
+    table_id = page.input_value("#invite").rsplit("/", 1)[1]
+    for _ in range(200):
+        if click_some_action(page):
+            break
+        page.wait_for_timeout(30)
+    table = live_table(server, table_id)
+    before = table.version
+    assert before >= 1
+    page.close()  # the connection drops
+    deadline = time.monotonic() + 5
+    live = server.app.state.manager.get(table_id)
+    while live.connected(0) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not live.connected(0)
+    page = ctx.new_page()  # same browser profile: the seat token is remembered
+    page.goto(f"{server.url}/t/{table_id}")
+    page.wait_for_selector("#hand")
+    assert "seat 1" in page.inner_text("#crumb")
+    assert live.connected(0)
+    for _ in range(300):
+        if click_some_action(page) or table.over:
+            break
+        page.wait_for_timeout(30)
+    page.wait_for_timeout(200)
+    assert table.version > before, "the person plays on after reconnecting"
+    ctx.close()
+
+
+def _seed_where_the_bot_counts_down_on_me() -> int:
+    for seed in range(300):
+        t = Table("nak-muay", [Seat("person", "me"), Seat("bot", "b", "random")], {"players": 2}, seed)
+        while not t.over:
+            d = t.decision()
+            assert d is not None
+            if d.player == 1:
+                t.tick()
+            elif d.kind == "countdown_response":
+                return seed
+            else:
+                t.act(0, t.state.legal_actions()[0], t.version)
+    raise AssertionError("no seed found")
+
+
+def test_the_countdown_is_a_visible_timer_that_runs_out(server: LiveServer, browser: Any) -> None:
+    seed = _seed_where_the_bot_counts_down_on_me()
+    made = httpx.post(server.url + "/api/tables", json={
+        "game": "nak-muay", "seats": ["me", "random"], "name": "Di", "seed": seed,
+        "config": {"countdown_seconds": 3}}).json()
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
+                  [made["id"], made["token"]])
+    page.goto(f"{server.url}/t/{made['id']}")
+    for _ in range(600):
+        if page.locator("#timer .timer").count():
+            break
+        click_some_action(page, avoid="countdown_response")
+        page.wait_for_timeout(30)
+    timer = page.locator("#timer .timer")
+    assert timer.count() == 1 and "You have" in timer.inner_text(), page.inner_text("#log")
+    first = int(page.inner_text("#secs"))
+    page.wait_for_timeout(1200)
+    assert int(page.inner_text("#secs")) < first, "the timer ticks down"
+    page.wait_for_function("document.querySelector('#log').textContent.includes('does not answer the Countdown')",
+                           timeout=6000)
+    assert page.locator("#timer .timer").count() == 0
+    ctx.close()
