@@ -54,3 +54,15 @@ def test_the_heuristic_starts_a_knockdown_test_only_when_it_may_end_the_round() 
     assert not ko_worth_it(s, 1 - me), "2 wounds: three dice always reach"
     s.heavy[1 - me] = 10
     assert ko_worth_it(s, 1 - me)
+
+
+def test_ismcts_searches_knockdown_through_the_protocol_with_the_rollout_policy() -> None:
+    from knockabout.bots.ismcts import ISMCTSBot
+
+    policy = rollout_policy_for("knockdown")
+    bot = ISMCTSBot(iterations=12, max_steps=6000, rollout="policy", policy=policy, label="t")
+    s = ready(fresh(), skills=True)
+    me = s.current
+    arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["High Punch", "Parry", "Jab", "Healing Draught"])
+    a = bot.choose(SeatView(s, me), s.legal_actions(), Rng(2))
+    assert a in s.legal_actions()

@@ -1331,9 +1331,9 @@ class KnockdownState(State):
         if not self.revealed[loser]:
             self.revealed[loser] = True
             self._refresh_symbols(loser)
-            sid = self.active_skills(loser)[1]
-            ev.append(_pub("skill_revealed", player=loser, skill=self.setup.skills[sid].name,
-                           initiative=self.setup.skills[sid].initiative))
+            for sid in self.active_skills(loser)[1:]:
+                ev.append(_pub("skill_revealed", player=loser, skill=self.setup.skills[sid].name,
+                               initiative=self.setup.skills[sid].initiative))
         setup = self.setup
         self.round_no += 1
         self.first = loser
