@@ -194,7 +194,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         game = get_game(st.game)
         state = game.new_state(st.config, st.seed)
         events = []
+        actor = None
         for text in st.actions[:step]:
+            d = state.to_act()
+            actor = None if d is None else d.player
             events = state.apply(text)
         names = [s["name"] for s in st.seats]
         n = state.num_players
@@ -204,6 +207,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "step": step,
             "steps": len(st.actions),
             "action": st.actions[step - 1] if step else None,
+            "seat": actor,
             "names": names,
             "view": state.observe(None),
             "views": [state.observe(p) for p in range(n)],

@@ -331,16 +331,16 @@ async function replayPage(id) {
     step = Math.max(0, Math.min(data.steps, step));
     data = await api(`/api/tables/${id}/replay/${step}`);
     slider.value = step;
-    label.textContent = `step ${step} / ${data.steps}${data.action ? ` · ${data.action}` : ""}`;
+    label.textContent = `step ${step} / ${data.steps}${data.action ? ` · ${data.names[data.seat]}: ${data.action}` : ""}`;
     rend.renderBoard(board, data.view, { seat: null, names: data.names, reveal: data.views });
     events.replaceChildren(...(data.events.length ? data.events.filter((e) => e.text).map((e) => h("p", { class: `ev-${e.type}` }, e.text))
       : [h("p", { class: "muted" }, step ? "" : "The deal. Press ▶ to step through the game.")]));
   }
   const btn = (text, title, fn, idv) => h("button", { title, onclick: fn, id: idv }, text);
   const bar = h("div", { class: "replay-bar" },
-    btn("⏮", "first step", () => show(0)), btn("◀", "previous step", () => show(Number(slider.value) - 1), "prev"),
+    btn("|◀", "first step", () => show(0)), btn("◀", "previous step", () => show(Number(slider.value) - 1), "prev"),
     btn("▶", "next step", () => show(Number(slider.value) + 1), "next"),
-    btn("⏭", "last step", () => show(data.steps), "last"),
+    btn("▶|", "last step", () => show(data.steps), "last"),
     btn("auto", "play automatically", () => {
       if (playing) { clearInterval(playing); playing = null; return; }
       playing = setInterval(() => { if (Number(slider.value) >= data.steps) { clearInterval(playing); playing = null; } else show(Number(slider.value) + 1); }, 700);

@@ -98,9 +98,11 @@ export function renderBoard(root, view, ctx) {
     if (!view.active[i]) head.append(el("span", "badge out", "out"));
     f.append(head);
     f.append(el("div", "meta", `${view.hand_sizes[i]} card${view.hand_sizes[i] === 1 ? "" : "s"}`));
-    const backs = el("div", "backs");
-    for (let k = 0; k < Math.min(view.hand_sizes[i], 12); k++) backs.append(el("i"));
-    f.append(backs);
+    if (!ctx.reveal) {
+      const backs = el("div", "backs");
+      for (let k = 0; k < Math.min(view.hand_sizes[i], 12); k++) backs.append(el("i"));
+      f.append(backs);
+    }
     const no = (view.no_answers || {})[String(i)];
     if (no && no.length) f.append(el("div", "meta", `said no to: ${no.map((c) => TITLES[c] || c).join(", ")}`));
     if (ctx.reveal && ctx.reveal[i] && ctx.reveal[i].hand) {
