@@ -160,13 +160,26 @@ class TerminalGame:
         style = {"turn": "bold", "eliminated": "bold red", "game_over": "bold green", "countdown": "bold magenta"}
         return Text(text, style=style.get(ev.type, ""))
 
+    def _lines(self, events: list[Event]) -> list[Text]:
+        """Narration of the events, dropping "X draws a card" right before the drawer's
+        own "X drew <card>" line."""
+        out = []
+        for i, ev in enumerate(events):
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if ev.type == "draw" and nxt is not None and nxt.type == "drew" and nxt.data.get("player") == ev.data.get(
+                "player"
+            ):
+                continue
+            line = self._line(ev)
+            if line is not None:
+                out.append(line)
+        return out
+
     def narrate_new(self) -> None:
         """Print the events since the last call that the person at the screen may see."""
-        for _, ev in self.table.events[self.shown :]:
-            if ev.visible(self.at_screen):
-                line = self._line(ev)
-                if line is not None:
-                    self.console.print(line)
+        new = [ev for _, ev in self.table.events[self.shown :] if ev.visible(self.at_screen)]
+        for line in self._lines(new):
+            self.console.print(line)
         self.shown = len(self.table.events)
 
     def screen(self, seat: int) -> None:
@@ -176,7 +189,7 @@ class TerminalGame:
         view = t.view(seat)
         header = f"{t.game.name} · {self.names[seat]} · seed {t.seed}"
         self.console.print(Rule(header))
-        lines = [ln for _, ev in t.events_for(seat) if (ln := self._line(ev)) is not None][-LOG_LINES:]
+        lines = self._lines([ev for _, ev in t.events_for(seat)])[-LOG_LINES:]
         if lines:
             self.console.print(Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
         self.console.print(self.renderer.board(view, self.names, seat))

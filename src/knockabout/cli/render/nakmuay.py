@@ -51,7 +51,7 @@ def _pending_line(view: dict[str, Any], names: Sequence[str]) -> str:
     if p.get("ko"):
         return f"{names[p['drawer']]} drew a KO!"
     if "scout" in p:
-        return f"{names[p['scout']]} is scouting ({p['count']} card(s) in hand)."
+        return f"{names[p['scout']]} is scouting ({p['count']} card(s) still to place)."
     if "steal" in p:
         return f"{names[p['thief']]} is choosing whom to clinch ({p['steal']})."
     if "named" in p:
@@ -88,7 +88,8 @@ class NakMuayRenderer:
         piles.append(f" ({view['ko_in_pile']} KO inside)   ")
         piles.append("Discard: ", style="bold")
         if view["discard"]:
-            piles.append(f"{len(view['discard'])} cards, top ")
+            count = len(view["discard"])
+            piles.append(f"{count} card{'' if count == 1 else 's'}, top ")
             piles.append_text(card(view["discard"][-1]))
         else:
             piles.append("empty")
