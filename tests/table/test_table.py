@@ -229,3 +229,18 @@ def test_undo_only_in_local_games() -> None:
 def test_seat_count_must_match_the_game() -> None:
     with pytest.raises(TableError, match="2 seats given for a 3-player game"):
         Table("nak-muay", people(2), {"players": 3})
+
+
+class _BrokenBot:
+    name = "broken"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise RuntimeError("bot bug")
+
+
+def test_a_failing_bot_never_freezes_the_table(clock: FakeClock) -> None:
+    t = Table("nak-muay", [Seat("bot", "b1", "random"), Seat("bot", "b2", "random")], {"players": 2}, seed=1,
+              clock=clock)
+    t._bots = {0: _BrokenBot(), 1: _BrokenBot()}  # type: ignore[dict-item]
+    done = t.tick()
+    assert t.over and done, "every move fell back to a legal random action"

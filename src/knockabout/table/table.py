@@ -18,6 +18,7 @@ the speed of an answer never tells anyone whether the bot had a response.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from knockabout.core.replay import GameRecord, Match
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.table.seats import Seat, standin_level
 from knockabout.table.undo import public_and_deterministic
+
+log = logging.getLogger(__name__)
 
 Actor = Literal["person", "bot", "stand-in", "timeout"]
 
@@ -190,9 +193,7 @@ class Table:
                 break
             now = self.clock()
             if self.bot_controls(d.player) and now >= self._bot_due(d):
-                action = self._bot_for(d.player).choose(
-                    SeatView(self.state, d.player), self.state.legal_actions(), self._bot_rng
-                )
+                action = self._bot_move(d.player)
                 by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
                 done.append(self._apply(d, action, by))
                 continue
@@ -303,6 +304,20 @@ class Table:
         if bot is None:
             bot = self._bots[key] = make_bot(level, self.game.id)
         return bot
+
+    def _bot_move(self, seat: int) -> Action:
+        """The bot's choice; a bot that fails or answers illegally never freezes a live
+        table: the move becomes a random legal one (and the failure is logged)."""
+        legal = self.state.legal_actions()
+        try:
+            action = self._bot_for(seat).choose(SeatView(self.state, seat), legal, self._bot_rng)
+        except Exception:
+            log.exception("the bot of seat %d failed; it plays a random legal action", seat)
+            return legal[self._bot_rng.below(len(legal))]
+        if action not in legal:
+            log.error("the bot of seat %d chose %r, which is not legal; it plays a random legal action", seat, action)
+            return legal[self._bot_rng.below(len(legal))]
+        return action
 
     def _apply(self, d: Decision | None, action: Action | str, by: Actor, *, check_undo: bool = True) -> LogEntry:
         if d is None:
