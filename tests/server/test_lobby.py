@@ -22,6 +22,7 @@ def test_create_then_join_an_open_seat_with_a_secret_token(make_client: Any) -> 
         assert made["seat"] == 0 and len(made["token"]) >= 20
         info = c.get(f"/api/tables/{made['id']}").json()
         assert info["status"] == "waiting" and info["free_seats"] == [1]
+        assert info["seed"] is None and made["table"]["seed"] is None, "the seed would give away the deal"
         assert made["token"] not in str(info), "tokens are never shown to others"
         j = c.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"})
         assert j.status_code == 200 and j.json()["seat"] == 1 and j.json()["token"] != made["token"]
@@ -42,6 +43,7 @@ def test_bad_table_requests_get_one_clear_error(make_client: Any) -> None:
             ({"game": "nak-muay", "seats": ["me", "random"], "config": {"players": 4}}, "players is 4"),
             ({"game": "nak-muay", "seats": ["me", "random"], "colour": "red"}, "colour"),
             ({"game": "nak-muay"}, "seats"),
+            ({"game": "nak-muay", "seats": ["me", "open"], "seed": 4}, "gives away the deal"),
         ]
         for body, message in cases:
             r = c.post("/api/tables", json=body)

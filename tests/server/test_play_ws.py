@@ -12,7 +12,10 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def create(c: Any, seats: list[str], **config: Any) -> dict[str, Any]:
-    r = c.post("/api/tables", json={"game": "nak-muay", "seats": seats, "name": "Ann", "config": config, "seed": 7})
+    body = {"game": "nak-muay", "seats": seats, "name": "Ann", "config": config}
+    if "open" not in seats:
+        body["seed"] = 7
+    r = c.post("/api/tables", json=body)
     assert r.status_code == 200, r.text
     made: dict[str, Any] = r.json()
     return made
@@ -25,6 +28,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_it_is_stored(make_clie
             ws.send_json({"type": "hello", "token": made["token"]})
             sync = ws.receive_json()
             assert sync["type"] == "sync" and sync["seat"] == 0 and "hand" in sync["view"]
+            assert sync["table"]["seed"] is None
             moves = 0
             while True:
                 msg = receive_until(ws, my_turn(0))

@@ -187,7 +187,7 @@ class TerminalGame:
         self._wipe()
         t = self.table
         view = t.view(seat)
-        header = f"{t.game.name} · {self.names[seat]} · seed {t.seed}"
+        header = f"{t.game.name} · {self.names[seat]}"
         self.console.print(Rule(header))
         lines = self._lines([ev for _, ev in t.events_for(seat)])[-LOG_LINES:]
         if lines:
@@ -215,7 +215,7 @@ class TerminalGame:
         t = self.table
         n = len(self.names)
         self.console.print(
-            Rule(f"{t.game.name} — {n} players, seed {t.seed}. Type ? for help, u to undo, q to quit.")
+            Rule(f"{t.game.name} — {n} players. Type ? for help, u to undo, q to quit.")
         )
         t.restart_clock()
         while not t.over:
@@ -336,6 +336,7 @@ class TerminalGame:
                 )
             else:
                 self.console.print(Text(f"{self.names[out.winners[0]]} wins! ({out.reason})", style="bold green"))
+        self.console.print(Text(f"Seed {t.seed}: play the same deal again with --seed {t.seed}.", style="dim"))
 
 
 def build_table(

@@ -99,7 +99,7 @@ class LiveTable:
             "game": self.game.id,
             "game_name": self.game.name,
             "config": t.record.config,
-            "seed": t.seed,
+            "seed": t.seed if t.over else None,  # the seed gives away the whole deal
             "seats": seats,
             "status": self.status(),
             "version": t.version,
@@ -274,6 +274,8 @@ class Manager:
         if "players" in game.config_model.model_fields and cfg.setdefault("players", len(seats)) != len(seats):
             raise ConfigError(f"players is {cfg['players']} but {len(seats)} seats were given")
         game.make_config(cfg)
+        if seed is not None and any(s.kind == "empty" for s in seats):
+            raise ConfigError("a chosen seed gives away the deal: it is only allowed at a table without open seats")
         mine = persons[0] if persons else None
         if mine is not None:
             seats[mine].name = clean_name(name) or f"Player {mine + 1}"
