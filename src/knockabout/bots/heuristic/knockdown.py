@@ -12,9 +12,13 @@ line. Some decisions follow simple rules instead:
 * the tower challenge: pass with the table's bot pass chance (the skill curve);
 * the skill draft: keep the skill whose effect looks strongest on paper.
 
+When the opponent must answer inside the bot's turn (a Block, a Reaction, a card to
+discard), the plan assumes their best answer by the same score, one step deep.
+
 The score of a table, from the bot's side: rounds won (far above the rest), wounds
 (heavy count double), cards in hand, useful and harmful tokens, standing on a
-candle's column, and a little for standing where its attacks reach.
+candle's column, a little for standing where its attacks reach, and, for the fighter
+ahead on wounds, a thinner deck (the round ends when it runs out).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ ROUND = 400.0
 HEAVY = 2.2
 LIGHT = 1.0
 CARD = 0.45
+DECK = 0.05
 NODE_CAP = 220
 DEPTH = 5
 
@@ -95,6 +100,10 @@ def evaluate(s: KnockdownState, me: int, victories: Sequence[int]) -> float:
         # the next candle moves one column in
         if x <= cols[0] + 1 or x >= cols[1] - 1:
             score -= 0.4
+    # the round also ends when the deck runs out: the fighter ahead on wounds wants that
+    lead = (s.heavy[opp] - s.heavy[me]) * 10 + (s.light[opp] - s.light[me])
+    if lead:
+        score -= DECK * len(s.deck) * (1 if lead > 0 else -1)
     dist = s.setup.arena.dist[s.pos[me]][s.pos[opp]]
     score -= 0.15 * abs(dist - 1)
     if s.setup.arena.dangerous[s.pos[me]]:
@@ -108,8 +117,30 @@ class _Planner:
         self.victories = tuple(victories)
         self.nodes = 0
 
+    def reply(self, s: KnockdownState, p: int) -> Action:
+        """The opponent's answer inside our turn (a block, a reaction, a card): their best one-step score."""
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        best_a = legal[0]
+        best_v = -1e18
+        for a in legal:
+            self.nodes += 1
+            c = s.clone()
+            c.apply(a)
+            v = evaluate(c, p, self.victories)
+            if v > best_v:
+                best_v, best_a = v, a
+        return best_a
+
     def value(self, s: KnockdownState, depth: int) -> float:
         d = s.to_act()
+        while (d is not None and d.player != self.me and s.current == self.me and s.phase != TOWER
+               and self.nodes < NODE_CAP):
+            c = s.clone()
+            c.apply(self.reply(s, d.player))
+            s = c
+            d = s.to_act()
         if d is None or d.player != self.me or depth == 0 or self.nodes >= NODE_CAP or s.phase in (KO, TOWER):
             return evaluate(s, self.me, self.victories)
         best = -1e18
