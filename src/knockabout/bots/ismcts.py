@@ -77,9 +77,11 @@ class ISMCTSBot(Bot):
     ``time_ms`` bound the search (at least one of iterations and time must be given;
     the first limit reached ends it). Only iteration and step budgets are reproducible.
     ``exploration`` is the UCB constant (payoffs are in [0, 1]). ``rollout`` is
-    ``"random"``, ``"mast"``, or ``"policy"`` (needs ``policy``). ``think_on_forced`` makes the bot search even when
-    only one action is legal in a timed decision, so its thinking time never reveals
-    how many answers it held.
+    ``"random"``, ``"mast"``, or ``"policy"`` (needs ``policy``). ``prior`` (a bot,
+    e.g. the game's heuristic) and ``prior_visits``: the prior's pick starts the search
+    with that many virtual wins. ``think_on_forced``
+    makes the bot search even when only one action is legal in a timed decision, so
+    its thinking time does not reveal that it held no answer.
     """
 
     name = "ismcts"
@@ -95,6 +97,8 @@ class ISMCTSBot(Bot):
         label: str | None = None,
         max_steps: int | None = None,
         policy: Policy | None = None,
+        prior: Bot | None = None,
+        prior_visits: int = 0,
     ) -> None:
         if iterations is None and time_ms is None:
             raise ValueError("ISMCTSBot needs a budget: iterations, time_ms or both")
@@ -110,6 +114,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
         self.max_steps = max_steps
         self.policy = policy
+        self.prior = prior
+        self.prior_visits = prior_visits
         self.iterations = iterations
         self.time_ms = time_ms
         self.exploration = exploration
@@ -138,7 +144,16 @@ class ISMCTSBot(Bot):
                 self.last = SearchStats()
                 return legal[0]
         search_rng = Rng(rng.next64())
-        root = self._search(view, search_rng)
+        root = _Node(view.player)
+        if self.prior is not None and self.prior_visits > 0:
+            # the prior's pick starts with virtual wins: a strong nudge where the search
+            # spreads thin (many options), a small one where it can tell options apart
+            hint = self.prior.choose(view, legal, Rng(search_rng.next64()))
+            seed = _Node(view.player)
+            seed.visits = seed.avail = self.prior_visits
+            seed.reward = float(self.prior_visits)
+            root.children[hint.code] = seed
+        self._search(view, search_rng, root)
         # most visits wins; ties go to the better mean, then to the order of ``legal``
         best = legal[0]
         best_key = (-1, -1.0)
@@ -151,9 +166,7 @@ class ISMCTSBot(Bot):
                 best, best_key = a, key
         return best
 
-    def _search(self, view: SeatView, rng: Rng) -> _Node:
-        me = view.player
-        root = _Node(me)
+    def _search(self, view: SeatView, rng: Rng, root: _Node) -> None:
         c = self.exploration
         eps = self.epsilon
         mast = self.rollout == "mast"
@@ -265,4 +278,3 @@ class ISMCTSBot(Bot):
                 space[code].text: ch.reward / ch.visits for code, ch in root.children.items() if ch.visits
             },
         )
-        return root

@@ -52,6 +52,7 @@ def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
         max_steps=STEP_BUDGETS[level],
         rollout="mast" if policy is None else "policy",
         policy=policy,
+        think_on_forced=True,  # a timed window gets a full search even with one legal answer
         label=label or level,
     )
 
