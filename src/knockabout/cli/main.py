@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from knockabout.cli import content as content_cmd
 from knockabout.cli import bench as bench_cmd
+from knockabout.cli import content as content_cmd
 from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
 from knockabout.cli import play as play_cmd
