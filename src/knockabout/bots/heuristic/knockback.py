@@ -10,10 +10,11 @@ The score of a board, from the bot's side:
 
 1. a round won or lost outweighs everything;
 2. cards on the grid (10 each, mine minus theirs);
-3. *danger*: each of my cards an enemy rested puncher next to it could knock out on
-   the opponent's coming turn (-6 each; the opponent moves next);
-4. *chances*: each enemy card one of my rested punchers next to it could knock out
-   (+3 each);
+3. *danger*: my cards an enemy rested card could knock out on the opponent's coming
+   turn, moving first if its symbols allow (-6 for the first, -1 for each more: the
+   opponent moves next and knocks out one card at a time);
+4. *chances*: enemy cards my rested cards could knock out the same way (+3, +0.5
+   for each more);
 5. rested cards of mine (+1 each) and exhausted enemy cards (+0.5 each);
 6. a little for keeping my cards near the enemy (so a quiet board does not stall).
 """
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from knockabout.bots.base import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.rng import Rng
-from knockabout.games.knockback.cards import PUNCH, Card
+from knockabout.games.knockback.cards import MOVE, PUNCH, Card
 from knockabout.games.knockback.effects import attack_value, heart_value
 from knockabout.games.knockback.state import DELTA, DRAFT, EDGE, OPP, SYMBOL, KnockbackState, coords
 
@@ -37,6 +38,9 @@ RESTED = 1.0
 TIRED_ENEMY = 0.5
 NEAR = 0.2
 NODE_CAP = 4000
+NOISE = 1.5
+"""Up to this many points of random preference between root choices, so the bot does
+not play the same game twice (less than a card, about a rested card)."""
 
 
 def card_value(c: Card) -> float:
@@ -56,6 +60,48 @@ def _weakest_heart(s: KnockbackState, t: int, d: int) -> int:
     return min(heart_value(s, t, e) for e in range(4) if e == facing or tp + DELTA[e] not in grid)
 
 
+def _reach(s: KnockbackState, i: int) -> list[tuple[int, int]]:
+    """Cells card ``i`` could punch from on its next activation, with the steps it takes
+    to get there: moves through empty cells before its last punching symbol."""
+    syms = s.lab[i].symbols
+    last = max(j for j, sym in enumerate(syms) if sym & PUNCH)
+    k = sum(1 for sym in syms[:last] if sym & MOVE)
+    here = s.pos[i]
+    seen = {here: 0}
+    frontier = [here]
+    grid = s.grid
+    for step in range(1, k + 1):
+        nxt = []
+        for c in frontier:
+            for dd in DELTA:
+                n = c + dd
+                if n not in seen and n not in grid:
+                    seen[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return list(seen.items())
+
+
+def _threats(s: KnockbackState, i: int) -> int:
+    """How many enemy cards card ``i`` could knock out on its next activation."""
+    grid = s.grid
+    hit: set[int] = set()
+    mine = i >= 3
+    saved = s.moved
+    try:
+        for c, steps in _reach(s, i):
+            s.moved = steps
+            for d in range(4):
+                t = grid.get(c + DELTA[d])
+                if t is None or t == i or (t >= 3) == mine or t in hit:
+                    continue
+                if attack_value(s, i, t, d) > _weakest_heart(s, t, d):
+                    hit.add(t)
+    finally:
+        s.moved = saved
+    return len(hit)
+
+
 def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int]) -> float:
     """The board's score for seat ``me`` (see the module text)."""
     if s.result is not None:
@@ -64,12 +110,12 @@ def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int]) -> 
         gained = (s.wins[me] - wins[me]) - (s.wins[1 - me] - wins[1 - me])
         return ROUND * gained
     on = s.onboard
-    grid = s.grid
     pos = s.pos
     lab = s.lab
     score = 0.0
     mine_cells: list[int] = []
     theirs_cells: list[int] = []
+    chances = dangers = 0
     for i in range(6):
         if not on >> i & 1:
             continue
@@ -85,13 +131,16 @@ def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int]) -> 
             theirs_cells.append(pos[i])
         if not rested or not any(sym & PUNCH for sym in lab[i].symbols):
             continue
-        here = pos[i]
-        for d in range(4):
-            t = grid.get(here + DELTA[d])
-            if t is None or ((t >= 3) == (i >= 3)):
-                continue
-            if attack_value(s, i, t, d) > _weakest_heart(s, t, d):
-                score += CHANCE if mine else -DANGER
+        n = _threats(s, i)
+        if mine:
+            chances += n
+        else:
+            dangers += n
+    # the opponent moves next and knocks out one card at most per activation
+    if dangers:
+        score -= DANGER + (dangers - 1)
+    if chances:
+        score += CHANCE + 0.5 * (chances - 1)
     if mine_cells and theirs_cells:
         best = min(
             abs(coords(a)[0] - coords(b)[0]) + abs(coords(a)[1] - coords(b)[1])
@@ -106,6 +155,10 @@ class HeuristicBot(Bot):
     """Plans the rest of its turn exhaustively and scores the resulting boards."""
 
     name = "heuristic"
+
+    def __init__(self, noise: float = NOISE) -> None:
+        self.noise = noise
+        self._nodes = 0
 
     def describe(self) -> str:
         return "heuristic: tries every way to finish its turn and keeps the safest, most damaging board"
@@ -128,7 +181,7 @@ class HeuristicBot(Bot):
         for a in legal:
             c = s.clone()
             c.apply(a)
-            v = self._best(c, me, round_no, wins) + rng.random() * 1e-3
+            v = self._best(c, me, round_no, wins) + rng.random() * self.noise
             if v > best_v:
                 best, best_v = a, v
         return best

@@ -1,0 +1,77 @@
+"""The KNOCKBACK heuristic bot: legal, sensible, and much better than random."""
+
+from __future__ import annotations
+
+from knockabout.bots import RandomBot, SeatView, make_bot
+from knockabout.bots.heuristic.knockback import HeuristicBot
+from knockabout.core import Rng, get_game
+from knockabout.games.knockback.state import KnockbackState
+from tests.games.knockback.builders import battle, card, of_type
+
+G = get_game("knockback")
+
+
+def _finish_turn(bot: HeuristicBot, s: KnockbackState, rng: Rng) -> list:  # type: ignore[type-arg]
+    me = s.current
+    events: list = []  # type: ignore[type-arg]
+    while s.to_act() is not None and s.current == me:
+        a = bot.choose(SeatView(s, me), s.legal_actions(), rng)
+        assert a in s.legal_actions()
+        events += s.apply(a)
+    return events
+
+
+def test_easy_level_is_the_heuristic_bot() -> None:
+    assert isinstance(make_bot("easy", "knockback"), HeuristicBot)
+
+
+def test_it_takes_a_knockout_that_is_on_offer() -> None:
+    s = battle(
+        {"A2": card("Heavy", edges=((5, 2),) * 4)},
+        {"A1": (0, 0), "A2": (0, 1), "B1": (1, 1), "B2": (3, 3)},
+    )
+    events = _finish_turn(HeuristicBot(), s, Rng(1))
+    assert of_type(events, "knockout") and of_type(events, "knockout")[0].data["card"] == "B1"
+
+
+def test_it_does_not_knock_out_its_own_card() -> None:
+    s = battle(
+        {"A1": card("Heavy", edges=((5, 2),) * 4)},
+        {"A1": (0, 0), "A2": (1, 0), "B1": (0, 3)},
+    )
+    events = _finish_turn(HeuristicBot(), s, Rng(2))
+    assert not of_type(events, "knockout")
+
+
+def test_it_rests_rather_than_waste_a_card_when_nothing_is_in_reach() -> None:
+    s = battle(board={"A1": (0, 0), "A2": (9, 9), "B1": (20, 0)}, exhausted=["A2"])
+    events = _finish_turn(HeuristicBot(noise=0.0), s, Rng(3))
+    assert of_type(events, "rest")
+
+
+def test_it_beats_the_random_bot_almost_always() -> None:
+    wins = 0.0
+    for seed in range(8):
+        s = G.new_state({"scoring": "speed"}, seed)
+        bots = [HeuristicBot(), RandomBot()] if seed % 2 == 0 else [RandomBot(), HeuristicBot()]
+        me = 0 if seed % 2 == 0 else 1
+        rng = Rng(seed)
+        while (d := s.to_act()) is not None:
+            s.apply(bots[d.player].choose(SeatView(s, d.player), s.legal_actions(), rng))
+        out = s.outcome()
+        assert out is not None
+        wins += out.payoffs[me]
+    assert wins >= 7
+
+
+def test_it_drafts_and_places_legally() -> None:
+    s = G.new_state({"lineup": "draft4"}, 5)
+    bot = HeuristicBot()
+    rng = Rng(5)
+    while s.phase in (0, 1):
+        d = s.to_act()
+        assert d is not None
+        a = bot.choose(SeatView(s, d.player), s.legal_actions(), rng)
+        assert a in s.legal_actions()
+        s.apply(a)
+    assert s.phase == 2

@@ -1,0 +1,63 @@
+"""KNOCKBACK in headless Chromium: the grid with edges, turned exhausted cards,
+highlighted cells and punch targets that act when clicked."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import LiveServer, browser, server  # noqa: F401 - pytest fixtures
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+def _click(page: Any, selector: str) -> bool:
+    loc = page.locator(selector)
+    if loc.count() == 0:
+        return False
+    try:
+        loc.first.click(timeout=500)
+    except Exception:  # the board redrew under the click
+        return False
+    return True
+
+
+def test_a_person_plays_knockback_on_the_grid_against_a_bot(server: LiveServer, browser: Any) -> None:  # noqa: F811
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#game", "knockback")
+    page.fill("#name", "Kit")
+    page.select_option("select[data-seat='1']", "random")
+    page.select_option("select[name='scoring']", "speed")
+    page.fill("input[name='max_turns']", "40")
+    page.click("#create-btn")
+    page.wait_for_selector("#board .kb-top")
+
+    seen = {"spot": False, "target": False, "exhausted": False, "edges": False, "turned": False}
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and page.locator("#outcome").count() == 0:
+        seen["spot"] |= page.locator("#grid .kb-cell.spot").count() > 0
+        seen["target"] |= page.locator("#grid .kb-card.target").count() > 0
+        if page.locator("#grid .kb-card.exhausted").count():
+            seen["exhausted"] = True
+            transform = page.eval_on_selector("#grid .kb-card.exhausted", "e => getComputedStyle(e).transform")
+            seen["turned"] |= transform not in ("none", "")
+        if page.locator("#grid .kb-card").count():
+            seen["edges"] |= page.locator("#grid .kb-card .kb-e").count() >= 4
+        # act through the board when it offers something, else through the buttons
+        if (
+            _click(page, "#grid .kb-card.target")
+            or _click(page, "#grid .kb-cell.spot")
+            or _click(page, "#actions button:not([disabled])")
+        ):
+            continue
+        page.wait_for_timeout(40)
+    assert page.locator("#outcome").count(), "the game reaches its end in the browser"
+    assert seen["spot"], "placement and move cells were highlighted"
+    assert seen["edges"], "cards show their four edges"
+    assert seen["exhausted"] and seen["turned"], "exhausted cards are drawn turned"
+    assert seen["target"], "punch targets were highlighted"
+    ctx.close()
