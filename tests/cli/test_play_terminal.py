@@ -144,3 +144,43 @@ def test_bad_play_arguments_give_one_clear_line(args: list[str], message: str) -
     assert r.exit_code == 2
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+def _seed_where_i_can_play_a_clinch_pair() -> tuple[int, int, str]:
+    for seed in range(300):
+        t = build_table("nak-muay", 3, "me,random,random", None, seed, [], bot_delay=0, pace=0)
+        mine = 0
+        while not t.over:
+            d = t.decision()
+            assert d is not None
+            if d.player != 0:
+                t.tick()
+                continue
+            pairs = [a.text for a in t.state.legal_actions() if a.text.startswith("pair:")]
+            if pairs:
+                return seed, mine, pairs[0]
+            t.act(0, t.state.legal_actions()[0], t.version)
+            mine += 1
+    raise AssertionError("no seed found")
+
+
+def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
+    seed, before, pair = _seed_where_i_can_play_a_clinch_pair()
+    child = spawn(
+        ["nak-muay", "--players", "3", "--seats", "me,random,random", "--seed", str(seed), "--pace", "0",
+         "--bot-delay", "0", "-o", "countdown_seconds=120"],
+        tmp_path,
+    )
+    for _ in range(before):
+        child.expect(PROMPT)
+        answer(child, "1")
+    child.expect(PROMPT)
+    answer(child, pair)  # the action's text works as well as its number
+    child.expect("Clinch: choose whom to steal from")
+    child.expect(r"Your move \[1-\d+, action, \? help, u undo, q quit\]")
+    answer(child, "u")
+    child.expect(r"Took back 1 step")
+    child.expect("Your turn: play a card or draw")
+    child.expect(PROMPT)
+    child.send("q\r")
+    child.expect(pexpect.EOF)

@@ -277,8 +277,10 @@ class TerminalGame:
             legal = t.view(seat).get("legal", [])
             dl = t.deadline()
 
-            def prompt(left: float | None, count: int = len(legal)) -> str:
-                return f"{_seconds(left)}Your move [1-{count}, action, ?, u, q] > "
+            extra = ", u undo" if t.can_undo(seat) else ""
+
+            def prompt(left: float | None, count: int = len(legal), extra: str = extra) -> str:
+                return f"{_seconds(left)}Your move [1-{count}, action, ? help{extra}, q quit] > "
 
             got = self.reader.read(prompt, dl, t.clock)
             if got is None:

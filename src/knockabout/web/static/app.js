@@ -150,12 +150,16 @@ async function lobby() {
           h("th", {}, "status"), h("th", {}, ""))), list))));
   const { tables } = await api("/api/tables");
   if (!tables.length) list.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
+  const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
   for (const t of tables) {
     const who = t.seats.map((s) => s.kind === "empty" ? "(open)" : s.name).join(", ");
+    const o = t.outcome;
+    const status = o && o.winners ? (o.draw ? "draw" : `${t.seats[o.winners[0]].name} won`) : t.status;
     const link = t.status === "finished"
       ? h("a", { class: "btn", href: `/replay/${t.id}`, onclick: nav }, "Replay")
       : h("a", { class: "btn", href: `/t/${t.id}`, onclick: nav }, t.free_seats?.length ? "Join" : "Open");
-    list.append(h("tr", {}, h("td", {}, t.game), h("td", {}, who), h("td", {}, t.status), h("td", {}, link)));
+    list.append(h("tr", {}, h("td", {}, gameName[t.game] || t.game), h("td", {}, who), h("td", {}, status),
+      h("td", {}, link)));
   }
 }
 
@@ -251,7 +255,9 @@ function connect(id, token) {
         h("a", { class: "btn", href: `/replay/${id}`, onclick: nav }, "Replay step by step")));
     }
     const d = v.decision;
-    if (d && v.legal && d.player === cur.seat && t.status === "playing") {
+    const myMove = !!(d && v.legal && d.player === cur.seat && t.status === "playing");
+    document.title = myMove ? "● Your move · knockabout" : "knockabout";
+    if (myMove) {
       const many = v.legal.length > 10;
       const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
       for (const a of v.legal) {
