@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from knockabout.core import GameRecord, replay
 from tests.server.conftest import my_turn, receive_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -46,6 +47,8 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_it_is_stored(make_clie
         assert first["steps"] == steps and first["view"]["turn"] == 1
         assert last["view"]["outcome"] is not None and len(last["views"]) == 3
         assert c.get(f"/api/tables/{made['id']}/replay/{steps + 1}").status_code == 404
+        record = GameRecord.from_dict(c.get(f"/api/tables/{made['id']}/record").json())
+        assert replay(record).outcome() is not None and len(record.actions) == steps
 
 
 def test_a_spectator_sees_only_public_information(make_client: Any) -> None:

@@ -63,3 +63,5 @@ def test_replays_are_only_for_finished_games(make_client: Any) -> None:
         made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann"}).json()
         r = c.get(f"/api/tables/{made['id']}/replay/0")
         assert r.status_code == 409 and "only finished games" in r.json()["error"]
+        r = c.get(f"/api/tables/{made['id']}/record")
+        assert r.status_code == 409 and "only finished games" in r.json()["error"]

@@ -7,6 +7,7 @@ Routes
   GET  /api/tables/{id}                 one table's public facts
   POST /api/tables/{id}/join            take a free seat -> {seat, token}
   GET  /api/tables/{id}/replay/{step}   a finished game, step by step
+  GET  /api/tables/{id}/record          a finished game's replay record (JSON)
   WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
                                         (no token: spectator); then
                                         {"type": "act", "action": TEXT, "version": N}
@@ -31,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from knockabout.bots.levels import LEVELS
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import all_games, get_game
+from knockabout.core.replay import GameRecord
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings
 from knockabout.store import Store
 
@@ -181,6 +183,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except KnockaboutError as exc:
             raise ApiError(409, str(exc)) from None
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str, request: Request) -> JSONResponse:
+        """A finished game's replay record (``knockabout replay FILE`` reads it)."""
+        st = manager(request).store.get(table_id)
+        if st is None:
+            raise ApiError(404, f"no table {table_id!r}")
+        if st.status != "finished":
+            raise ApiError(409, "only finished games can be downloaded (the record holds the seed)")
+        rec = GameRecord(game=st.game, rules_version=st.rules_version, config=st.config, seed=st.seed,
+                         content_hash=st.content_hash, actions=st.actions)
+        return JSONResponse(rec.to_dict(), headers={
+            "content-disposition": f'attachment; filename="{st.game}-{st.id}.json"'})
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any]:

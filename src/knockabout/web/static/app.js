@@ -351,7 +351,8 @@ async function replayPage(id) {
       if (playing) { clearInterval(playing); playing = null; return; }
       playing = setInterval(() => { if (Number(slider.value) >= data.steps) { clearInterval(playing); playing = null; } else show(Number(slider.value) + 1); }, 700);
     }),
-    slider, label);
+    slider, label,
+    h("a", { class: "btn", href: `/api/tables/${id}/record`, download: "" }, "Download record"));
   slider.addEventListener("input", () => show(Number(slider.value)));
   app.replaceChildren(h("h2", {}, "Replay"), bar, board, h("h3", {}, "This step"), events);
   show(0);
