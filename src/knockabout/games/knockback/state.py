@@ -47,6 +47,7 @@ MIDDLE: Final = -1
 STRIDE: Final = 1 << 32
 HALF: Final = 1 << 31
 DELTA: Final = (1, STRIDE, -1, -STRIDE)  # N E S W
+STEP: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
 OPP: Final = (2, 3, 0, 1)
 SEAT_MASK: Final = (0b000111, 0b111000)
 ALL_SIX: Final = 0b111111
@@ -87,6 +88,7 @@ _TURN_ACTIONS: Final = {
     mask: (*(A.ACTIVATE[i] for i in _bits(mask)), A.REST) for mask in range(64)
 }
 _FORCED_REST: Final = (A.REST,)
+_MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in _bits(mask)) for mask in range(64))
 _EMPTY: tuple[Action, ...] = ()
 
 
@@ -307,51 +309,69 @@ class KnockbackState(State):
         return tuple(at[x][y][d] for x in unplaced for y, d in spots)  # type: ignore[misc]
 
     # -- activation
-    def _can_end(self, p: int, k: int) -> bool:
-        """Whether a card at cell ``p`` (itself not on the grid) can end next to a card
-        with ``k`` more steps."""
-        g = self.grid
-        if p + 1 in g or p - 1 in g or p + STRIDE in g or p - STRIDE in g:
-            return True
-        if k == 0:
-            return False
-        return any(self._can_end(p + dd, k - 1) for dd in DELTA if p + dd not in g)
+    def _others(self) -> list[tuple[int, int]]:
+        a = self.active
+        on = self.onboard
+        pos = self.pos
+        out = []
+        for i in range(6):
+            if on >> i & 1 and i != a:
+                k = pos[i]
+                x = (k + HALF) >> 32
+                out.append((x, k - x * STRIDE))
+        return out
 
     def _symbol_options(self) -> tuple[Action, ...]:
+        """Moves, punches and skip for the active card's current symbol.
+
+        A move is offered when the card can still end next to another card with the
+        MOVE symbols left after it. Every cell nearer than the closest other card is
+        empty, so a shortest path to that card is free: the card can end next to one
+        exactly when some other card is at most (moves left + 1) steps away.
+        """
         a = self.active
         card = self.lab[a]
         sym = card.symbols[self.sym]
-        rest = self.rest_moves[a][self.sym]
+        lim = self.rest_moves[a][self.sym] + 1
         grid = self.grid
         here = self.pos[a]
+        hx = (here + HALF) >> 32
+        hy = here - hx * STRIDE
+        others = self._others()
+        skip_ok = False
+        for x, y in others:
+            if abs(x - hx) + abs(y - hy) <= lim:
+                skip_ok = True
+                break
         out: list[Action] = []
-        del grid[here]
-        try:
-            skip_ok = self._can_end(here, rest)
-            if sym & MOVE:
-                free: list[Action] = []
-                for d in range(4):
-                    nb = here + DELTA[d]
-                    if nb in grid:
-                        # a shove always ends next to the card it pushed
-                        if card.shove and self._pushable(self._beyond(nb, d)):
-                            out.append(A.MOVE[d])
-                    elif self._can_end(nb, rest):
+        if sym & MOVE:
+            free: list[Action] = []
+            for d in range(4):
+                nb = here + DELTA[d]
+                if nb in grid:
+                    # a shove always ends next to the card it pushed
+                    if card.shove and self._pushable(self._beyond(nb, d)):
                         out.append(A.MOVE[d])
-                    else:
-                        free.append(A.MOVE[d])
-                if not out and not skip_ok:
-                    # no way left to end next to a card: the requirement lapses
-                    out = free
-                    skip_ok = True
-            if sym & PUNCH:
-                for d in range(4):
-                    if here + DELTA[d] in grid:
-                        out.append(A.PUNCH[d])
-            if skip_ok or not (sym & MOVE):
-                out.append(A.SKIP)
-        finally:
-            grid[here] = a
+                    continue
+                dx, dy = STEP[d]
+                cx = hx + dx
+                cy = hy + dy
+                for x, y in others:
+                    if abs(x - cx) + abs(y - cy) <= lim:
+                        out.append(A.MOVE[d])
+                        break
+                else:
+                    free.append(A.MOVE[d])
+            if not out and not skip_ok:
+                # no way left to end next to a card: the requirement lapses
+                out = free
+                skip_ok = True
+        if sym & PUNCH:
+            for d in range(4):
+                if here + DELTA[d] in grid:
+                    out.append(A.PUNCH[d])
+        if skip_ok or not (sym & MOVE):
+            out.append(A.SKIP)
         return tuple(out)
 
     def _edge_options(self) -> list[int]:
@@ -491,7 +511,7 @@ class KnockbackState(State):
         me = self.current
         mine = self.exhausted & SEAT_MASK[me]
         self.exhausted &= ~mine
-        ev.append(Event("rest", {"player": me, "cards": [LABELS[i] for i in _bits(mine)]}))
+        ev.append(Event("rest", {"player": me, "cards": list(_MASK_LABELS[mine])}))
         self._end_turn(ev)
 
     def _activate(self, a: int, ev: list[Event]) -> None:
