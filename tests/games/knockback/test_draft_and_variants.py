@@ -213,3 +213,17 @@ def test_an_activation_without_punches_that_started_next_to_a_card_ends_next_to_
         else:
             s.apply(a)
         steps += 1
+
+
+@pytest.mark.parametrize("cfg", [{"lineup": "draft2"}, {}], ids=["draft", "packs"])
+def test_every_event_of_a_game_has_its_own_sentence(cfg: dict[str, Any]) -> None:
+    s = G.new_state(cfg, 12)
+    rng = Rng(12)
+    kinds = set()
+    while s.to_act() is not None:
+        legal = s.legal_actions()
+        for e in s.apply(legal[rng.below(len(legal))]):
+            kinds.add(e.type)
+            line = G.narrate(e, ["Ann", "Bo"])
+            assert line is None or not line.startswith(f"{e.type}:"), f"no sentence for {e.type}"
+    assert {"place", "activate", "punch", "knockback", "round_over", "game_over"} <= kinds

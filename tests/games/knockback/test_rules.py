@@ -351,3 +351,13 @@ def test_a_punch_that_knocks_out_the_last_card_ends_the_activation_at_once() -> 
     s = battle({"A1": double}, {"A1": (0, 0), "B1": (1, 0)}, scoring="speed")
     play(s, "activate:A1", "punch:E")
     assert s.to_act() is None and s.legal_actions() == ()
+
+
+def test_narration_tells_the_punch_and_a_free_edge_hit() -> None:
+    b1 = card("Tired", edges=((2, 5), (2, 5), (2, 0), (2, 5)))
+    s = battle({"B1": b1}, {"A1": (0, 0), "B1": (1, 0), "B2": (2, 0)}, exhausted=["B1"])
+    ev = play(s, "activate:A1", "punch:E", "hit:N")
+    lines = [G.narrate(e, ["Ann", "Bo"]) for e in ev]
+    text = " ".join(x for x in lines if x)
+    assert "Ann activates P0 (A1)" in text
+    assert "on its free north edge — KNOCKED OUT!" in text

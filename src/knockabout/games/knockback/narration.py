@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from knockabout.core.events import Event
 
 _DIR_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
+_FACING = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def narrate(event: Event, names: Sequence[str]) -> str | None:
@@ -45,9 +46,10 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         return f"{d['card']} skips its {d['symbol'].replace('_', '-')} symbol{why}."
     if t == "punch":
         result = "KNOCKED OUT!" if d["ko"] else "it holds."
+        free = "" if d["side"] == _FACING[d["dir"]] else "free "
         return (
             f"{d['name']} ({d['card']}) punches {d['target_name']} ({d['target']}) {_DIR_WORD[d['dir']]}: "
-            f"attack {d['attack']} against heart {d['heart']} on its {_DIR_WORD[d['side']]} edge — {result}"
+            f"attack {d['attack']} against heart {d['heart']} on its {free}{_DIR_WORD[d['side']]} edge — {result}"
         )
     if t == "knockout":
         return f"{d['name']} ({d['card']}) leaves the grid."
