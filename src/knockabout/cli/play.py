@@ -189,7 +189,10 @@ class TerminalGame:
         view = t.view(seat)
         header = f"{t.game.name} · {self.names[seat]}"
         self.console.print(Rule(header))
-        lines = self._lines([ev for _, ev in t.events_for(seat)])[-LOG_LINES:]
+        lines = self._lines([ev for _, ev in t.events_for(seat)])
+        if t.first_player is not None:
+            lines.insert(0, Text(f"The cards are dealt: {self.names[t.first_player]} goes first.", style="dim"))
+        lines = lines[-LOG_LINES:]
         if lines:
             self.console.print(Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
         self.console.print(self.renderer.board(view, self.names, seat))

@@ -123,6 +123,10 @@ class LiveTable:
         t = self.table
         start = 0 if kind == "sync" else conn.sent
         events = [self.event_json(s, e) for s, e in t.events[start:] if e.visible(conn.seat)]
+        if kind == "sync" and t.first_player is not None:
+            first = t.names()[t.first_player]
+            events.insert(0, {"step": 0, "type": "start", "data": {"player": t.first_player},
+                              "text": f"The cards are dealt: {first} goes first."})
         conn.sent = len(t.events)
         return {
             "type": kind,

@@ -109,6 +109,8 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._bot_rng = Rng(mix_seed(seed, "table-bots"))
         self._decided_at = clock()
+        first = self.match.state.to_act()
+        self.first_player: int | None = None if first is None else first.player
         for text in actions:
             self._apply(self.match.state.to_act(), text, "person", check_undo=False)
         self._decided_at = clock()

@@ -201,6 +201,7 @@ function connect(id, token) {
     decide: h("section", { id: "decide" }),
     board: h("section", { id: "board", class: "panel" }),
     side: h("aside", { id: "side" }),
+    players: h("div", { class: "panel", id: "players" }),
     log: h("div", { class: "log", id: "log", "aria-live": "polite" }),
   };
   const invite = `${location.origin}/t/${id}`;
@@ -208,9 +209,11 @@ function connect(id, token) {
     h("div", { class: "panel" }, h("b", {}, "Invite"), h("div", { class: "invite" },
       h("input", { value: invite, readonly: true, id: "invite", onfocus: (e) => e.target.select() }),
       h("button", { onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied")) }, "Copy"))),
+    ui.players,
     h("h3", {}, "What happened"), ui.log);
   app.replaceChildren(h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
 
+  let startLine = null;  // "X goes first": its name is filled in again once seats are taken
   let cur = null; let rend = null; let ws = null; let retry = 0; let closedForGood = false; let tick = null;
 
   function names() { return cur.table.seats.map((s, i) => s.name + (i === cur.seat ? " (you)" : "")); }
@@ -221,7 +224,9 @@ function connect(id, token) {
       const next = events[i + 1];
       // "X draws a card" is redundant right before "X drew <card>" (the drawer's own line)
       if (!e.text || (e.type === "draw" && next && next.type === "drew" && next.data.player === e.data.player)) return;
-      ui.log.append(h("p", { class: `ev-${e.type}` }, e.text));
+      const line = h("p", { class: `ev-${e.type}` }, e.text);
+      if (e.type === "start") { line.dataset.player = e.data.player; startLine = line; }
+      ui.log.append(line);
     });
     ui.log.scrollTop = ui.log.scrollHeight;
   }
@@ -241,6 +246,14 @@ function connect(id, token) {
     const v = cur.view; const t = cur.table; const nm = names();
     crumb.textContent = `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
     rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm });
+    if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
+    ui.players.replaceChildren(h("b", {}, "At the table"), ...t.seats.map((s, i) => {
+      const state = s.kind === "bot" ? `bot · ${s.level}` : s.kind === "empty" ? "open seat"
+        : s.away ? "away · a bot plays for now" : s.connected ? "online" : "offline";
+      return h("div", { class: "seatline", "data-seat": i },
+        h("span", { class: `dot ${s.kind === "bot" ? "bot" : s.connected ? "on" : "off"}` }), nm[i], " ",
+        h("span", { class: "muted" }, state));
+    }));
     drawTimer();
     ui.decide.replaceChildren();
     ui.result.replaceChildren();
