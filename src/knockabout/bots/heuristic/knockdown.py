@@ -54,7 +54,7 @@ HEAVY = 2.2
 LIGHT = 1.0
 CARD = 0.45
 DECK = 0.05
-NODE_CAP = 220
+NODE_CAP = 48  # nodes searched below each candidate action
 DEPTH = 5
 
 TOKEN_VALUE = {TK_CURSE: -0.6, TK_STUN: -1.5, TK_POISON: -1.0, TK_MIST: 0.5, TK_POTION: 1.2, TK_AMMO: 0.5,
@@ -159,7 +159,7 @@ class _Planner:
         best_a = legal[0]
         best_v = -1e18
         for a in legal:
-            self.nodes += 1
+            self.nodes = 0  # each candidate gets the same look-ahead
             c = s.clone()
             c.apply(a)
             v = self.value(c, DEPTH - 1)
