@@ -58,13 +58,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield s
 
 
+_PLAYWRIGHT: dict[str, Any] = {}
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole run, shared by every module that imports this
+    fixture (Playwright's sync API allows one instance per thread)."""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"no Chromium at {CHROMIUM} (run scripts/ensure-browser.sh)")
-    from playwright.sync_api import sync_playwright
+    if "browser" not in _PLAYWRIGHT:
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+        pw = sync_playwright().start()
+        _PLAYWRIGHT["pw"] = pw
+        _PLAYWRIGHT["browser"] = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield _PLAYWRIGHT["browser"]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if "browser" in _PLAYWRIGHT:
+        _PLAYWRIGHT.pop("browser").close()
+        _PLAYWRIGHT.pop("pw").stop()

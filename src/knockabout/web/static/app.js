@@ -167,13 +167,13 @@ async function lobby() {
 async function tablePage(id) {
   crumb.textContent = `table ${id}`;
   const saved = seats.get(id);
-  if (saved) return connect(id, saved.token);
   let info;
   try { info = await api(`/api/tables/${id}`); } catch (e) {
     app.replaceChildren(h("p", { class: "panel" }, e.message, " ", h("a", { href: "/", onclick: nav }, "Back to the lobby")));
     return;
   }
-  if (info.status === "finished") return go(`/replay/${id}`);
+  if (info.status === "finished" && !info.version) return go(`/replay/${id}`);  // kept only in the store
+  if (saved || info.status === "finished") return connect(id, saved ? saved.token : null);
   const nameIn = h("input", { value: myName.get(), placeholder: "your name", maxlength: 24, id: "join-name" });
   const freeBox = h("div", { class: "row" });
   for (const i of info.free_seats) {
@@ -213,6 +213,7 @@ function connect(id, token) {
     h("h3", {}, "What happened"), ui.log);
   app.replaceChildren(h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
 
+  let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
   let cur = null; let rend = null; let ws = null; let retry = 0; let closedForGood = false; let tick = null;
 
@@ -319,7 +320,7 @@ function connect(id, token) {
       retry = 0; netstate.hidden = true;
       ws.send(JSON.stringify({ type: "hello", token }));
     });
-    ws.addEventListener("message", onMessage);
+    ws.addEventListener("message", (ev) => { inbox = inbox.then(() => onMessage(ev)); });
     ws.addEventListener("close", (ev) => {
       if (closedForGood || ev.code >= 4400) return;
       netstate.hidden = false; netstate.textContent = "connection lost: reconnecting…";
