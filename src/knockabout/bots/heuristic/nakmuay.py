@@ -35,7 +35,6 @@ from knockabout.bots.base import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
-from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay import state as S
 from knockabout.games.nakmuay.state import NakMuayState
@@ -79,46 +78,122 @@ def hypergeom_at_least(total: int, good: int, drawn: int, k: int) -> float:
 
 
 class Table:
-    """What the seat can tell about the game, worked out from its observation."""
+    """What the seat can tell about the game, worked out from its observation
+    (:meth:`from_observation`) or, inside search, from a sampled state seen from one
+    seat (:meth:`from_sample`: the same facts, read without building the view)."""
 
-    def __init__(self, obs: dict[str, Any]) -> None:
-        self.me: int = obs["seat"]
-        self.n: int = obs["players"]
-        self.current: int = obs["current"]
-        self.direction = 1 if obs["direction"] == "clockwise" else -1
-        self.active: list[bool] = list(obs["active"])
-        self.sizes: list[int] = list(obs["hand_sizes"])
-        self.pile: int = int(obs["draw_pile"])
-        self.kind: str = obs["decision"]["kind"] if obs["decision"] else ""
-        self.pending: dict[str, Any] = obs.get("pending") or {}
-        k = C.KIND_BY_NAME
-        self.hand = [0] * C.NUM_KINDS
-        for name in obs.get("hand", []):
-            self.hand[k[name]] += 1
-        self.known: dict[int, int] = {e["depth"]: k[e["card"]] for e in obs.get("known_pile", [])}
-        self.seen: list[int] = [k[x] for x in self.pending.get("seen", [])]
-        self.absent: dict[int, set[int]] = {
-            int(p): {k[x] for x in names} for p, names in (obs.get("no_answers") or {}).items()
-        }
+    def __init__(
+        self,
+        *,
+        me: int,
+        n: int,
+        current: int,
+        direction: int,
+        active: list[bool],
+        sizes: list[int],
+        pile: int,
+        kind: str,
+        pending: dict[str, Any],
+        hand: list[int],
+        known: dict[int, int],
+        seen: list[int],
+        absent: dict[int, set[int]],
+        discard: list[int],
+        ko_in_pile: int,
+    ) -> None:
+        self.me = me
+        self.n = n
+        self.current = current
+        self.direction = direction
+        self.active = active
+        self.sizes = sizes
+        self.pile = pile
+        self.kind = kind
+        self.pending = pending
+        self.hand = hand
+        self.known = known
+        self.seen = seen
+        self.absent = absent
         # cards whose whereabouts this seat does not know (other hands, unknown pile slots)
-        unknown = C.in_play_counts(self.n)
-        for kind in range(C.NUM_KINDS):
-            unknown[kind] -= self.hand[kind]
-        for name in obs["discard"]:
-            unknown[k[name]] -= 1
-        for kind in self.known.values():
-            unknown[kind] -= 1
-        for kind in self.seen:
-            unknown[kind] -= 1
-        if self.kind == "countdown_response" or self.pending.get("countdown"):
+        unknown = C.in_play_counts(n)
+        for kind_ in range(C.NUM_KINDS):
+            unknown[kind_] -= hand[kind_]
+        for kind_ in discard:
+            unknown[kind_] -= 1
+        for kind_ in known.values():
+            unknown[kind_] -= 1
+        for kind_ in seen:
+            unknown[kind_] -= 1
+        if kind == "countdown_response" or pending.get("countdown"):
             unknown[C.COUNTDOWN] -= 1  # the Countdown being played
         # KOs: those in the pile minus the ones I know the place of (or hold in view)
-        kos = obs["ko_in_pile"] - sum(1 for v in self.known.values() if v == C.KO)
-        kos -= sum(1 for v in self.seen if v == C.KO)
-        self.ko_unknown: int = max(0, int(kos))
+        kos = ko_in_pile - sum(1 for v in known.values() if v == C.KO) - sum(1 for v in seen if v == C.KO)
+        self.ko_unknown = max(0, kos)
         unknown[C.KO] = self.ko_unknown
         self.unknown = [max(0, u) for u in unknown]
-        self.slots_unknown = max(0, self.pile - len(self.known))
+        self.slots_unknown = max(0, pile - len(known))
+
+    @classmethod
+    def from_observation(cls, obs: dict[str, Any]) -> Table:
+        k = C.KIND_BY_NAME
+        hand = [0] * C.NUM_KINDS
+        for name in obs.get("hand", []):
+            hand[k[name]] += 1
+        pending: dict[str, Any] = obs.get("pending") or {}
+        return cls(
+            me=int(obs["seat"]),
+            n=int(obs["players"]),
+            current=int(obs["current"]),
+            direction=1 if obs["direction"] == "clockwise" else -1,
+            active=list(obs["active"]),
+            sizes=list(obs["hand_sizes"]),
+            pile=int(obs["draw_pile"]),
+            kind=obs["decision"]["kind"] if obs["decision"] else "",
+            pending=pending,
+            hand=hand,
+            known={e["depth"]: k[e["card"]] for e in obs.get("known_pile", [])},
+            seen=[k[x] for x in pending.get("seen", [])],
+            absent={int(p): {k[x] for x in names} for p, names in (obs.get("no_answers") or {}).items()},
+            discard=[k[name] for name in obs["discard"]],
+            ko_in_pile=int(obs["ko_in_pile"]),
+        )
+
+    @classmethod
+    def from_sample(cls, s: NakMuayState, me: int) -> Table:
+        """The same facts as ``from_observation(s.observe(me))``, read straight from a
+        sampled state (fast enough for search playouts). Only what ``me`` may know."""
+        phase = s.phase
+        bit = 1 << (me + 4)
+        top = len(s.pile) - 1
+        known = {top - i: e & 15 for i, e in enumerate(s.pile) if e & bit}
+        scouting = phase in (S.SCOUT_TAKE, S.SCOUT_ORDER) and s.current == me
+        absent = {}
+        for p, mask in enumerate(s.absent):
+            if mask:
+                absent[p] = {kind for kind in C.NAMEABLE if mask >> kind & 1}
+        return cls(
+            me=me,
+            n=s.n,
+            current=s.current,
+            direction=s.direction,
+            active=s.active,
+            sizes=s.sizes,
+            pile=len(s.pile),
+            kind=S.PHASE_NAMES[phase],
+            pending={
+                "value": s.attack_value,
+                "drawer": s.draw_player,
+                "draws_left": s.draws_left,
+                "target": s.steal_target if phase == S.TRIPLE_NAME else s.target,
+                "countdown": phase == S.COUNTDOWN,
+            },
+            hand=s.hands[me],
+            known=known,
+            seen=s.scout_cards if scouting else [],
+            absent=absent,
+            discard=s.discard,
+            ko_in_pile=s.in_play[C.KO] - (1 if s.limbo_ko else 0),
+        )
 
     # -- who is where
     def next_active(self, p: int, direction: int | None = None) -> int:
@@ -192,17 +267,17 @@ class HeuristicBot(Bot):
         if len(legal) == 1:
             self.reason = "only move"
             return legal[0]
-        obs = view.observation()
-        t = Table(obs)
+        t = Table.from_observation(view.observation())
         by_text = {a.text: a for a in legal}
-        text, self.reason = self._decide(t, by_text, view, rng)
+        strict = _strict(view, rng) if t.kind in ("action", "hide_ko", "scout_order") else False
+        text, self.reason = self._decide(t, by_text, strict)
         return by_text.get(text, legal[0])
 
     # ------------------------------------------------------------------ rules
-    def _decide(self, t: Table, legal: dict[str, Action], view: SeatView, rng: Rng) -> tuple[str, str]:
+    def _decide(self, t: Table, legal: dict[str, Action], strict: bool) -> tuple[str, str]:
         kind = t.kind
         if kind == "action":
-            return self._turn(t, legal, _strict(view, rng))
+            return self._turn(t, legal, strict)
         if kind == "attack_response":
             draws = int(t.pending.get("value", 1))
             risk = t.knockout_risk(draws, t.hand[C.BLOCK])
@@ -212,11 +287,11 @@ class HeuristicBot(Bot):
         if kind == "countdown_response":
             return self._answer_countdown(t, legal)
         if kind == "hide_ko":
-            return self._hide(t, legal, _strict(view, rng))
+            return self._hide(t, legal, strict)
         if kind == "scout_take":
             return self._scout_take(t, legal)
         if kind == "scout_order":
-            return self._scout_order(t, legal, _strict(view, rng))
+            return self._scout_order(t, legal, strict)
         if kind == "sweep_direction":
             return self._direction(t)
         if kind == "steal_target":
@@ -396,45 +471,15 @@ def _strict(view: SeatView, rng: Rng) -> bool:
 
 
 def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
-    """A quick, sensible move for whoever decides in a sampled Nak Muay state."""
-    s = state
-    if not isinstance(s, NakMuayState):
+    """The heuristic's own rules for whoever decides in a sampled state, with one move
+    in ten taken at random so that playouts vary."""
+    if not isinstance(state, NakMuayState) or rng.below(10) == 0:
         return legal[rng.below(len(legal))]
-    phase = s.phase
-    if phase == S.COUNTDOWN:
-        hand = s.hands[s.decider]
-        for h in C.HOLDS:
-            if hand[h] == 1:
-                return A.CLINCH[h]
-        for h in C.HOLDS:
-            if hand[h]:
-                return A.CLINCH[h]
-        if hand[C.DODGE]:
-            return A.DODGE
-        if hand[C.BLOCK]:
-            return A.BLOCK
-        return A.NO_RESPONSE
-    if phase == S.HIDE_KO:
-        depth = s.draws_left + (1 if s.draw_player != s.current and s.strict else 0)
-        return A.HIDE[min(depth, len(s.pile))]
-    pile = len(s.pile) or 1
-    density = s.in_play[C.KO] / pile
-    if phase == S.ATTACK_REACT:
-        hand = s.hands[s.decider]
-        if A.DODGE in legal and not hand[C.BLOCK] and density * s.attack_value >= 0.15:
-            return A.DODGE
-        return A.TAKE
-    if phase == S.ACTION and rng.below(4):
-        hand = s.hands[s.current]
-        if hand[C.COUNTDOWN] and rng.below(2):
-            return A.COUNTDOWN
-        if not hand[C.BLOCK] and density >= 0.3:
-            if hand[C.DODGE]:
-                return A.DODGE
-            if hand[C.SCOUT]:
-                return A.SCOUT
-        for k in (C.ATTACK3, C.ATTACK2, C.ATTACK1):
-            if hand[k] and density * C.ATTACK_VALUE[k] >= 0.25:
-                return A.ATTACK[k]
-        return A.DRAW
-    return legal[rng.below(len(legal))]
+    d = state.decider
+    t = Table.from_sample(state, d)
+    by_text = {a.text: a for a in legal}
+    text, _ = _RULES._decide(t, by_text, state.strict)
+    return by_text.get(text, legal[0])
+
+
+_RULES = HeuristicBot()
