@@ -146,6 +146,7 @@ class TerminalGame:
         self.hotseat = len(self.people) > 1
         self.at_screen: int | None = self.people[0] if len(self.people) == 1 else None
         self.shown = 0
+        self.notice: Text | None = None  # shown once, under the log, on the next screen
 
     # -- output
     def _wipe(self) -> None:
@@ -195,6 +196,9 @@ class TerminalGame:
         lines = lines[-LOG_LINES:]
         if lines:
             self.console.print(Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
+        if self.notice is not None:
+            self.console.print(self.notice)
+            self.notice = None
         self.console.print(self.renderer.board(view, self.names, seat))
         self.console.print(self.renderer.hand(view, self.names, seat))
         d = t.decision()
@@ -317,7 +321,7 @@ class TerminalGame:
             except KnockaboutError as exc:
                 self.console.print(Text(str(exc), style="red"))
                 return None
-            self.console.print(Text(f"Took back {k} step(s).", style="yellow"))
+            self.notice = Text(f"Took back {k} step(s).", style="bold yellow")
             return None
         if word.isdigit():
             i = int(word)
