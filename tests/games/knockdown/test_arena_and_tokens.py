@@ -220,9 +220,9 @@ def test_the_supply_limits_tokens_in_play() -> None:
 def test_a_trap_wounds_the_opponent_who_steps_on_it_and_is_removed() -> None:
     s = ready(fresh(("xingo", "driana"), boxes=["siege_storm"]))
     me = acting(s, "xingo")
-    arrange(s, at=((3, 1), (5, 1)), hands=([], []))
+    arrange(s, at=((3, 1), (4, 1)), hands=([], []))
     s.hands[me] = [s.setup.card_index["Rush"]]
-    play(s, "combo", "special:0", "pay:0")  # Snare: trap here, then may step
+    play(s, "combo", "special:0", "pay:0")  # Snare: a light wound, a trap here, then may step
     trap_space = space(s, 3, 1)
     assert s.traps == [trap_space * 2 + me]
     play(s, "move:up", "combo:end", "move:down")

@@ -269,13 +269,13 @@ def veroth_vs(other: str) -> tuple:  # type: ignore[type-arg]
 
 def test_grasp_of_fury_cancels_the_opponents_move() -> None:
     s, me, ver = veroth_vs("driana")
-    arrange(s, at=((2, 1), (4, 1)), hands=([], []))
-    s.hands[ver] = [s.setup.card_index["Rush"]]
+    arrange(s, at=((2, 1), (2, 0)), hands=([], []))
+    s.hands[ver] = sorted([s.setup.card_index["Rush"], s.setup.card_index["Rally"]])  # dash + wild
     before = s.pos[me]
     play(s, "move:right")
     assert kind(s) == "reaction" and s.decider == ver
     assert legal(s) == ["react:2", "react:none"]
-    play(s, "react:2", "pay:0")
+    play(s, "react:2", "pay:0+1")
     assert s.pos[me] == before and s.actions_done == 1, "the move is spent but goes nowhere"
     play(s, "move:left")
     assert s.pos[me] != before, "each Reaction at most once per opponent turn"
@@ -283,8 +283,8 @@ def test_grasp_of_fury_cancels_the_opponents_move() -> None:
 
 def test_declining_a_reaction_lets_the_move_happen() -> None:
     s, me, ver = veroth_vs("driana")
-    arrange(s, at=((2, 1), (4, 1)), hands=([], []))
-    s.hands[ver] = [s.setup.card_index["Rush"]]
+    arrange(s, at=((2, 1), (2, 0)), hands=([], []))
+    s.hands[ver] = sorted([s.setup.card_index["Rush"], s.setup.card_index["Rally"]])
     play(s, "move:right", "react:none")
     assert s.setup.arena.xs[s.pos[me]] == 3
 

@@ -152,7 +152,7 @@ def test_a_wrong_deck_size_and_unknown_skill_card_reference_are_reported(tmp_pat
 def test_an_arena_without_two_starts_and_a_missing_game_key_are_reported(tmp_path: Path) -> None:
     d = _copy_box(tmp_path)
     a = d / "arena.toml"
-    a.write_text(a.read_text().replace('"..S...S..",', '"..S......",'))
+    a.write_text(a.read_text().replace('"...S.S...",', '"...S.....",'))
     problems = GAME.validate_content(a)
     assert problems and "exactly 2 start spaces" in problems[0] and str(a) in problems[0]
     a.write_text(a.read_text().replace('game = "knockdown"', 'game = "knockback"'))
