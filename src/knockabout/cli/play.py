@@ -35,6 +35,7 @@ from knockabout.core.registry import get_game
 from knockabout.table import Seat, Table, default_names, parse_seats
 
 LOG_LINES = 12
+QUIT_WORDS = ("q", "quit", "exit")
 CLEAR = "\x1b[2J\x1b[3J\x1b[H"
 
 
@@ -233,8 +234,10 @@ class TerminalGame:
                 t.tick()
                 self.narrate_new()
                 continue
-            if self.hotseat and d.player != self.at_screen and not self._hand_over(d.player):
-                continue
+            if self.hotseat and d.player != self.at_screen:
+                self._done_looking(d.player)
+                if not self._hand_over(d.player):
+                    continue
             self.at_screen = d.player
             self._turn(d.player)
         self._finish()
@@ -254,6 +257,18 @@ class TerminalGame:
             self.console.file.write("\r\x1b[2K")
             self.console.file.flush()
 
+    def _done_looking(self, seat: int) -> None:
+        """Let the person at the screen read what happened before the screen goes to the
+        next person (skipped when the next person's clock is already running)."""
+        if self.at_screen is None or self.table.deadline() is not None:
+            return
+
+        def prompt(left: float | None) -> str:
+            return f"{self.names[self.at_screen or 0]}: press Enter, then pass the screen to {self.names[seat]} > "
+
+        if (self.reader.read(prompt) or "").lower() in QUIT_WORDS:
+            raise Quit
+
     def _hand_over(self, seat: int) -> bool:
         """Clear the screen and wait for the next person (the clock keeps running).
         False when their time ran out meanwhile."""
@@ -268,6 +283,8 @@ class TerminalGame:
             return f"{_seconds(left)}{self.names[seat]}, press Enter when ready > "
 
         got = self.reader.read(prompt, self.table.deadline(), self.table.clock)
+        if got is not None and got.lower() in QUIT_WORDS:
+            raise Quit
         self.at_screen = seat
         if got is None:
             self.table.tick()
@@ -310,7 +327,7 @@ class TerminalGame:
         if not word:
             return None
         low = word.lower()
-        if low in ("q", "quit", "exit"):
+        if low in QUIT_WORDS:
             raise Quit
         if low in ("?", "h", "help"):
             self.console.print(self.renderer.help())
