@@ -284,7 +284,7 @@ function connect(id, token) {
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
       ui.decide.append(h("p", { class: "muted", id: "waiting" },
-        `Waiting for ${who.name}${who.kind === "bot" ? " (bot)" : who.away ? " (away: a bot plays for now)" : ""}…`));
+        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`));
     }
   }
 
