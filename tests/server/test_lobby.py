@@ -52,3 +52,14 @@ def test_bad_table_requests_get_one_clear_error(make_client: Any) -> None:
         assert c.get("/api/tables").json()["tables"] == [], "nothing was created"
         r = c.get("/api/tables/nope")
         assert r.status_code == 404 and "no table 'nope'" in r.json()["error"]
+
+
+def test_options_naming_server_files_cannot_be_set_from_the_web(make_client: Any) -> None:
+    with make_client() as c:
+        games = {g["id"]: g for g in c.get("/api/games").json()["games"]}
+        for g in games.values():
+            assert not any(k.endswith(("_file", "_files", "_dir", "_path")) for k in g["options"]), g["id"]
+        if "knockback" in games:
+            r = c.post("/api/tables", json={"game": "knockback", "seats": ["me", "random"],
+                                            "config": {"pack_files": ["/etc"]}})
+            assert r.status_code == 400 and "only available in local play" in r.json()["error"]

@@ -33,7 +33,7 @@ from knockabout.bots.levels import LEVELS
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.replay import GameRecord
-from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings
+from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
 from knockabout.store import Store
 
 STATIC = Path(str(resources.files("knockabout.web"))) / "static"
@@ -137,7 +137,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         out = []
         for g in all_games():
             schema = g.config_model.model_json_schema()
-            options = {k: v for k, v in schema.get("properties", {}).items() if k != "players"}
+            hidden = local_only_options(g) | {"players"}
+            options = {k: v for k, v in schema.get("properties", {}).items() if k not in hidden}
             out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
                         "options": options})
         return {"games": out, "bots": list(LEVELS)}

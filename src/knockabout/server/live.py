@@ -38,6 +38,22 @@ class ServerSettings:
     clock: Callable[[], float] = time.monotonic
 
 
+_FILE_SUFFIXES = ("_file", "_files", "_dir", "_dirs", "_path", "_paths")
+
+
+def local_only_options(game: Game[Any]) -> set[str]:
+    """Options a web table may not set: those that name files or folders on the server's
+    disk. A game marks one with ``json_schema_extra={"local_only": True}``; options named
+    ``*_file(s)``, ``*_dir(s)`` or ``*_path(s)`` count as such too."""
+    out = set()
+    for name, info in game.config_model.model_fields.items():
+        extra = info.json_schema_extra
+        flagged = isinstance(extra, dict) and bool(extra.get("local_only"))
+        if flagged or name.endswith(_FILE_SUFFIXES):
+            out.add(name)
+    return out
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -275,6 +291,9 @@ class Manager:
         if len(persons) > 1:
             raise ConfigError("only one seat may be 'me' (yours); make the others 'open' for friends to join")
         cfg = dict(config)
+        refused = sorted(local_only_options(game) & set(cfg))
+        if refused:
+            raise ConfigError(f"{', '.join(refused)}: only available in local play (it names files on the server)")
         if "players" in game.config_model.model_fields and cfg.setdefault("players", len(seats)) != len(seats):
             raise ConfigError(f"players is {cfg['players']} but {len(seats)} seats were given")
         game.make_config(cfg)
