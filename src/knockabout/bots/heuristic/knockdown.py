@@ -133,6 +133,23 @@ class _Planner:
                 best_v, best_a = v, a
         return best_a
 
+    def finish_turn(self, s: KnockdownState) -> KnockdownState:
+        """Play the rest of our turn plainly (no free corridor or potion moves), so that a line cut
+        short by the look-ahead is not scored as if the end of the turn never came."""
+        s = s.clone()
+        for _ in range(40):
+            d = s.to_act()
+            if d is None or s.current != self.me or s.phase in (KO, TOWER):
+                break
+            legal = s.legal_actions()
+            if d.player != self.me:
+                a = self.reply(s, d.player)
+            else:
+                plain = [a for a in legal if a not in _FREE]
+                a = _plain_choice(s, plain or list(legal))
+            s.apply(a)
+        return s
+
     def value(self, s: KnockdownState, depth: int) -> float:
         d = s.to_act()
         while (d is not None and d.player != self.me and s.current == self.me and s.phase != TOWER
@@ -141,8 +158,10 @@ class _Planner:
             c.apply(self.reply(s, d.player))
             s = c
             d = s.to_act()
-        if d is None or d.player != self.me or depth == 0 or self.nodes >= NODE_CAP or s.phase in (KO, TOWER):
+        if d is None or d.player != self.me or s.phase in (KO, TOWER):
             return evaluate(s, self.me, self.victories)
+        if depth == 0 or self.nodes >= NODE_CAP:
+            return evaluate(self.finish_turn(s), self.me, self.victories)
         best = -1e18
         for a in s.legal_actions():
             self.nodes += 1
@@ -166,6 +185,30 @@ class _Planner:
             if v > best_v:
                 best_v, best_a = v, a
         return best_a
+
+
+_FREE: frozenset[Action] = frozenset((*A.CORRIDOR, A.POTION))
+
+
+def _plain_choice(s: KnockdownState, legal: Sequence[Action]) -> Action:
+    """A quick, sensible default: the strongest attack that reaches, else end a Combo or stop moving,
+    else the first choice."""
+    me = s.current
+    best: Action | None = None
+    best_v = -1.0
+    for a in legal:
+        if a in A.ATTACK:
+            card = s.setup.cards[s.row[A.INDEX[a]]]
+            reach = card.hits and s.in_range(card.rng, s.pos[me], s.pos[1 - me], 0)
+            v = (2 * card.heavy + card.light + 0.5) if reach else 0.0
+            if v > best_v:
+                best, best_v = a, v
+    if best is not None:
+        return best
+    for a in (A.COMBO_END, A.STOP, A.DONE, A.KO_SKIP):
+        if a in legal:
+            return a
+    return legal[0]
 
 
 def ko_worth_it(s: KnockdownState, tested: int) -> bool:
