@@ -66,3 +66,15 @@ def test_ismcts_searches_knockdown_through_the_protocol_with_the_rollout_policy(
     arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["High Punch", "Parry", "Jab", "Healing Draught"])
     a = bot.choose(SeatView(s, me), s.legal_actions(), Rng(2))
     assert a in s.legal_actions()
+
+
+def test_heuristic_bots_finish_corridor_matches_without_endless_free_moves() -> None:
+    for fighters, seed in ((["james", "katie"], 1), (["puppy", "james"], 5)):
+        s = GAME.new_state({"boxes": ["nemesis"], "fighters": fighters}, seed)
+        rng = Rng(seed * 31 + 7)
+        bots = [HeuristicBot(), HeuristicBot()]
+        steps = 0
+        while (d := s.to_act()) is not None and steps < 3000:
+            s.apply(bots[d.player].choose(SeatView(s, d.player), s.legal_actions(), rng))
+            steps += 1
+        assert s.outcome() is not None, f"{fighters} seed {seed}: still playing after {steps} decisions"
