@@ -137,8 +137,11 @@ def test_blocking_the_effect_ignores_it_and_two_blocks_ignore_wounds_and_effect(
     play(s, "attack:0")  # Low Kick: 1 light, Backward 1
     assert "block:effect" in legal(s) and "block:both:0" in legal(s)
     play(s, "block:effect")
+    assert kind(s) == "choose_card" and s.decider == opp, "two different Block cards: the defender picks one"
+    assert legal(s) == ["card:2", "card:3"]  # Parry, Poisoned Blade (the hand is sorted by card)
+    play(s, "card:3")
     assert s.pos[opp] == before and s.light[opp] == 1
-    assert hand(s, opp) == ["Jab", "Jab", "Poisoned Blade"], "the single-symbol Parry is spent first"
+    assert hand(s, opp) == ["Jab", "Jab", "Parry"]
     s2, me2 = knight_vs_mistbearer()
     arrange(s2, hands=([], ["Parry", "Poisoned Blade", "Jab", "Jab"]), row=["Low Kick", "Jab", "Jab", "Jab"])
     play(s2, "attack:0", "block:both:0")

@@ -219,7 +219,8 @@ def label(text: str, view: dict[str, Any], names: Sequence[str]) -> str:
         hand = _hand_of(view, owner)
         i = int(arg)
         name = hand[i] if i < len(hand) else arg
-        verb = {"reveal": "Reveal", "pick_revealed": "Discard"}.get(str(p.get("purpose")), "Discard")
+        verb = {"reveal": "Reveal", "pick_revealed": "Discard", "block_card": "Block with"}.get(
+            str(p.get("purpose")), "Discard")
         return f"{verb} {name}"
     if head == "space":
         return f"Blink to {spaces[int(arg)]['label']}"

@@ -117,6 +117,7 @@ C_DISCARD: Final = 1
 C_REVEAL: Final = 2
 C_REVEAL_PICK: Final = 3
 C_FOR_TOKENS: Final = 4
+C_BLOCK: Final = 5
 
 PAY_COMBO: Final = 0
 PAY_REACT: Final = 1
@@ -550,6 +551,8 @@ class KnockdownState(State):
                 continue
             if purpose == C_FOR_TOKENS and extra[0] not in syms[d]:
                 continue
+            if purpose == C_BLOCK and 2 not in syms[d]:
+                continue
             seen.add(d)
             out.append(A.CARD[i])
         if purpose == C_FOR_TOKENS:
@@ -926,6 +929,13 @@ class KnockdownState(State):
             return
         i = A.INDEX[action]
         hand = self.hands[owner]
+        if purpose == C_BLOCK:
+            picked = (*revealed, i)
+            if len(picked) < left:
+                self._decide(CARD, chooser, (C_BLOCK, owner, chooser, left, picked, extra))
+            else:
+                self._apply_block(owner, picked, extra[0], extra[1], extra[2], ev)
+            return
         if purpose == C_REVEAL:
             revealed = (*revealed, i)
             ev.append(_pub("reveal", player=owner, card=self.setup.cards[hand[i]].name))
@@ -1024,15 +1034,24 @@ class KnockdownState(State):
             for hh, ll in self.block_options(d, n):
                 if hh == h:
                     lights = ll
-        idx = sorted(self._block_cards(d)[:n], reverse=True)
+        fx = action is A.BLOCK_EFFECT or n == 2
+        cands = self._block_cards(d)
+        hand = self.hands[d]
+        if len({hand[i] for i in cands}) == 1 or len(cands) == n:
+            self._apply_block(d, cands[:n], h, lights, fx, ev)
+        else:
+            self._decide(CARD, d, (C_BLOCK, d, d, n, (), (h, lights, fx)))
+
+    def _apply_block(self, d: int, idx: list[int] | tuple[int, ...], h: int, lights: int, fx: bool,
+                     ev: list[Event]) -> None:
         names = []
-        for i in idx:
+        for i in sorted(idx, reverse=True):
             c = self.hands[d].pop(i)
             self._to_discard(c)
             names.append(self.setup.cards[c].name)
         self.atk_h -= h
         self.atk_l -= lights
-        if action is A.BLOCK_EFFECT or n == 2:
+        if fx:
             self.atk_blockfx = True
         ev.append(_pub("block", player=d, cards=names, heavy=h, light=lights, effect=self.atk_blockfx))
 
@@ -1462,7 +1481,7 @@ class KnockdownState(State):
         if ph == BLINK:
             return {"mover": pend[0], "spaces": list(pend[2])}
         if ph == CARD:
-            purpose = ("hand_limit", "discard", "reveal", "pick_revealed", "discard_for_tokens")[pend[0]]
+            purpose = ("hand_limit", "discard", "reveal", "pick_revealed", "discard_for_tokens", "block_card")[pend[0]]
             return {"purpose": purpose, "owner": pend[1], "left": pend[3], "revealed": list(pend[4])}
         if ph == REACT:
             sp = self.setup.specials[self.decider]

@@ -238,7 +238,8 @@ export function actionLabel(text, view, ctx) {
     case "card": {
       const owner = p.owner ?? me;
       const name = handOf(view, owner)[Number(arg)];
-      return `${p.purpose === "reveal" ? "Reveal" : "Discard"} ${name}`;
+      const verb = { reveal: "Reveal", block_card: "Block with" }[p.purpose] || "Discard";
+      return `${verb} ${name}`;
     }
     case "space": return `Blink to ${spaces[Number(arg)].label}`;
     case "corridor": {
