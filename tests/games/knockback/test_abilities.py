@@ -148,3 +148,17 @@ def test_a_turn_passes_after_the_ability_resolves() -> None:
     s = battle({"A1": dust}, {"A1": (0, 0), "B1": (1, 0)})
     play(s, "activate:A1", "punch:E")
     assert s.phase == TURN and s.current == 1 and where(s, "B1") == (2, 0)
+
+
+def test_steadfast_in_a_whole_line_holds_the_whole_line() -> None:
+    rock = card("Rock", effects=[{"op": "steadfast"}], kind="passive")
+    s = battle({"A2": rock}, {"A2": (-1, 0), "A1": (0, 0), "B1": (1, 0)}, knockback="whole_line")
+    play(s, "activate:A1", "punch:E")
+    assert board(s) == {"A2": (-1, 0), "A1": (0, 0), "B1": (1, 0)}
+
+
+def test_long_knockback_still_moves_cards_beyond_a_knocked_out_target() -> None:
+    ram = card("Ram", edges=((9, 2),) * 4, effects=[{"op": "knockback", "cells": 2}])
+    s = battle({"A1": ram}, {"A1": (0, 0), "B1": (1, 0), "B2": (2, 0), "B3": (0, 5)})
+    play(s, "activate:A1", "punch:E")
+    assert board(s) == {"A1": (0, 0), "B2": (4, 0), "B3": (0, 5)}
