@@ -705,6 +705,8 @@ class NakMuayState(State):
             "players": self.n,
             "turn": self.turn,
             "max_turns": self.max_turns,
+            "end_turn": "strict_end_turn" if self.strict else "draw_after",
+            "countdown_seconds": self.seconds,
             "current": self.current,
             "direction": "clockwise" if self.direction == 1 else "counterclockwise",
             "active": list(self.active),
