@@ -998,10 +998,6 @@ class KnockdownState(State):
                 if isinstance(e, PoolReduction) and (e.attack_type is None or e.attack_type == typ):
                     h = max(0, h - e.heavy)
                     lt = max(0, lt - e.light)
-        if self.tokens[d][TK_MIST] and lt:
-            self.tokens[d][TK_MIST] -= 1
-            lt -= 1
-            ev.append(_pub("mist", player=d))
         self.atk_h, self.atk_l = h, lt
         ev.append(_pub("sequence", player=att, target=d, attack=self.attack_name(), heavy=h, light=lt))
         self.tasks.append((T_SEQ_BLOCK,))
@@ -1015,6 +1011,10 @@ class KnockdownState(State):
             return
         self.tasks.append((T_SEQ_WOUNDS,))
         d = 1 - self.atk_by
+        if self.tokens[d][TK_MIST] and self.atk_l:
+            self.tokens[d][TK_MIST] -= 1
+            self.atk_l -= 1
+            ev.append(_pub("mist", player=d))
         if (self.atk_type == 0 and (self.atk_h or self.atk_l or self.atk_fx) and self._block_cards(d)
                 and len(self._block_actions()) > 1):
             self._decide(BLOCK, d)
