@@ -29,7 +29,7 @@ from knockabout.core.errors import KnockaboutError
 BotFactory = Callable[[str], Bot]
 """Makes a bot for the given game id."""
 
-BUDGETS: dict[str, int] = {"fallback": 60, "medium": 200, "hard": 1000}
+BUDGETS: dict[str, int] = {"fallback": 60, "medium": 300, "hard": 2000}
 """ISMCTS iterations per decision for each level (``fallback``: ``easy`` without a heuristic)."""
 
 STEP_BUDGETS: dict[str, int] = {"fallback": 4_000, "medium": 25_000, "hard": 100_000}

@@ -35,6 +35,7 @@ from knockabout.bots.base import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
+from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay import state as S
 from knockabout.games.nakmuay.state import NakMuayState
@@ -79,8 +80,7 @@ def hypergeom_at_least(total: int, good: int, drawn: int, k: int) -> float:
 
 class Table:
     """What the seat can tell about the game, worked out from its observation
-    (:meth:`from_observation`) or, inside search, from a sampled state seen from one
-    seat (:meth:`from_sample`: the same facts, read without building the view)."""
+    (:meth:`from_observation`)."""
 
     def __init__(
         self,
@@ -156,43 +156,6 @@ class Table:
             absent={int(p): {k[x] for x in names} for p, names in (obs.get("no_answers") or {}).items()},
             discard=[k[name] for name in obs["discard"]],
             ko_in_pile=int(obs["ko_in_pile"]),
-        )
-
-    @classmethod
-    def from_sample(cls, s: NakMuayState, me: int) -> Table:
-        """The same facts as ``from_observation(s.observe(me))``, read straight from a
-        sampled state (fast enough for search playouts). Only what ``me`` may know."""
-        phase = s.phase
-        bit = 1 << (me + 4)
-        top = len(s.pile) - 1
-        known = {top - i: e & 15 for i, e in enumerate(s.pile) if e & bit}
-        scouting = phase in (S.SCOUT_TAKE, S.SCOUT_ORDER) and s.current == me
-        absent = {}
-        for p, mask in enumerate(s.absent):
-            if mask:
-                absent[p] = {kind for kind in C.NAMEABLE if mask >> kind & 1}
-        return cls(
-            me=me,
-            n=s.n,
-            current=s.current,
-            direction=s.direction,
-            active=s.active,
-            sizes=s.sizes,
-            pile=len(s.pile),
-            kind=S.PHASE_NAMES[phase],
-            pending={
-                "value": s.attack_value,
-                "drawer": s.draw_player,
-                "draws_left": s.draws_left,
-                "target": s.steal_target if phase == S.TRIPLE_NAME else s.target,
-                "countdown": phase == S.COUNTDOWN,
-            },
-            hand=s.hands[me],
-            known=known,
-            seen=s.scout_cards if scouting else [],
-            absent=absent,
-            discard=s.discard,
-            ko_in_pile=s.in_play[C.KO] - (1 if s.limbo_ko else 0),
         )
 
     # -- who is where
@@ -471,15 +434,45 @@ def _strict(view: SeatView, rng: Rng) -> bool:
 
 
 def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
-    """The heuristic's own rules for whoever decides in a sampled state, with one move
-    in ten taken at random so that playouts vary."""
-    if not isinstance(state, NakMuayState) or rng.below(10) == 0:
+    """A quick, sensible move for whoever decides in a sampled Nak Muay state."""
+    s = state
+    if not isinstance(s, NakMuayState):
         return legal[rng.below(len(legal))]
-    d = state.decider
-    t = Table.from_sample(state, d)
-    by_text = {a.text: a for a in legal}
-    text, _ = _RULES._decide(t, by_text, state.strict)
-    return by_text.get(text, legal[0])
-
-
-_RULES = HeuristicBot()
+    phase = s.phase
+    if phase == S.COUNTDOWN:
+        hand = s.hands[s.decider]
+        for h in C.HOLDS:
+            if hand[h] == 1:
+                return A.CLINCH[h]
+        for h in C.HOLDS:
+            if hand[h]:
+                return A.CLINCH[h]
+        if hand[C.DODGE]:
+            return A.DODGE
+        if hand[C.BLOCK]:
+            return A.BLOCK
+        return A.NO_RESPONSE
+    if phase == S.HIDE_KO:
+        depth = s.draws_left + (1 if s.draw_player != s.current and s.strict else 0)
+        return A.HIDE[min(depth, len(s.pile))]
+    pile = len(s.pile) or 1
+    density = s.in_play[C.KO] / pile
+    if phase == S.ATTACK_REACT:
+        hand = s.hands[s.decider]
+        if A.DODGE in legal and not hand[C.BLOCK] and density * s.attack_value >= 0.15:
+            return A.DODGE
+        return A.TAKE
+    if phase == S.ACTION and rng.below(4):
+        hand = s.hands[s.current]
+        if hand[C.COUNTDOWN] and rng.below(2):
+            return A.COUNTDOWN
+        if not hand[C.BLOCK] and density >= 0.3:
+            if hand[C.DODGE]:
+                return A.DODGE
+            if hand[C.SCOUT]:
+                return A.SCOUT
+        for k in (C.ATTACK3, C.ATTACK2, C.ATTACK1):
+            if hand[k] and density * C.ATTACK_VALUE[k] >= 0.25:
+                return A.ATTACK[k]
+        return A.DRAW
+    return legal[rng.below(len(legal))]
