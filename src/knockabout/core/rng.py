@@ -80,10 +80,15 @@ class Rng:
 
     def shuffle(self, seq: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates)."""
-        below = self.below
+        # below() inlined: shuffles run at every deal and reshuffle
+        s = self.state
         for i in range(len(seq) - 1, 0, -1):
-            j = below(i + 1)
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             seq[i], seq[j] = seq[j], seq[i]
+        self.state = s
 
     def spawn(self, label: int | str = 0) -> Rng:
         """An independent generator derived from this one (advances this one once)."""

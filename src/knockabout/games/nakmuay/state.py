@@ -89,6 +89,7 @@ _ONLY = tuple(frozenset((p,)) for p in range(A.MAX_SEATS))
 
 
 _MOVES_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
+_DECISIONS: dict[tuple[int, int, float], Decision] = {}  # decisions are immutable: shared
 
 
 def _moves_for_hand(hand: list[int]) -> tuple[Action, ...]:
@@ -243,15 +244,19 @@ class NakMuayState(State):
         phase = self.phase
         if phase == OVER:
             return None
-        if phase == COUNTDOWN:
-            return Decision(
-                self.decider,
-                "countdown_response",
-                self.seconds,
-                A.NO_RESPONSE,
-                PHASE_PROMPTS[COUNTDOWN],
-            )
-        return Decision(self.decider, PHASE_NAMES[phase], None, None, PHASE_PROMPTS[phase])
+        key = (phase, self.decider, self.seconds)
+        decision = _DECISIONS.get(key)
+        if decision is None:
+            if phase == COUNTDOWN:
+                decision = Decision(
+                    self.decider, "countdown_response", self.seconds, A.NO_RESPONSE, PHASE_PROMPTS[phase]
+                )
+            else:
+                decision = Decision(self.decider, PHASE_NAMES[phase], None, None, PHASE_PROMPTS[phase])
+            if len(_DECISIONS) > 10_000:
+                _DECISIONS.clear()
+            _DECISIONS[key] = decision
+        return decision
 
     def outcome(self) -> Outcome | None:
         return self.result
