@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck unit browser-deps clean demo
+.PHONY: run test lint typecheck unit browser-deps db-deps clean demo
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "knockabout needs Python 3.11 or newer (set PYTHON=python3.11)")'
@@ -29,10 +29,13 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -q
 
-test: $(STAMP) browser-deps lint typecheck unit
+test: $(STAMP) browser-deps db-deps lint typecheck unit
 
 browser-deps:
 	@bash scripts/ensure-browser.sh
+
+db-deps:
+	@bash scripts/ensure-postgres.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,7 +1,9 @@
 """Where live tables are kept: one row per table, one append-only row per action.
 
 SQLite in a data directory by default (``<data dir>/knockabout.db``); any SQLAlchemy
-URL works instead (e.g. ``postgresql+psycopg://user@host/db``). A table's whole game
+URL works instead (e.g. ``postgresql://user:password@host/db``; a PostgreSQL URL without a
+driver uses psycopg 3). Column types are chosen to mean the same on SQLite and PostgreSQL
+(64-bit seeds, action texts of any length). A table's whole game
 is ``(game, rules version, config, seed, actions)``, so a restarted server rebuilds
 every unfinished table by replaying its actions.
 """
@@ -14,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, select
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from knockabout.core.errors import KnockaboutError
@@ -36,7 +40,7 @@ class TableRow(Base):
     rules_version: Mapped[str] = mapped_column(String(32))
     content_hash: Mapped[str] = mapped_column(String(128), default="")
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)  # seeds go up to 2**63 - 1
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
@@ -50,7 +54,7 @@ class ActionRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
     step: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(String(128))
+    action: Mapped[str] = mapped_column(Text)
     by: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float)
 
@@ -71,6 +75,19 @@ class StoredTable:
     finished_at: float | None = None
     result: dict[str, Any] | None = None
     actions: list[str] = field(default_factory=list)
+
+
+def database_url(url: str) -> URL:
+    """A SQLAlchemy URL from text; ``postgres://`` and ``postgresql://`` (no driver named)
+    mean psycopg 3, the driver knockabout installs."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError(f"{url!r} is not a database URL (e.g. sqlite:///path/knockabout.db or "
+                         "postgresql://user:password@host/db)") from None
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
 
 
 def default_data_dir() -> Path:
@@ -94,13 +111,17 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"cannot create the data directory {folder}: {exc.strerror}") from None
             url = f"sqlite:///{folder / 'knockabout.db'}"
-        self.url = url
+        parsed = database_url(url)
+        self.url = parsed.render_as_string(hide_password=True)  # for messages: never shows a password
         try:
-            args = {"check_same_thread": False} if url.startswith("sqlite") else {}
-            self.engine = create_engine(url, connect_args=args)
+            if parsed.get_backend_name() == "sqlite":
+                self.engine = create_engine(parsed, connect_args={"check_same_thread": False})
+                event.listen(self.engine, "connect", _sqlite_foreign_keys)  # as PostgreSQL always does
+            else:  # a server may restart under a long-running app: test pooled connections first
+                self.engine = create_engine(parsed, pool_pre_ping=True)
             Base.metadata.create_all(self.engine)
         except Exception as exc:  # any driver error becomes one clear line
-            raise StoreError(f"cannot open the database {url!r}: {exc}") from None
+            raise StoreError(f"cannot open the database {self.url!r}: {_one_line(exc)}") from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -191,3 +212,18 @@ class Store:
                 )
                 for r in rows
             ]
+
+
+def _sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite checks foreign keys only when asked, per connection: an action for a table
+    that was never stored is refused on both databases."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def _one_line(exc: Exception) -> str:
+    """The driver's own message on one line, without SQLAlchemy's background links."""
+    orig = getattr(exc, "orig", None)
+    text = " ".join(part.strip() for part in str(orig if orig is not None else exc).splitlines() if part.strip())
+    return text or type(exc).__name__

@@ -1,0 +1,206 @@
+"""The store works the same on PostgreSQL as on SQLite: tables and logs round-trip, the
+log is append-only, and a table (or a whole server) resumes from it.
+
+PostgreSQL comes from ``scripts/ensure-postgres.sh`` (``make test`` runs it through
+``make db-deps``); ``KNOCKABOUT_TEST_POSTGRES_URL`` points at another server. When no
+server answers these tests fail, unless ``KNOCKABOUT_SKIP_POSTGRES=1`` says to skip them.
+Each test gets a schema of its own, dropped afterwards, so test runs can share the server.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from knockabout.server import ServerSettings, create_app
+from knockabout.store import Store, StoredTable
+from knockabout.store.store import StoreError
+from knockabout.table import Seat, Table
+from tests.server.conftest import my_turn, receive_until
+
+pytestmark = pytest.mark.timeout(120)
+
+DEFAULT_POSTGRES_URL = "postgresql+psycopg://knockabout:knockabout@127.0.0.1:5432/knockabout_test"
+POSTGRES_URL = os.environ.get("KNOCKABOUT_TEST_POSTGRES_URL") or DEFAULT_POSTGRES_URL
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Engine]:
+    """An engine on the tests' PostgreSQL database; fails (never skips quietly) when none answers."""
+    if os.environ.get("KNOCKABOUT_SKIP_POSTGRES") == "1":
+        pytest.skip("KNOCKABOUT_SKIP_POSTGRES=1: the PostgreSQL store tests were skipped on purpose")
+    engine = create_engine(POSTGRES_URL, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect():
+            pass
+    except OperationalError as exc:
+        shown = make_url(POSTGRES_URL).render_as_string(hide_password=True)
+        pytest.fail(
+            f"PostgreSQL is not reachable at {shown} ({str(exc.orig).strip().splitlines()[0]}). "
+            "Start it with `make db-deps` (runs scripts/ensure-postgres.sh: installs, starts and sets it up), "
+            "point KNOCKABOUT_TEST_POSTGRES_URL at another server, or set KNOCKABOUT_SKIP_POSTGRES=1 "
+            "to skip these tests on purpose.",
+            pytrace=False,
+        )
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def postgres_url(postgres: Engine) -> Iterator[str]:
+    """A URL on a fresh schema of the tests' database."""
+    schema = f"knockabout_{uuid.uuid4().hex[:12]}"
+    with postgres.begin() as c:
+        c.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    yield url.render_as_string(hide_password=False)
+    with postgres.begin() as c:
+        c.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'k.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+SEATS = [
+    {"kind": "person", "name": "Ann Ünal", "level": None, "token": "a" * 64},
+    {"kind": "bot", "name": "Bot", "level": "random", "token": None},
+]
+
+
+def stored(table_id: str, seed: int = 9, status: str = "playing") -> StoredTable:
+    return StoredTable(id=table_id, game="nak-muay", rules_version="1.0", config={"players": 2, "variant": "x"},
+                       seed=seed, seats=SEATS, status=status)
+
+
+def test_tables_and_logs_round_trip(db_url: str) -> None:
+    store = Store(db_url)
+    store.create(stored("t1", seed=2**63 - 1))  # the largest seed the server accepts
+    store.create(stored("t2", seed=3))
+    long_action = "declare " + ", ".join(f"card {i}" for i in range(40))  # longer than any fixed column
+    for step, action in enumerate(["draw", "take", long_action]):
+        store.append_action("t1", step, step % 2, action, "person")
+    store.update_seats("t2", [dict(SEATS[0]), {**SEATS[1], "name": "Cy"}], "playing")
+    store.finish("t2", {"winners": [1], "payoffs": [0.0, 1.0], "draw": False, "reason": "knockout"})
+    store.close()
+
+    again = Store(db_url)
+    got = again.get("t1")
+    assert got is not None
+    assert got.actions == ["draw", "take", long_action]
+    assert got.seed == 2**63 - 1 and got.seats == SEATS and got.config == {"players": 2, "variant": "x"}
+    assert [t.id for t in again.unfinished()] == ["t1"]
+    assert [t.id for t in again.recent()] == ["t2", "t1"], "newest first"
+    done = again.get("t2")
+    assert done is not None and done.status == "finished" and done.finished_at is not None
+    assert done.result == {"winners": [1], "payoffs": [0.0, 1.0], "draw": False, "reason": "knockout"}
+    assert done.seats[1]["name"] == "Cy"
+    assert again.get("nope") is None
+    again.close()
+
+
+def test_the_action_log_is_append_only(db_url: str) -> None:
+    store = Store(db_url)
+    store.create(stored("t1"))
+    store.append_action("t1", 0, 0, "draw", "person")
+    store.append_action("t1", 1, 1, "take", "bot")
+    with pytest.raises(IntegrityError):
+        store.append_action("t1", 1, 0, "rewrite history", "person")  # a step is written once
+    with pytest.raises(IntegrityError):
+        store.append_action("no-such-table", 0, 0, "draw", "person")  # a log belongs to a stored table
+    store.append_action("t1", 2, 0, "block", "timeout")  # the store still works after a refusal
+    got = store.get("t1")
+    assert got is not None and got.actions == ["draw", "take", "block"]
+    store.close()
+
+
+def test_a_table_rebuilt_from_its_stored_log_is_the_same_table(db_url: str) -> None:
+    seats = [Seat("person", "Ann"), Seat("person", "Bo"), Seat("person", "Cy")]
+    table = Table("nak-muay", seats, {"players": 3}, 11)
+    store = Store(db_url)
+    store.create(StoredTable(id="t", game="nak-muay", rules_version=table.game.rules_version,
+                             config=table.record.config, seed=table.seed, seats=[]))
+    for _ in range(12):
+        d = table.decision()
+        assert d is not None, "the game should still run after a dozen steps"
+        entry = table.act(d.player, table.view(d.player)["legal"][-1], table.version)
+        store.append_action("t", entry.step, entry.seat, entry.action, entry.by)
+    store.close()
+
+    st = Store(db_url).get("t")
+    assert st is not None
+    again = Table(st.game, seats, st.config, st.seed, actions=st.actions)
+    assert again.version == table.version == 12
+    for seat in (None, 0, 1, 2):
+        assert again.view(seat) == table.view(seat)
+    assert again.events == table.events
+
+
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+def test_a_postgres_url_without_a_driver_uses_psycopg(postgres_url: str, scheme: str) -> None:
+    plain = postgres_url.replace("postgresql+psycopg://", f"{scheme}://", 1)
+    store = Store(plain)
+    store.create(stored(f"t-{scheme}"))
+    assert [t.id for t in store.unfinished()] == [f"t-{scheme}"]
+    assert store.engine.dialect.driver == "psycopg"
+    assert "knockabout:***@" in store.url, "the URL shown in messages hides the password"
+    store.close()
+
+
+def test_an_unreachable_database_fails_in_one_line_without_the_password() -> None:
+    with pytest.raises(StoreError) as info:
+        Store("postgresql://knockabout:hunter2@127.0.0.1:1/knockabout")
+    message = str(info.value)
+    assert "cannot open the database" in message and "127.0.0.1" in message
+    assert "hunter2" not in message and "\n" not in message
+
+
+def test_a_server_on_postgres_resumes_its_tables_after_a_restart(postgres_url: str) -> None:
+    def server() -> TestClient:
+        return TestClient(create_app(ServerSettings(db_url=postgres_url, bot_delay=0.0, bot_pace=0.0,
+                                                    grace_seconds=60.0)))
+
+    with server() as c:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random", "random"],
+                                           "name": "Ann", "seed": 3}).json()
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            for _ in range(3):
+                msg = receive_until(ws, my_turn(0))
+                assert msg["view"]["outcome"] is None, "seed 3 runs longer than three of Ann's turns"
+                ws.send_json({"type": "act", "action": msg["view"]["legal"][0], "version": msg["version"]})
+            before = receive_until(ws, my_turn(0))
+            assert before["view"]["outcome"] is None
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as spectator:
+            spectator.send_json({"type": "hello"})
+            watched = receive_until(spectator, lambda m: m["type"] == "sync")
+
+    with server() as c2:
+        info = c2.get(f"/api/tables/{made['id']}").json()
+        assert info["status"] == "playing" and info["version"] == before["version"]
+        with c2.websocket_connect(f"/ws/tables/{made['id']}") as spectator:
+            spectator.send_json({"type": "hello"})
+            assert receive_until(spectator, lambda m: m["type"] == "sync")["view"] == watched["view"]
+        with c2.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            sync = receive_until(ws, lambda m: m["type"] == "sync")
+            assert sync["view"] == before["view"], "same state, same hand, same decision"
+            ws.send_json({"type": "act", "action": sync["view"]["legal"][0], "version": sync["version"]})
+            upd = receive_until(ws, lambda m: m["type"] == "update" and m["version"] > sync["version"])
+            assert upd["version"] > before["version"]
+    store = Store(postgres_url)
+    log = store.get(made["id"])
+    store.close()
+    assert log is not None and len(log.actions) >= upd["version"], "every step was written to PostgreSQL"
