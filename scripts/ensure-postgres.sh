@@ -37,7 +37,8 @@ as_postgres() {
   if [ "$(id -u)" = "0" ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
 }
 
-# One runner at a time from here on (two test runs may start together).
+# One runner at a time from here on (two test runs may start together). Whatever may
+# start a daemon runs with fd 9 closed, or the server would hold the lock forever.
 exec 9>"${TMPDIR:-/tmp}/knockabout-ensure-postgres.lock"
 flock 9
 if answers; then
@@ -47,7 +48,7 @@ fi
 if ! command -v pg_ctlcluster >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   say "PostgreSQL not installed; installing Debian's postgresql (needs root and apt)"
   $SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq postgresql >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq postgresql >/dev/null 9>&-
 fi
 
 # The cluster on our port, else a new one (the package usually made "main" already).
@@ -57,14 +58,14 @@ if [ -z "${VER:-}" ]; then
   NAME=main
   if [ -d "/etc/postgresql/$VER/$NAME" ]; then NAME=knockabout; fi
   say "creating cluster $VER/$NAME on port $PG_PORT"
-  $SUDO pg_createcluster --port "$PG_PORT" "$VER" "$NAME" >/dev/null
+  $SUDO pg_createcluster --port "$PG_PORT" "$VER" "$NAME" >/dev/null 9>&-
   STATUS=down
 fi
 
 if [ "$STATUS" != "online" ]; then
   say "starting PostgreSQL cluster $VER/$NAME on port $PG_PORT"
   $SUDO install -d -o postgres -g postgres -m 2775 /var/run/postgresql
-  $SUDO pg_ctlcluster "$VER" "$NAME" start || say "pg_ctlcluster start failed; waiting for the server anyway"
+  $SUDO pg_ctlcluster "$VER" "$NAME" start 9>&- || say "pg_ctlcluster start failed; waiting for the server anyway"
 fi
 for _ in $(seq 1 60); do
   if pg_isready -q -h "$PG_HOST" -p "$PG_PORT"; then break; fi
