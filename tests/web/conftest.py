@@ -66,7 +66,12 @@ def browser() -> Iterator[Any]:
     """One headless Chromium for the whole run, shared by every module that imports this
     fixture (Playwright's sync API allows one instance per thread)."""
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM} (run scripts/ensure-browser.sh)")
+        if os.environ.get("KNOCKABOUT_SKIP_BROWSER") == "1":
+            pytest.skip("KNOCKABOUT_SKIP_BROWSER=1: browser tests skipped on purpose")
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: run scripts/ensure-browser.sh (make test does), "
+            "or set KNOCKABOUT_SKIP_BROWSER=1 to skip the browser tests on purpose"
+        )
     if "browser" not in _PLAYWRIGHT:
         from playwright.sync_api import sync_playwright
 
