@@ -10,7 +10,9 @@ Routes
   GET  /api/tables/{id}/record          a finished game's replay record (JSON)
   WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
                                         (no token: spectator); then
-                                        {"type": "act", "action": TEXT, "version": N}
+                                        {"type": "act", "action": TEXT, "version": N},
+                                        {"type": "answer", "answer": [ID, ...], "version": N}
+                                        (a judged decision's challenge), {"type": "challenge"}
   GET  /, /t/{id}, /replay/{id}         the front end (static files, no build step)
 """
 
@@ -67,12 +69,30 @@ class Act(BaseModel):
     version: int
 
 
+class Answer(BaseModel):
+    """An answer to the seat's open challenge (e.g. the tower's cube ids, bottom first)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["answer"]
+    answer: list[Annotated[str, Field(min_length=1, max_length=32)]] = Field(max_length=64)
+    version: int
+
+
+class ChallengeRequest(BaseModel):
+    """Ask again for the seat's open challenge (it also comes with each update)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["challenge"]
+
+
 class Ping(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["ping"]
 
 
-ClientMessage: TypeAdapter[Act | Ping] = TypeAdapter(Annotated[Act | Ping, Field(discriminator="type")])
+ClientMessage: TypeAdapter[Act | Answer | ChallengeRequest | Ping] = TypeAdapter(
+    Annotated[Act | Answer | ChallengeRequest | Ping, Field(discriminator="type")]
+)
 
 
 class ApiError(Exception):
@@ -280,8 +300,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if isinstance(msg, Ping):
             await live.send(conn, {"type": "pong"})
             return
+        if isinstance(msg, ChallengeRequest):
+            await live.send(conn, live.challenge_message(conn))
+            return
         try:
-            await live.act(conn, msg.action, msg.version)
+            if isinstance(msg, Answer):
+                await live.answer(conn, msg.answer, msg.version)
+            else:
+                await live.act(conn, msg.action, msg.version)
         except KnockaboutError as exc:
             await live.send(conn, {"type": "error", "message": str(exc), "version": live.table.version})
 

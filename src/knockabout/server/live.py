@@ -152,6 +152,7 @@ class LiveTable:
             "view": t.view(conn.seat),
             "events": events,
             "clock": self.clock_info(),
+            "challenge": t.challenge_for(conn.seat),
             "can_undo": False,
         }
 
@@ -258,6 +259,18 @@ class LiveTable:
         async with self.lock:
             entry = self.table.act(conn.seat, action, version)
             await self.changed([entry])
+
+    async def answer(self, conn: Connection, answer: list[str], version: int) -> None:
+        """The seat's answer to its open challenge; the table judges it by the server's clock."""
+        if conn.seat is None:
+            raise TableError("spectators cannot answer a challenge; join a free seat to play")
+        async with self.lock:
+            entry = self.table.answer(conn.seat, answer, version)
+            await self.changed([entry])
+
+    def challenge_message(self, conn: Connection) -> dict[str, Any]:
+        t = self.table
+        return {"type": "challenge", "version": t.version, "challenge": t.challenge_for(conn.seat)}
 
 
 def stored_seats(table: Table, tokens: list[str | None]) -> list[dict[str, Any]]:

@@ -1,5 +1,6 @@
 """Live play: one game at a table of people, bots and empty seats (see :mod:`.table`)."""
 
+from knockabout.table.challenge import MAKERS, Challenge, ChallengeError, Puzzle, tower_puzzle
 from knockabout.table.seats import Seat, SeatError, default_names, parse_seat, parse_seats
 from knockabout.table.table import (
     LogEntry,
@@ -12,8 +13,12 @@ from knockabout.table.table import (
 from knockabout.table.undo import public_and_deterministic
 
 __all__ = [
+    "MAKERS",
+    "Challenge",
+    "ChallengeError",
     "LogEntry",
     "NotYourDecisionError",
+    "Puzzle",
     "Seat",
     "SeatError",
     "StaleActionError",
@@ -24,4 +29,5 @@ __all__ = [
     "parse_seat",
     "parse_seats",
     "public_and_deterministic",
+    "tower_puzzle",
 ]

@@ -14,11 +14,19 @@ gets the public view and public events.
 Fairness of timed windows: a bot answering a timed decision (Nak Muay's Countdown)
 always answers ``bot_delay`` seconds after the window opened, whatever it holds, so
 the speed of an answer never tells anyone whether the bot had a response.
+
+Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
+(Knockdown's ``tower_challenge``) a person does not choose the action; the table
+issues a puzzle from its own secret generator (:meth:`Table.challenge_for`) and turns
+the person's answer into the pass or fail action by checking it against the puzzle
+and its own clock (:meth:`Table.answer`). Such a log entry is ``by="judged"`` and
+carries the verdict.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,12 +43,13 @@ from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord, Match
 from knockabout.core.rng import Rng, mix_seed
+from knockabout.table.challenge import MAKERS, Challenge, Maker
 from knockabout.table.seats import Seat, standin_level
 from knockabout.table.undo import public_and_deterministic
 
 log = logging.getLogger(__name__)
 
-Actor = Literal["person", "bot", "stand-in", "timeout"]
+Actor = Literal["person", "bot", "stand-in", "timeout", "judged"]
 
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
@@ -73,6 +82,7 @@ class LogEntry:
     events: tuple[Event, ...]
     by: Actor
     undoable: bool
+    verdict: str = ""  # for a judged answer: why it passed or failed
 
 
 class Table:
@@ -91,6 +101,8 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         actions: Sequence[str] = (),
         stand_in: str | None = None,
+        challenges: Mapping[str, Maker] | None = None,
+        challenge_seed: int | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         self.match = Match(self.game, config, seed)
@@ -109,11 +121,18 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._bot_rng = Rng(mix_seed(seed, "table-bots"))
         self._decided_at = clock()
+        self.makers: Mapping[str, Maker] = MAKERS if challenges is None else challenges
+        # the puzzles' generator is the table's secret, never the game's (tests may fix it)
+        self._challenge_rng = Rng(secrets.randbits(64) if challenge_seed is None else challenge_seed)
+        self.challenge: Challenge | None = None
+        self._issuing = False
         first = self.match.state.to_act()
         self.first_player: int | None = None if first is None else first.player
         for text in actions:
             self._apply(self.match.state.to_act(), text, "person", check_undo=False)
         self._decided_at = clock()
+        self._issuing = True
+        self._issue_challenge()
 
     # ------------------------------------------------------------------ facts
     @property
@@ -209,6 +228,54 @@ class Table:
     def restart_clock(self) -> None:
         """Start the pending decision's time afresh (after a resume or when play begins)."""
         self._decided_at = self.clock()
+        self._issue_challenge()
+
+    # -------------------------------------------------------------- challenges
+    def judged(self, seat: int) -> bool:
+        """Whether the pending decision is one the table judges for this seat (a person's
+        decision of a kind with a challenge maker)."""
+        d = self.decision()
+        return d is not None and d.player == seat and d.kind in self.makers and not self.bot_controls(seat)
+
+    def _issue_challenge(self) -> None:
+        """Set (or clear) the puzzle for the pending decision. A new one is issued whenever
+        the decision's clock starts (it opened, play began, a resume, a person came back)."""
+        if not self._issuing:
+            return
+        d = self.decision()
+        if d is None or not self.started or not self.judged(d.player):
+            self.challenge = None
+            return
+        c = self.challenge
+        if c is not None and c.version == self.version and c.seat == d.player and c.issued_at == self._decided_at:
+            return
+        limit = d.time_limit if d.time_limit is not None else float("inf")
+        puzzle = self.makers[d.kind](self.view(d.player), d, self._challenge_rng)
+        cid = f"{self.version}-{self._challenge_rng.below(1 << 30):08x}"
+        self.challenge = Challenge(cid, d.player, self.version, d.kind, self._decided_at,
+                                   self._decided_at + limit, limit, puzzle)
+
+    def challenge_for(self, seat: int | None) -> dict[str, Any] | None:
+        """The open puzzle for this seat (what to solve, the time left), or None. Only the
+        challenged seat gets it; everyone else sees the decision in the public view."""
+        c = self.challenge
+        if seat is None or c is None or c.seat != seat or c.version != self.version:
+            return None
+        return c.public(self.clock())
+
+    def answer(self, seat: int, answer: object, version: int | None = None) -> LogEntry:
+        """The person at ``seat`` answers the open challenge. The table's clock decides
+        lateness; a right answer in time records the pass action, a wrong or late one the
+        fail action. A malformed answer (unknown or repeated pieces, not a list of texts),
+        a stale version or a seat without a challenge is refused, changing nothing."""
+        d = self._check_turn(seat, f"answer {answer!r}", version)
+        c = self.challenge
+        if c is None or c.seat != seat or c.version != self.version or not self.judged(seat):
+            raise TableError(f"there is no challenge for you to answer: the pending decision is {d.kind}")
+        picks = c.puzzle.check_shape(answer)
+        passed, why = c.judge(picks, self.clock())
+        action = c.puzzle.pass_action if passed else c.puzzle.fail_action
+        return self._apply(d, action, "judged", verdict=f"{'passed' if passed else 'failed'}: {why}")
 
     # ----------------------------------------------------------------- people
     def act(self, seat: int, action: Action | str, version: int | None = None) -> LogEntry:
@@ -217,6 +284,15 @@ class Table:
         Refused, changing nothing, when the game is over or not started, the version is
         stale, the seat is not the one deciding, or the action is not legal.
         """
+        d = self._check_turn(seat, f"action {str(action)!r}", version)
+        if self.judged(seat):
+            raise TableError(
+                f"{str(action)!r} cannot be chosen directly: the table judges this {d.kind}; "
+                "solve the challenge and send your answer"
+            )
+        return self._apply(d, action, "person")
+
+    def _check_turn(self, seat: int, what: str, version: int | None) -> Decision:
         if not 0 <= seat < len(self.seats):
             raise TableError(f"there is no seat {seat} at this table")
         d = self.decision()
@@ -226,14 +302,14 @@ class Table:
             raise TableError("the game has not started: a seat is still empty")
         if version is not None and version != self.version:
             raise StaleActionError(
-                f"stale action {str(action)!r}: it was chosen on state {version}, "
+                f"stale {what}: it was chosen on state {version}, "
                 f"the table is at state {self.version}; look again and choose anew"
             )
         if d.player != seat:
             raise NotYourDecisionError(
                 f"it is not your decision: {self.names()[d.player]} must decide ({d.kind})"
             )
-        return self._apply(d, action, "person")
+        return d
 
     def set_away(self, seat: int, away: bool) -> None:
         """Mark a person as away (a stand-in bot plays for them) or back."""
@@ -321,7 +397,9 @@ class Table:
             return legal[self._bot_rng.below(len(legal))]
         return action
 
-    def _apply(self, d: Decision | None, action: Action | str, by: Actor, *, check_undo: bool = True) -> LogEntry:
+    def _apply(
+        self, d: Decision | None, action: Action | str, by: Actor, *, check_undo: bool = True, verdict: str = ""
+    ) -> LogEntry:
         if d is None:
             raise TableError("the game is over; no more actions are accepted")
         before = self.state.clone() if (self.local and check_undo) else None
@@ -329,11 +407,12 @@ class Table:
         text = self.record.actions[-1]
         step = len(self.record.actions) - 1
         undoable = False
-        if before is not None:
+        if before is not None and by != "judged":  # a judged answer is never taken back (no second try)
             viewers = self.persons() or [d.player]
             undoable = public_and_deterministic(before, self.game.actions.parse(text), events, self.state, viewers)
-        entry = LogEntry(step, d.player, text, tuple(events), by, undoable)
+        entry = LogEntry(step, d.player, text, tuple(events), by, undoable, verdict)
         self.log.append(entry)
         self.events.extend((step, e) for e in events)
         self._decided_at = self.clock()
+        self._issue_challenge()
         return entry

@@ -1,0 +1,177 @@
+"""Judged decisions: the table sets the tower puzzle from its own generator, only a right
+answer in time by the table's clock becomes tower:pass, and a person cannot claim it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knockabout.core.protocol import Decision
+from knockabout.core.replay import replay
+from knockabout.core.rng import Rng
+from knockabout.table import ChallengeError, Seat, Table, TableError, tower_puzzle
+from tests.table.conftest import FakeClock
+from tests.table.towers import TOWER, tower_actions, tower_table
+
+
+def solution(ch: dict[str, Any]) -> list[str]:
+    return [c["id"] for c in sorted(ch["cubes"], key=lambda c: c["place"])]
+
+
+def test_the_challenged_person_alone_gets_a_puzzle_of_all_their_wound_cubes(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None and ch["kind"] == "tower" and ch["left"] == 10.0 and ch["limit"] == 10.0
+    fighter = t.view(0)["fighters"][0]
+    assert len(ch["cubes"]) == fighter["heavy"] + fighter["light"] == t.view(0)["pending"]["cubes"]
+    assert sorted(c["place"] for c in ch["cubes"]) == list(range(1, len(ch["cubes"]) + 1))
+    assert sum(c["weight"] == "heavy" for c in ch["cubes"]) == fighter["heavy"]
+    assert t.challenge_for(1) is None and t.challenge_for(None) is None
+    clock.advance(4)
+    assert t.challenge_for(0)["left"] == 6.0  # type: ignore[index]
+
+
+def test_a_right_answer_in_time_records_a_judged_pass(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None
+    clock.advance(9.5)
+    entry = t.answer(0, solution(ch), t.version)
+    assert entry.action == "tower:pass" and entry.by == "judged" and entry.verdict.startswith("passed")
+    assert any(e.type == "test_result" and e.data["passed"] for e in entry.events)
+    assert t.challenge_for(0) is None
+
+
+def test_a_wrong_order_fails_the_test(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None
+    right = solution(ch)
+    wrong = right[1:2] + right[:1] + right[2:]
+    entry = t.answer(0, wrong, t.version)
+    assert entry.action == "tower:fail" and entry.by == "judged" and "wrong" in entry.verdict
+
+
+def test_a_toppled_or_unfinished_tower_fails(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None
+    entry = t.answer(0, solution(ch)[:-1], t.version)
+    assert entry.action == "tower:fail" and "unfinished" in entry.verdict
+
+
+def test_a_right_answer_after_the_deadline_fails_by_the_table_clock(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None
+    clock.advance(10.2)  # the answer arrives before the table ticked the timeout
+    entry = t.answer(0, solution(ch), t.version)
+    assert entry.action == "tower:fail" and "late" in entry.verdict
+
+
+def test_time_running_out_without_an_answer_fails(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    assert t.next_due() == clock.now + 10
+    clock.advance(10)
+    done = t.tick()
+    assert [(e.action, e.by) for e in done][:1] == [("tower:fail", "timeout")]
+
+
+@pytest.mark.parametrize("claim", ["tower:pass", "tower:fail"])
+def test_a_person_cannot_choose_the_verdict_directly(clock: FakeClock, claim: str) -> None:
+    t = tower_table(clock)
+    before = t.version
+    with pytest.raises(TableError, match=r"cannot be chosen directly.*judges"):
+        t.act(0, claim, t.version)
+    assert t.version == before and t.challenge_for(0) is not None
+
+
+@pytest.mark.parametrize("bad", [["zz"], "abc", [1, 2], None])
+def test_a_malformed_answer_is_refused_and_changes_nothing(clock: FakeClock, bad: Any) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    with pytest.raises(ChallengeError, match="nothing changed"):
+        t.answer(0, bad, t.version)
+    assert t.version == ch["version"] and t.challenge_for(0) == ch  # type: ignore[index]
+
+
+def test_a_repeated_cube_is_refused(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None
+    first = solution(ch)[0]
+    with pytest.raises(ChallengeError, match="twice"):
+        t.answer(0, [first, first], t.version)
+
+
+def test_answers_from_the_wrong_seat_or_a_stale_state_are_refused(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.challenge_for(0)
+    assert ch is not None
+    with pytest.raises(TableError, match="not your decision"):
+        t.answer(1, solution(ch), t.version)
+    with pytest.raises(TableError, match="stale"):
+        t.answer(0, solution(ch), t.version - 1)
+    assert t.challenge_for(0) == ch
+
+
+def test_a_bot_still_chooses_the_verdict_itself_without_a_puzzle(clock: FakeClock) -> None:
+    seed, acts = tower_actions(tested=1)
+    t2 = Table("knockdown", [Seat("person", "Ann"), Seat("bot", "b", "random")], TOWER, seed, clock=clock,
+               actions=acts)
+    assert t2.decision().kind == "tower_challenge"  # type: ignore[union-attr]
+    assert t2.challenge is None and t2.challenge_for(1) is None
+    done = t2.tick()
+    assert done and done[0].action in ("tower:pass", "tower:fail") and done[0].by == "bot"
+
+
+def test_an_away_person_gets_no_puzzle_and_a_returning_one_gets_a_fresh_clock(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    first = t.challenge_for(0)
+    t.set_away(0, True)
+    assert t.challenge_for(0) is None
+    clock.advance(3)
+    t.set_away(0, False)
+    again = t.challenge_for(0)
+    assert again is not None and again["id"] != first["id"] and again["left"] == 10.0  # type: ignore[index]
+
+
+def test_the_puzzle_never_changes_the_game_or_its_replay(clock: FakeClock) -> None:
+    a = tower_table(clock, challenge_seed=1)
+    b = tower_table(clock, challenge_seed=2)
+    ca, cb = a.challenge_for(0), b.challenge_for(0)
+    assert ca is not None and cb is not None and solution(ca) != solution(cb)
+    assert a.state.to_dict() == b.state.to_dict()
+    a.answer(0, solution(ca), a.version)
+    b.answer(0, solution(cb), b.version)
+    assert a.record.actions == b.record.actions and a.record.actions[-1] == "tower:pass"
+    assert replay(a.record).to_dict() == a.state.to_dict() == b.state.to_dict()
+
+
+def test_a_local_table_cannot_undo_a_judged_answer_for_a_second_try(clock: FakeClock) -> None:
+    seed, acts = tower_actions()
+    t = Table("knockdown", [Seat("person", "Ann"), Seat("person", "Bo")], TOWER, seed,
+              clock=clock, actions=acts, local=True)
+    t.answer(0, [], t.version)
+    assert not t.can_undo(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cubes=st.integers(0, 30), heavy=st.integers(0, 30), seed=st.integers(0, 2**32))
+def test_every_tower_puzzle_is_solvable_and_grows_with_the_wounds(cubes: int, heavy: int, seed: int) -> None:
+    view = {"pending": {"tested": 0, "cubes": cubes}, "fighters": [{"heavy": heavy, "light": 0}]}
+    p = tower_puzzle(view, Decision(0, "tower_challenge", 10.0), Rng(seed))
+    n = max(1, cubes)
+    ids = [c["id"] for c in p.payload["cubes"]]
+    assert len(set(ids)) == n and sorted(p.solution) == sorted(ids)
+    assert [c["id"] for c in sorted(p.payload["cubes"], key=lambda c: c["place"])] == list(p.solution)
+    cols, rows = p.payload["grid"]
+    assert cols * rows >= n and len(p.payload["layouts"]) == n
+    for k, layout in enumerate(p.payload["layouts"]):
+        standing = [tuple(xy) for xy, c in zip(layout, p.payload["cubes"], strict=True) if c["place"] > k]
+        assert len(set(standing)) == len(standing), "two cubes lying on one spot"
+        assert all(0 <= x < cols and 0 <= y < rows for x, y in standing)
+    assert p.payload["reshuffle"] == (n >= 4)
