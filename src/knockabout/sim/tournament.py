@@ -30,6 +30,8 @@ from itertools import combinations, permutations
 from multiprocessing import get_context
 from typing import Any
 
+from pydantic import BaseModel
+
 from knockabout.bots.base import SeatView
 from knockabout.bots.levels import check_level, make_bot
 from knockabout.core.errors import ConfigError, KnockaboutError
@@ -111,11 +113,11 @@ def plan(spec: SimSpec) -> list[Task]:
     return tasks
 
 
-def play_game(spec: SimSpec, task: Task) -> GameResult:
-    """Play one game of the plan."""
+def play_game(spec: SimSpec, task: Task, config: BaseModel | None = None) -> GameResult:
+    """Play one game of the plan (``config``: the spec's options, already validated)."""
     g = get_game(spec.game)
     seed = mix_seed(spec.seed, task.deal)
-    state = g.new_state(spec.full_config(), seed)
+    state = g.new_state(config if config is not None else spec.full_config(), seed)
     n = state.num_players
     bots = [make_bot(level, g.id) for level in task.seats]
     base = mix_seed(spec.seed, "bots", task.index)
@@ -160,7 +162,8 @@ def play_game(spec: SimSpec, task: Task) -> GameResult:
 
 
 def _run_chunk(spec: SimSpec, tasks: list[Task]) -> list[GameResult]:
-    return [play_game(spec, t) for t in tasks]
+    config = get_game(spec.game).make_config(spec.full_config())  # validate once, not per game
+    return [play_game(spec, t, config) for t in tasks]
 
 
 def run(
