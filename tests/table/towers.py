@@ -48,3 +48,34 @@ def tower_table(clock: Callable[[], float], second: Seat | None = None, **kw: An
     seed, acts = tower_actions()
     seats = [Seat("person", "Ann"), second or Seat("person", "Bo")]
     return Table("knockdown", seats, TOWER, seed, clock=clock, actions=acts, **kw)
+
+
+def store_tower_table(db_url: str, second: str = "random", tested: int = 0) -> tuple[str, str]:
+    """Store an unfinished table whose next decision is a person's tower (seat ``tested``),
+    as a server would have left it; a server started on ``db_url`` resumes it.
+    Returns (table id, the person's seat token)."""
+    import secrets
+
+    from knockabout.server.live import token_hash
+    from knockabout.store import Store, StoredTable
+
+    game = get_game("knockdown")
+    seed, acts = tower_actions(tested)
+    token = secrets.token_urlsafe(12)
+    person = {"kind": "person", "name": "Ann", "level": None, "token": token_hash(token)}
+    other = {"kind": "bot", "name": "Bot", "level": second, "token": None}
+    seats = [person, other] if tested == 0 else [other, person]
+    table_id = "tower" + secrets.token_hex(3)
+    store = Store(db_url)
+    try:
+        store.create(StoredTable(id=table_id, game=game.id, rules_version=game.rules_version, config=dict(TOWER),
+                                 seed=seed, seats=seats, status="playing", content_hash=game.content_hash()))
+        s = game.new_state(TOWER, seed)
+        for step, a in enumerate(acts):
+            d = s.to_act()
+            assert d is not None
+            store.append_action(table_id, step, d.player, a, "person")
+            s.apply(a)
+    finally:
+        store.close()
+    return table_id, token
