@@ -198,3 +198,10 @@ def test_a_named_pack_is_played_by_that_player() -> None:
     s = G.new_state({"packs": ["night-moths", "random"]}, 4)
     assert {c.pack for c in s.lab[:3]} == {"night-moths"}
     assert {c.pack for c in s.lab[3:]} != {"night-moths"}
+
+
+def test_a_wrong_card_count_is_reported_alongside_card_errors(tmp_path: Path) -> None:
+    text = GOOD[: GOOD.index("[[cards]]\nname = \"Three\"")].replace("attack = 3, heart = 2", "attack = 30, heart = 2")
+    problems = G.validate_content(_write(tmp_path, text))
+    assert any("edges.north.attack" in p for p in problems)
+    assert any("field cards" in p and "3 cards" in p for p in problems)

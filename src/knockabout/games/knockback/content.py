@@ -241,7 +241,12 @@ def check_pack(path: Path) -> tuple[PackModel | None, list[str]]:
     try:
         return PackModel.model_validate(raw), []
     except ValidationError as exc:
-        return None, [f"{_where(path, raw, e['loc'])}: {_expected(e)}" for e in exc.errors()]
+        problems = [f"{_where(path, raw, e['loc'])}: {_expected(e)}" for e in exc.errors()]
+        cards = raw.get("cards")
+        if isinstance(cards, list) and len(cards) != 3 and not any(", field cards:" in p for p in problems):
+            # pydantic leaves the count out when the cards themselves have errors
+            problems.append(f"{path}, field cards: a pack has exactly 3 cards, this one has {len(cards)}")
+        return None, problems
 
 
 def validate_file(path: Path) -> list[str]:
