@@ -83,5 +83,7 @@ def test_a_right_answer_after_the_server_clock_ran_out_fails(make_client: Any, t
         results = [e for e in upd["events"] if e["type"] == "test_result"]
         assert results and results[0]["data"]["passed"] is False
         live = c.app.state.manager.get(table_id)
-        entry = next(e for e in live.table.log if e.by == "judged")
-        assert entry.action == "tower:fail" and "late" in entry.verdict
+        entry = live.table.log[sync["version"]]
+        # the driver may tick the timeout first, or the answer is judged late: the server clock decides either way
+        assert entry.action == "tower:fail" and entry.by in ("judged", "timeout")
+        assert entry.by == "timeout" or "late" in entry.verdict
