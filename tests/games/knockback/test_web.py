@@ -41,10 +41,13 @@ def test_a_person_plays_knockback_on_the_grid_against_a_bot(server: LiveServer, 
     while time.monotonic() < deadline and page.locator("#outcome").count() == 0:
         seen["spot"] |= page.locator("#grid .kb-cell.spot").count() > 0
         seen["target"] |= page.locator("#grid .kb-card.target").count() > 0
-        if page.locator("#grid .kb-card.exhausted").count():
+        # read in one go: the board may redraw between two separate queries
+        transforms = page.locator("#grid .kb-card.exhausted").evaluate_all(
+            "els => els.map(e => getComputedStyle(e).transform)"
+        )
+        if transforms:
             seen["exhausted"] = True
-            transform = page.eval_on_selector("#grid .kb-card.exhausted", "e => getComputedStyle(e).transform")
-            seen["turned"] |= transform not in ("none", "")
+            seen["turned"] |= any(t not in ("none", "") for t in transforms)
         if page.locator("#grid .kb-card").count():
             seen["edges"] |= page.locator("#grid .kb-card .kb-e").count() >= 4
         # act through the board when it offers something, else through the buttons
