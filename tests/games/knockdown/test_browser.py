@@ -88,6 +88,6 @@ def test_the_tower_challenge_shows_a_ticking_ten_second_timer(server: LiveServer
     assert first <= 10
     page.wait_for_timeout(1200)
     assert int(page.inner_text("#secs")) < first, "the timer ticks down"
-    labels = [b.inner_text() for b in page.locator("#actions button").all()]
-    assert "My tower stands" in labels and "My tower fell" in labels
+    assert page.locator("#actions").count() == 0, "no button may claim a pass: the server judges the tower"
+    assert page.locator("#tower-field button").count() >= 1
     ctx.close()

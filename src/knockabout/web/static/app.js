@@ -246,7 +246,10 @@ function connect(id, token) {
   function draw() {
     const v = cur.view; const t = cur.table; const nm = names();
     crumb.textContent = `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
-    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm });
+    // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
+    const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
+    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge,
+      answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
     if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
     ui.players.replaceChildren(h("b", {}, "At the table"), ...t.seats.map((s, i) => {
       const state = s.kind === "bot" ? `bot · ${s.level}` : s.kind === "empty" ? "open seat"
@@ -271,7 +274,12 @@ function connect(id, token) {
     const d = v.decision;
     const myMove = !!(d && v.legal && d.player === cur.seat && t.status === "playing");
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
-    if (myMove) {
+    if (myMove && challenge) {
+      ui.decide.append(h("div", { class: "panel", id: "challenge", "data-kind": d.kind },
+        h("div", { class: "prompt" }, d.prompt || "Your challenge"),
+        h("p", {}, challenge.rule || "Solve the challenge on the board."),
+        h("p", { class: "muted" }, "The table's clock decides: only a right answer in time counts.")));
+    } else if (myMove) {
       const many = v.legal.length > 10;
       const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
       for (const a of v.legal) {

@@ -1,6 +1,8 @@
 // Knockdown in the browser: the arena (SVG), both fighters with wound cubes and tokens, the Attack Row,
 // hands with symbols, fighter sheets, and the tower challenge. The 10-second clock of the challenge is the
-// table's timer (drawn by app.js from the decision's time limit); the server judges the outcome.
+// table's timer (drawn by app.js from the decision's time limit). The tested person gets the puzzle
+// (ctx.challenge: numbered cubes lying on a field) and clicks the cubes in order to stack them; the picks go
+// to the server (ctx.answer), which judges them against the puzzle and its own clock.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
 
 const SYM = { punch: "✊", kick: "🦶", block: "🛡", dash: "»" };
@@ -46,6 +48,19 @@ function ensureStyle() {
   .kd-tower .stack { display: flex; flex-direction: column-reverse; align-items: center; gap: 2px; }
   .kd-tower .stack i { width: 22px; height: 14px; background: #8b0000; border-radius: 2px; display: block; }
   .kd-tower .stack i.light { background: #fff; border: 2px solid #8b0000; }
+  .kd-tgame { display: flex; gap: .8rem; align-items: flex-end; flex-wrap: wrap; }
+  .kd-field { position: relative; background: #efe6d2; border-radius: .4rem; border: 1px solid #c9b88f; }
+  .kd-tcube { position: absolute; width: 38px; height: 30px; padding: 0; border-radius: 3px; font-weight: 700;
+              border: 2px solid #8b0000; background: #fff; color: #8b0000; cursor: pointer; }
+  .kd-tcube.heavy { background: #8b0000; color: #fff; }
+  .kd-tstack { display: flex; flex-direction: column-reverse; align-items: center; gap: 1px; min-width: 60px;
+               min-height: 40px; border-bottom: 4px solid #6d4c41; padding: 0 4px; transition: transform .4s; }
+  .kd-tstack i { width: 38px; height: 16px; font-size: .7rem; font-style: normal; text-align: center;
+                 border: 2px solid #8b0000; background: #fff; color: #8b0000; border-radius: 2px; display: block; }
+  .kd-tstack i.heavy { background: #8b0000; color: #fff; }
+  .kd-tstack.toppled { transform: rotate(75deg) translateX(20px); transform-origin: bottom left; }
+  .kd-tstatus { font-weight: 700; }
+  .kd-tstatus.bad { color: #c62828; }
   `;
   document.head.append(s);
 }
@@ -171,10 +186,72 @@ function pendingLine(view, names) {
   }
 }
 
+// picks on the open tower puzzles, by challenge id (a redraw of the board keeps them)
+const towerPicks = {};
+const FIELD = 46;
+
+function towerGame(ch, ctx) {
+  const st = towerPicks[ch.id] || (towerPicks[ch.id] = { ids: [], toppled: false, sent: false });
+  const n = ch.cubes.length;
+  const byId = Object.fromEntries(ch.cubes.map((c) => [c.id, c]));
+  const wrap = el("div");
+  wrap.id = "tower-game";
+  const status = el("div", `kd-tstatus${st.toppled ? " bad" : ""}`, st.toppled ? "Your tower toppled!"
+    : st.ids.length === n ? "Tower complete: the table is judging it…"
+      : `Pick cube ${st.ids.length + 1} of ${n}${ch.reshuffle && st.ids.length ? " (the cubes moved!)" : ""}`);
+  status.id = "tower-status";
+  wrap.append(status);
+  const game = el("div", "kd-tgame");
+  const [cols, rows] = ch.grid;
+  const field = el("div", "kd-field");
+  field.id = "tower-field";
+  field.style.width = `${cols * FIELD + 8}px`;
+  field.style.height = `${rows * FIELD + 8}px`;
+  const layout = ch.layouts[Math.min(st.ids.length, n - 1)];
+  const pick = (c) => {
+    if (st.sent) return;
+    st.ids.push(c.id);
+    if (c.place !== st.ids.length) st.toppled = true;
+    if (st.toppled || st.ids.length === n) { st.sent = true; ctx.answer(st.ids.slice()); }
+    wrap.replaceWith(towerGame(ch, ctx));
+  };
+  ch.cubes.forEach((c, i) => {
+    if (st.ids.includes(c.id)) return;
+    const b = el("button", `kd-tcube ${c.weight}`, String(c.place));
+    b.dataset.cube = c.id;
+    b.dataset.place = c.place;
+    b.title = `cube ${c.id}: place ${c.place} (${c.weight})`;
+    b.style.left = `${4 + layout[i][0] * FIELD + 4}px`;
+    b.style.top = `${4 + layout[i][1] * FIELD + 8}px`;
+    b.disabled = st.sent;
+    b.addEventListener("click", () => pick(c));
+    field.append(b);
+  });
+  const stack = el("div", `kd-tstack${st.toppled ? " toppled" : ""}`);
+  stack.id = "tower-stack";
+  for (const id of st.ids) {
+    const c = byId[id];
+    const cube = el("i", c.weight, String(c.place));
+    cube.dataset.cube = id;
+    stack.append(cube);
+  }
+  game.append(field, stack);
+  wrap.append(game);
+  wrap.append(el("small", "", ch.rule || ""));
+  return wrap;
+}
+
 function towerPanel(view, ctx) {
   const p = view.pending || {};
   const box = el("div", "kd-tower");
   box.id = "tower";
+  const ch = ctx.challenge;
+  if (ch && ch.kind === "tower" && ctx.seat === p.tested) {
+    box.append(el("div", "", `Knockdown Test: stack all ${ch.cubes.length} of your wound cubes, 1 on the table first, `
+      + "each next one on top. The table's timer counts the 10 seconds."));
+    box.append(towerGame(ch, ctx));
+    return box;
+  }
   box.append(el("div", "", ctx.seat === p.tested
     ? `Build your tower: every one of your ${p.cubes} wound cubes, one touching the table, none touching more than two.`
     : `${ctx.names[p.tested]} is building a tower of ${p.cubes} cubes.`));
@@ -256,7 +333,7 @@ export function actionLabel(text, view, ctx) {
       if (arg === "effect") return "Block the effect";
       return arg === "wounds" ? `Block wounds (ignore ${extra} heavy)` : `Block twice: wounds (${extra} heavy) and effect`;
     case "ko": return arg === "test" ? "Start the Knockdown Test" : "No test";
-    case "tower": return arg === "pass" ? "My tower stands" : "My tower fell";
+    case "tower": return arg === "pass" ? "The tower stands" : "The tower fell";
     case "skill": {
       const offered = (draft.received && draft.received.length ? draft.received : draft.dealt) || [];
       const s = offered[Number(arg)];
