@@ -63,3 +63,12 @@ def test_options_naming_server_files_cannot_be_set_from_the_web(make_client: Any
             r = c.post("/api/tables", json={"game": "knockback", "seats": ["me", "random"],
                                             "config": {"pack_files": ["/etc"]}})
             assert r.status_code == 400 and "only available in local play" in r.json()["error"]
+
+
+def test_knockback_marks_its_pack_files_option_as_local_only() -> None:
+    from knockabout.core import get_game
+    from knockabout.server.live import local_only_options
+
+    assert "pack_files" in local_only_options(get_game("knockback"))
+    schema = get_game("knockback").config_model.model_json_schema()
+    assert schema["properties"]["pack_files"].get("local_only") is True

@@ -19,6 +19,7 @@ from rich.table import Table as RichTable
 RENDERERS: dict[str, str] = {
     "nak-muay": "knockabout.cli.render.nakmuay",
     "knockdown": "knockabout.cli.render.knockdown",
+    "knockback": "knockabout.cli.render.knockback",
 }
 
 

@@ -41,7 +41,11 @@ class KnockbackConfig(BaseModel):
     max_rounds: int = Field(
         30, ge=1, le=1000, description="safety: rounds after which the match is decided as it stands"
     )
-    pack_files: tuple[str, ...] = Field((), description="extra pack files or directories to load packs from")
+    pack_files: tuple[str, ...] = Field(
+        (),
+        description="extra pack files or directories to load packs from",
+        json_schema_extra={"local_only": True},  # never settable from the web lobby
+    )
 
     @field_validator("draft_packs")
     @classmethod
