@@ -2,7 +2,9 @@
 
 Each person sees the board, their own hand, a numbered list of legal actions and the
 log of what they may know. Timed decisions (Nak Muay's Countdown) tick down on the
-prompt line and run out for real into the decision's default action. With several
+prompt line and run out for real into the decision's default action. A judged decision
+(Knockdown's tower) shows the table's puzzle instead of actions: the person types the
+answer (the cube ids in order) before the table's clock runs out. With several
 people at one screen, the screen is cleared and handed over between them, so nobody
 sees another's hand.
 """
@@ -21,7 +23,7 @@ from typing import IO, Any
 
 import typer
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
@@ -203,7 +205,12 @@ class TerminalGame:
         self.console.print(self.renderer.board(view, self.names, seat))
         self.console.print(self.renderer.hand(view, self.names, seat))
         d = t.decision()
-        if d is not None and d.player == seat:
+        challenge = t.challenge_for(seat)
+        if d is not None and d.player == seat and challenge is not None:
+            if d.prompt:
+                self.console.print(Text(d.prompt, style="bold"))
+            self.console.print(self._challenge_view(challenge))
+        elif d is not None and d.player == seat:
             if d.prompt:
                 self.console.print(Text(d.prompt, style="bold"))
             label = self.renderer.action_label
@@ -293,9 +300,51 @@ class TerminalGame:
             return False
         return True
 
+    def _challenge_view(self, challenge: dict[str, Any]) -> RenderableType:
+        draw = getattr(self.renderer, "challenge", None)
+        if draw is not None:
+            shown: RenderableType = draw(challenge)
+            return shown
+        return Text(f"{challenge.get('rule', '')}\n{challenge}")
+
+    def _challenge_turn(self, seat: int) -> None:
+        """A judged decision: the person types the answer; the table judges it by its clock."""
+        t = self.table
+        version = t.version
+        while t.version == version and not t.over:
+
+            def prompt(left: float | None) -> str:
+                return f"{_seconds(left)}Type the ids in order, bottom first [q quit] > "
+
+            got = self.reader.read(prompt, t.deadline(), t.clock)
+            if got is None:
+                t.tick()
+                self.console.print(Text("Time is up!", style="bold red"))
+                self.narrate_new()
+                return
+            if got.strip().lower() in QUIT_WORDS:
+                raise Quit
+            if got.strip().lower() in ("?", "h", "help"):
+                self.console.print(self.renderer.help())
+                continue
+            picks = got.replace(",", " ").lower().split()
+            if not picks:
+                continue
+            try:
+                entry = t.answer(seat, picks, version)
+            except KnockaboutError as exc:
+                self.console.print(Text(f"Not an answer: {exc}", style="red"))
+                continue
+            ok = entry.verdict.startswith("passed")
+            self.console.print(Text(f"The table judged: {entry.verdict}", style="bold green" if ok else "bold red"))
+            self.narrate_new()
+
     def _turn(self, seat: int) -> None:
         t = self.table
         self.screen(seat)
+        if t.challenge_for(seat) is not None:
+            self._challenge_turn(seat)
+            return
         version = t.version
         while t.version == version and not t.over:
             legal = t.view(seat).get("legal", [])

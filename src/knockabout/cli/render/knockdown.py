@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -127,6 +128,22 @@ def pending_line(view: dict[str, Any], names: Sequence[str]) -> str:
     return ""
 
 
+def tower_challenge(ch: dict[str, Any]) -> RenderableType:
+    """The tower puzzle in text: the field with each cube as ``id`` and its place number
+    (heavy cubes in red); the person types the ids from place 1 upwards."""
+    cols, rows = ch["grid"]
+    cells: list[list[Text]] = [[Text("  ·   ", style="dim") for _ in range(cols)] for _ in range(rows)]
+    for cube, (x, y) in zip(ch["cubes"], ch["layouts"][0], strict=True):
+        style = "bold white on dark_red" if cube["weight"] == "heavy" else "bold red"
+        cells[y][x] = Text(f"{cube['id']}:{cube['place']:<2}", style=style) + Text(" ")
+    field = Text("\n").join(Text("").join(row) for row in cells)
+    n = len(ch["cubes"])
+    head = Text(f"Build your tower: {n} cube(s). Each cube reads id:place. ", style="bold")
+    head.append(f"Type the ids from place 1 (on the table) up to place {n}, separated by spaces.")
+    return Panel(Text("\n").join([head, field, Text(ch.get("rule", ""), style="dim")]),
+                 title="Knockdown Test: the tower", border_style="red")
+
+
 class KnockdownRenderer:
     def board(self, view: dict[str, Any], names: Sequence[str], seat: int | None) -> RenderableType:
         a = view["arena"]
@@ -170,6 +187,9 @@ class KnockdownRenderer:
             offered: list[dict[str, Any]] = draft.get("received") or draft.get("dealt") or []
             parts.append(Text("Skills: " + "; ".join(s["text"] for s in offered), style="cyan"))
         return Group(*parts)
+
+    def challenge(self, ch: dict[str, Any]) -> RenderableType:
+        return tower_challenge(ch)
 
     def action_label(self, text: str, view: dict[str, Any], names: Sequence[str]) -> str:
         return label(text, view, names)
