@@ -222,7 +222,7 @@ export function renderBoard(root, view, ctx) {
   for (const p of [0, 1]) {
     const side = el("div", "kb-side");
     side.dataset.seat = p;
-    side.append(el("strong", "", `${names[p]}${p === ctx.seat ? " (you)" : ""}${p === 1 ? " · cards turned 180°" : ""}:`));
+    side.append(el("strong", "", `${names[p]}${p === 1 ? " · cards turned 180°" : ""}:`));
     for (const c of cards.filter((c) => c.owner === p)) {
       const extra = c.status === "hand" ? "to place" : c.status === "out" ? "knocked out" : (c.exhausted ? "exhausted" : "rested");
       side.append(infoCard(c.card, c.label, extra));

@@ -5,7 +5,32 @@
 // to the server (ctx.answer), which judges them against the puzzle and its own clock.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
 
-const SYM = { punch: "✊", kick: "🦶", block: "🛡", dash: "»" };
+// Card symbols drawn as small inline SVG icons (no emoji font needed).
+const SYM_PATH = {
+  punch: "M5 9h9a3 3 0 0 1 0 6H9l-2 3H4V11z M6 5h3v4H6z M10 5h3v4h-3z M14 6h3v4h-3z",
+  kick: "M7 3h4v9l6 3v4H6l1-7z",
+  block: "M12 3l7 3v5c0 5-3 8-7 10-4-2-7-5-7-10V6z",
+  dash: "M4 6l6 6-6 6V6z M12 6l6 6-6 6V6z",
+  wild: "M12 3l2.6 6H21l-5.2 4 2 6.5L12 15.8 6.2 19.5l2-6.5L3 9h6.4z",
+};
+const SVG_NS = "http://www.w3.org/2000/svg";
+function symIcon(s) {
+  const path = SYM_PATH[s];
+  if (!path) return el("span", "sym-text", s);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("class", `sym sym-${s}`);
+  svg.setAttribute("aria-label", s);
+  const title = document.createElementNS(SVG_NS, "title");
+  title.textContent = s;
+  const p = document.createElementNS(SVG_NS, "path");
+  p.setAttribute("d", path);
+  p.setAttribute("fill", "currentColor");
+  svg.append(title, p);
+  return svg;
+}
 const SEAT_COLOR = ["#c62828", "#1565c0"];
 const CELL = 44;
 
@@ -75,7 +100,9 @@ export function card(view, name) {
   const d = el("div", `kd-card ${c.type}`);
   d.dataset.card = name;
   d.title = c.text;
-  d.append(el("div", "sy", c.symbols.map((s) => SYM[s] || s).join("") || "–"));
+  const sy = el("div", "sy", c.symbols.length ? "" : "–");
+  for (const sym of c.symbols) sy.append(symIcon(sym));
+  d.append(sy);
   d.append(el("div", "nm", name));
   const cubes = el("div", "kd-cubes");
   for (let i = 0; i < c.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
@@ -142,8 +169,7 @@ function fighterBox(view, f, ctx) {
   const box = el("div", `kd-fighter${d.player === f.seat ? " deciding" : ""}`);
   box.style.setProperty("--kd-c", SEAT_COLOR[f.seat]);
   box.dataset.seat = f.seat;
-  const you = ctx.seat === f.seat ? " (you)" : "";
-  box.append(el("div", "name", `${ctx.names[f.seat]}${you}: ${f.name} (${f.class}) ${"★".repeat(f.victories)}`));
+  box.append(el("div", "name", `${ctx.names[f.seat]}: ${f.name} (${f.class}) ${"★".repeat(f.victories)}`));
   const cubes = el("div", "kd-cubes");
   cubes.title = `${f.heavy} heavy, ${f.light} light wounds`;
   for (let i = 0; i < f.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
