@@ -38,10 +38,21 @@ STEP_BUDGETS: dict[str, int] = {"fallback": 4_000, "medium": 25_000, "hard": 100
 GAME_BUDGETS: dict[str, dict[str, int]] = {}
 """Per-game overrides of :data:`BUDGETS`, for games whose iterations are much slower."""
 
+GAME_STEP_BUDGETS: dict[str, dict[str, int]] = {
+    # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
+    "knockdown": {"fallback": 1_000, "medium": 6_000, "hard": 30_000},
+}
+"""Per-game overrides of :data:`STEP_BUDGETS`."""
+
 
 def budget(level: str, game_id: str) -> int:
     """The ISMCTS iterations a level spends per decision in a game."""
     return GAME_BUDGETS.get(game_id, {}).get(level, BUDGETS[level])
+
+
+def step_budget(level: str, game_id: str) -> int:
+    """The simulated actions a level may spend per decision in a game."""
+    return GAME_STEP_BUDGETS.get(game_id, {}).get(level, STEP_BUDGETS[level])
 
 
 def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
@@ -49,7 +60,7 @@ def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
     policy = rollout_policy_for(game_id)
     return ISMCTSBot(
         iterations=budget(level, game_id),
-        max_steps=STEP_BUDGETS[level],
+        max_steps=step_budget(level, game_id),
         rollout="mast" if policy is None else "policy",
         policy=policy,
         think_on_forced=True,  # a timed window gets a full search even with one legal answer
@@ -68,7 +79,9 @@ def _easy(game_id: str) -> Bot:
     cls = heuristic_for(game_id)
     if cls is not None:
         return cls()
-    return _FallbackBot(iterations=budget("fallback", game_id), max_steps=STEP_BUDGETS["fallback"], label="easy")
+    return _FallbackBot(
+        iterations=budget("fallback", game_id), max_steps=step_budget("fallback", game_id), label="easy"
+    )
 
 
 LEVELS: dict[str, BotFactory] = {

@@ -26,13 +26,17 @@ def _interval(line: RateLine) -> str:
     return f"{_pct(line.low)}–{_pct(line.high)}"
 
 
+def _rate_text(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def render(summary: Summary, console: Console, title: str = "") -> None:
     """Print a summary as tables."""
     head = title or f"{summary.game}, {summary.players} players"
     console.print(
         f"[bold]{head}[/]: {summary.games} games, {summary.draws} draws, "
         f"length mean {summary.mean_length:.1f} / median {summary.median_length:g} {summary.length_unit}"
-        + (f", {summary.games_per_second:,.0f} games/s" if summary.seconds > 0 else ""),
+        + (f", {_rate_text(summary.games_per_second)} games/s" if summary.seconds > 0 else ""),
         highlight=False,
     )
     if len(summary.bots) > 1:
