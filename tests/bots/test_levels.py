@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from knockabout.bots.base import SeatView
 from knockabout.bots.heuristic.nakmuay import HeuristicBot
 from knockabout.bots.ismcts import ISMCTSBot
-from knockabout.bots.levels import BUDGETS, LEVELS, make_bot
+from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, make_bot, step_budget
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.errors import KnockaboutError
+from knockabout.core.rng import Rng
+from knockabout.games.nakmuay import state as S
+from tests.bots.positions import build
 
 
 def test_the_four_levels_exist() -> None:
@@ -34,3 +38,22 @@ def test_an_unknown_level_is_named_with_the_choices() -> None:
     expected = r"unknown bot level 'godlike'; choose one of: random, easy, medium, hard"
     with pytest.raises(KnockaboutError, match=expected):
         make_bot("godlike", "nak-muay")
+
+
+def test_search_levels_think_in_a_timed_window_even_with_no_answer_to_give() -> None:
+    # a Countdown aimed at a seat holding no Block, Dodge or Clinch: "no-response" is forced,
+    # yet the bot searches as it would with answers, so its timing does not reveal its hand
+    s = build([["attack+1"], ["sweep", "scout"]], current=0, phase=S.COUNTDOWN, decider=1, out=["countdown"])
+    s.target = 1
+    s.countdown_live = True
+    assert [a.text for a in s.legal_actions()] == ["no-response"]
+    bot = make_bot("medium", "nak-muay")
+    assert isinstance(bot, ISMCTSBot)
+    bot.iterations = 20
+    assert bot.choose(SeatView(s, 1), s.legal_actions(), Rng(1)).text == "no-response"
+    assert bot.last.iterations == 20
+
+
+def test_slow_games_get_a_smaller_step_budget() -> None:
+    assert step_budget("hard", "nak-muay") == STEP_BUDGETS["hard"]
+    assert step_budget("hard", "knockdown") < STEP_BUDGETS["hard"]
