@@ -38,8 +38,9 @@ def bench(
         console.print_json(json.dumps([r.__dict__ for r in rows]))
         return
     t = Table(title="knockabout bench (one process)")
-    for col in ("game", "players", "steps/s", "games/s", "clone µs", "determinize µs", "ISMCTS it/s", "hard ms/move"):
-        t.add_column(col, justify="left" if col == "game" else "right")
+    t.add_column("game", no_wrap=True)
+    for col in ("players", "steps/s", "games/s", "clone µs", "determinize µs", "ISMCTS it/s", "hard ms/move"):
+        t.add_column(col, justify="right")
     for r in rows:
         t.add_row(
             r.game,
