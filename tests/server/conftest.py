@@ -20,7 +20,10 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     @contextmanager
     def make(**kw: Any) -> Iterator[TestClient]:
         settings = ServerSettings(
-            db_url=f"sqlite:///{tmp_path / 'k.db'}", bot_delay=0.0, bot_pace=0.0, grace_seconds=kw.pop("grace", 60.0),
+            db_url=f"sqlite:///{tmp_path / 'k.db'}",
+            bot_delay=kw.pop("bot_delay", 0.0),
+            bot_pace=kw.pop("bot_pace", 0.0),
+            grace_seconds=kw.pop("grace", 60.0),
             **kw,
         )
         with TestClient(create_app(settings)) as client:
