@@ -17,6 +17,14 @@ The score of a board, from the bot's side:
    for each more);
 5. rested cards of mine (+1 each) and exhausted enemy cards (+0.5 each);
 6. a little for keeping my cards near the enemy (so a quiet board does not stall).
+
+Anti-stall: when resting would change nothing (none of my cards is exhausted) and
+no enemy card is in reach, two cautious bots would both pass until the turn limit.
+On such a *stalled* turn a pass costs :data:`STALL` points, and the bot weighs danger
+less (:data:`STALLED_DANGER`) and closing in on the enemy much more
+(:data:`STALLED_NEAR`): it activates the card that best moves towards enemy cards or
+threatens a punch next turn, accepting some risk. Resting to refresh exhausted cards
+is untouched.
 """
 
 from __future__ import annotations
@@ -26,9 +34,10 @@ from collections.abc import Sequence
 from knockabout.bots.base import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.rng import Rng
+from knockabout.games.knockback.actions import REST
 from knockabout.games.knockback.cards import MOVE, PUNCH, Card
 from knockabout.games.knockback.effects import attack_value, heart_value
-from knockabout.games.knockback.state import DELTA, DRAFT, EDGE, OPP, SYMBOL, KnockbackState, coords
+from knockabout.games.knockback.state import DELTA, DRAFT, EDGE, OPP, SYMBOL, TURN, KnockbackState, coords
 
 ROUND = 1000.0
 CARD = 10.0
@@ -41,6 +50,14 @@ NODE_CAP = 4000
 NOISE = 1.5
 """Up to this many points of random preference between root choices, so the bot does
 not play the same game twice (less than a card, about a rested card)."""
+STALL = 8.0
+"""What a pure pass costs (see :func:`is_stalled`): more than walking one card into danger."""
+STALLED_DANGER = 3.0
+"""The danger weight while the bot would otherwise pass: it accepts some risk to get going."""
+STALLED_NEAR = 2.0
+"""The pull towards the enemy per cell on a stalled turn (ten times :data:`NEAR`) ..."""
+STALLED_FAR = 4
+"""... counted up to this many cells, so closing in never outweighs a knockout."""
 
 
 def card_value(c: Card) -> float:
@@ -102,8 +119,9 @@ def _threats(s: KnockbackState, i: int) -> int:
     return len(hit)
 
 
-def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int]) -> float:
-    """The board's score for seat ``me`` (see the module text)."""
+def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int], stalled: bool = False) -> float:
+    """The board's score for seat ``me`` (see the module text); ``stalled`` weighs it for a
+    turn on which the bot would otherwise pass."""
     if s.result is not None:
         return ROUND * 10 * (s.result.payoffs[me] - 0.5)
     if s.round != round_no:
@@ -138,7 +156,7 @@ def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int]) -> 
             dangers += n
     # the opponent moves next and knocks out one card at most per activation
     if dangers:
-        score -= DANGER + (dangers - 1)
+        score -= (STALLED_DANGER if stalled else DANGER) + (dangers - 1)
     if chances:
         score += CHANCE + 0.5 * (chances - 1)
     if mine_cells and theirs_cells:
@@ -147,8 +165,21 @@ def evaluate(s: KnockbackState, me: int, round_no: int, wins: Sequence[int]) -> 
             for a in mine_cells
             for b in theirs_cells
         )
-        score -= NEAR * best
+        score -= STALLED_NEAR * min(best, STALLED_FAR) if stalled else NEAR * best
     return score
+
+
+def is_stalled(s: KnockbackState, me: int) -> bool:
+    """Whether this is a stalled turn: resting would change nothing (none of my cards on
+    the grid is exhausted) and no enemy card is in reach of any of my cards."""
+    mine = 7 if me == 0 else 7 << 3
+    if s.phase != TURN or s.exhausted & s.onboard & mine:
+        return False
+    return not any(
+        s.onboard >> i & 1 and any(sym & PUNCH for sym in s.lab[i].symbols) and _threats(s, i)
+        for i in range(6)
+        if mine >> i & 1
+    )
 
 
 class HeuristicBot(Bot):
@@ -156,8 +187,12 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, noise: float = NOISE) -> None:
+    def __init__(self, noise: float = NOISE, stall: float = STALL) -> None:
+        """``stall``: what a pass costs on a stalled turn (0 turns the anti-stall rule off)."""
         self.noise = noise
+        self.stall = stall
+        self._stalled = False
+        self._stalled_turn: tuple[int, int, int] | None = None
         self._nodes = 0
 
     def describe(self) -> str:
@@ -174,6 +209,13 @@ class HeuristicBot(Bot):
             values = [card_value(s.cards[c]) + rng.random() * 0.01 for c in hand]
             return legal[max(range(len(legal)), key=lambda i: values[i])]
         self._nodes = 0
+        # a stalled turn keeps its weights for every choice of the activation it starts
+        turn = (s.round, s.turn, me)
+        if s.phase == TURN:
+            self._stalled = self.stall > 0 and is_stalled(s, me)
+            self._stalled_turn = turn if self._stalled else None
+        else:
+            self._stalled = self._stalled_turn == turn
         round_no = s.round
         wins = list(s.wins)
         best = legal[0]
@@ -182,6 +224,8 @@ class HeuristicBot(Bot):
             c = s.clone()
             c.apply(a)
             v = self._best(c, me, round_no, wins) + rng.random() * self.noise
+            if self._stalled and a is REST:
+                v -= self.stall
             if v > best_v:
                 best, best_v = a, v
         return best
@@ -190,7 +234,7 @@ class HeuristicBot(Bot):
         """The best score reachable by finishing my activation (if one is under way)."""
         self._nodes += 1
         if s.phase not in (SYMBOL, EDGE) or s.round != round_no or self._nodes > NODE_CAP:
-            return evaluate(s, me, round_no, wins)
+            return evaluate(s, me, round_no, wins, self._stalled)
         best = float("-inf")
         for a in s.legal_actions():
             c = s.clone()
