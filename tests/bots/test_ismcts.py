@@ -7,6 +7,7 @@ import pytest
 from knockabout.bots.base import SeatView
 from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot
+from knockabout.core.protocol import State
 from knockabout.core.registry import game_ids, get_game
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import cards as C
@@ -138,3 +139,31 @@ def test_plays_every_registered_game_through_the_protocol(game_id: str) -> None:
         action = bot.choose(SeatView(s, d.player), legal, rng)
         assert action in legal
         s.apply(action)
+
+
+def test_a_rollout_depth_and_an_evaluator_go_together() -> None:
+    with pytest.raises(ValueError, match="together"):
+        ISMCTSBot(iterations=10, rollout_depth=5)
+    with pytest.raises(ValueError, match="together"):
+        ISMCTSBot(iterations=10, evaluator=lambda s: (0.5, 0.5))
+    with pytest.raises(ValueError, match="at least 0"):
+        ISMCTSBot(iterations=10, evaluator=lambda s: (0.5, 0.5), rollout_depth=-1)
+
+
+def test_a_cut_playout_is_scored_by_the_evaluator() -> None:
+    # depth 0: every playout stops right after expansion, so the evaluator alone decides;
+    # it pays seat 0 only in states where seat 0 has played its Sweep
+    s = build([["sweep", "scout", "block", "attack+1"], ["plum"]], pile_size=20)
+    calls: list[int] = []
+
+    def evaluator(state: State) -> tuple[float, ...]:
+        assert isinstance(state, NakMuayState)
+        calls.append(1)
+        return (1.0, 0.0) if state.hands[0][C.SWEEP] == 0 else (0.0, 1.0)
+
+    bot = ISMCTSBot(iterations=60, evaluator=evaluator, rollout_depth=0)
+    assert bot.choose(SeatView(s, 0), s.legal_actions(), Rng(1)).text == "sweep"
+    assert bot.last.values["sweep"] == 1.0
+    assert bot.last.values["draw"] == 0.0
+    assert len(calls) == 60
+    assert "cut at 0 actions" in bot.describe()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from knockabout.bots.base import Bot
-from knockabout.bots.heuristic import heuristic_for, rollout_policy_for
+from knockabout.bots.heuristic import heuristic_for, rollout_policy_for, rollout_value_for
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.errors import KnockaboutError
@@ -58,11 +58,14 @@ def step_budget(level: str, game_id: str) -> int:
 def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
     """The ISMCTS bot of a level for a game."""
     policy = rollout_policy_for(game_id)
+    cut = rollout_value_for(game_id)
     return ISMCTSBot(
         iterations=budget(level, game_id),
         max_steps=step_budget(level, game_id),
         rollout="mast" if policy is None else "policy",
         policy=policy,
+        evaluator=None if cut is None else cut[0],
+        rollout_depth=None if cut is None else cut[1],
         think_on_forced=True,  # a timed window gets a full search even with one legal answer
         label=label or level,
     )

@@ -104,3 +104,35 @@ def test_it_drafts_and_places_legally() -> None:
         assert a in s.legal_actions()
         s.apply(a)
     assert s.phase == 2
+
+
+def test_search_playouts_are_cut_and_scored_by_the_match_estimate() -> None:
+    from knockabout.bots.heuristic import rollout_value_for
+    from knockabout.bots.heuristic.knockback import ROLLOUT_DEPTH, rollout_value
+    from knockabout.bots.ismcts import ISMCTSBot
+    from knockabout.games.knockback.state import MIDDLE
+
+    assert rollout_value_for("knockback") == (rollout_value, ROLLOUT_DEPTH)
+    hard = make_bot("hard", "knockback")
+    assert isinstance(hard, ISMCTSBot) and hard.evaluator is rollout_value
+
+    # an empty board is an even round; the score token then says what the match is worth
+    s = G.new_state({}, 1)
+    assert isinstance(s, KnockbackState) and s.onboard == 0
+    for token, seat0 in ((MIDDLE, 0.5), (0, 0.75), (1, 0.25)):
+        s.token = token
+        assert rollout_value(s) == (seat0, 1 - seat0)
+    b = G.new_state({"scoring": "best_of", "best_of": 3}, 1)
+    assert isinstance(b, KnockbackState)
+    b.wins = [1, 0]
+    assert rollout_value(b) == (0.75, 0.25)  # win this round: match over; lose it: 1-1
+
+
+def test_the_match_estimate_favours_the_side_with_more_cards_on_the_grid() -> None:
+    from knockabout.bots.heuristic.knockback import rollout_value
+
+    ahead = battle(board={"A1": (0, 0), "A2": (0, 1), "A3": (0, 2), "B1": (9, 9)}, scoring="speed")
+    behind = battle(board={"A1": (0, 0), "B1": (9, 9), "B2": (9, 8), "B3": (9, 7)}, scoring="speed")
+    v, w = rollout_value(ahead)
+    assert v > 0.9 and abs(v + w - 1) < 1e-12
+    assert rollout_value(behind)[0] < 0.1

@@ -78,3 +78,23 @@ def test_heuristic_bots_finish_corridor_matches_without_endless_free_moves() -> 
             s.apply(bots[d.player].choose(SeatView(s, d.player), s.legal_actions(), rng))
             steps += 1
         assert s.outcome() is not None, f"{fighters} seed {seed}: still playing after {steps} decisions"
+
+
+def test_search_playouts_are_cut_and_scored_by_the_match_estimate() -> None:
+    from knockabout.bots.heuristic import rollout_value_for
+    from knockabout.bots.heuristic.knockdown import ROLLOUT_DEPTH, rollout_value
+    from knockabout.bots.ismcts import ISMCTSBot
+
+    assert rollout_value_for("knockdown") == (rollout_value, ROLLOUT_DEPTH)
+    hard = make_bot("hard", "knockdown")
+    assert isinstance(hard, ISMCTSBot) and hard.evaluator is rollout_value
+    s = ready(fresh())
+    v, w = rollout_value(s)
+    assert 0.0 < v < 1.0 and abs(v + w - 1) < 1e-12
+    s.heavy[1] += 3  # the opponent takes three heavy wounds
+    assert rollout_value(s)[0] > v
+    s.victories = [1, 0]  # a round up is worth more still
+    up = rollout_value(s)[0]
+    assert up > 0.75
+    s.victories = [0, 1]
+    assert rollout_value(s)[0] < up - 0.4

@@ -15,6 +15,10 @@ The contract for a game's heuristic (other games plug in the same way):
   for ISMCTS. It is handed *sampled* states (determinizations), so it may read their
   fields, but it should decide as the deciding player could (their own hand and public
   facts), not from the sampled pile order.
+* optionally, ``rollout_value(state) -> tuple[float, ...]`` with ``ROLLOUT_DEPTH``: an
+  estimate of every player's payoff in an unfinished sampled state. ISMCTS then stops
+  each playout after ``ROLLOUT_DEPTH`` actions and scores it with the estimate, for
+  games whose matches are too long to play out thousands of times a move.
 
 :func:`heuristic_for` returns the class (or None when the game has no module yet);
 :func:`make_heuristic` builds one.
@@ -79,3 +83,20 @@ def rollout_policy_for(game_id: str) -> RolloutPolicy | None:
     module = _module(game_id)
     policy = None if module is None else getattr(module, "rollout_policy", None)
     return policy if callable(policy) else None
+
+
+RolloutValue = Callable[[State], tuple[float, ...]]
+
+
+def rollout_value_for(game_id: str) -> tuple[RolloutValue, int] | None:
+    """The game's playout evaluator and the depth at which playouts stop, or None."""
+    module = _module(game_id)
+    if module is None:
+        return None
+    value = getattr(module, "rollout_value", None)
+    if not callable(value):
+        return None
+    depth = getattr(module, "ROLLOUT_DEPTH", None)
+    if not isinstance(depth, int) or depth < 0:
+        raise TypeError(f"{module.__name__} has rollout_value, so it must define ROLLOUT_DEPTH (an int >= 0)")
+    return value, depth
