@@ -35,7 +35,12 @@ BUDGETS: dict[str, int] = {"fallback": 60, "medium": 300, "hard": 2000}
 STEP_BUDGETS: dict[str, int] = {"fallback": 4_000, "medium": 25_000, "hard": 100_000}
 """At most this many simulated actions per decision (about 1 s for ``hard`` at 100k actions/s)."""
 
-GAME_BUDGETS: dict[str, dict[str, int]] = {}
+GAME_BUDGETS: dict[str, dict[str, int]] = {
+    # KNOCKBACK searches without playouts (each leaf is scored by the board estimate,
+    # see heuristic.knockback.ROLLOUT_DEPTH): 600 iterations is about 40 ms a decision
+    # and beats `easy`; a match asks several hundred decisions of each side
+    "knockback": {"medium": 120, "hard": 600},
+}
 """Per-game overrides of :data:`BUDGETS`, for games whose iterations are much slower."""
 
 GAME_STEP_BUDGETS: dict[str, dict[str, int]] = {

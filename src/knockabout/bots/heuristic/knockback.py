@@ -262,8 +262,11 @@ class HeuristicBot(Bot):
 
 
 # ---------------------------------------------------------------- search support
-ROLLOUT_DEPTH = 40
-"""ISMCTS playouts stop after this many actions and :func:`rollout_value` scores them."""
+ROLLOUT_DEPTH = 0
+"""ISMCTS playouts stop after this many actions and :func:`rollout_value` scores them.
+0: no playout at all, every new leaf is scored by the estimate. Random playouts blunder
+cards away and made the search weaker than this heuristic (it lost 4 of 5 matches to
+`easy` with 40-action playouts, and won 6 of 6 with none)."""
 
 ROUND_SCALE = 3.0
 """Board-score points per logit of the chance to win the round: fitted on 10,700

@@ -27,6 +27,7 @@ from knockabout.bots.levels import make_bot
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.games.knockback.state import KnockbackState
+from knockabout.sim.stats import wilson
 
 
 @dataclass
@@ -104,7 +105,10 @@ def report(packs: Sequence[str], results: Sequence[PairResult]) -> str:
         rate[(r.b, r.a)][0] += r.games - r.a_points
         rate[(r.b, r.a)][1] += r.games
     short = {p: p.split("-")[0] for p in packs}
-    lines = ["| pack \\ vs | " + " | ".join(short[p] for p in packs) + " | field |", "|---" * (len(packs) + 2) + "|"]
+    lines = [
+        "| pack \\ vs | " + " | ".join(short[p] for p in packs) + " | field | 95 % interval |",
+        "|---" * (len(packs) + 3) + "|",
+    ]
     for a in packs:
         cells = []
         pts = tot = 0.0
@@ -116,7 +120,10 @@ def report(packs: Sequence[str], results: Sequence[PairResult]) -> str:
             pts += p
             tot += n
             cells.append(f"{100 * p / n:.0f}%")
-        lines.append(f"| {a} | " + " | ".join(cells) + f" | **{100 * pts / tot:.1f}%** |")
+        lo, hi = wilson(pts, tot)
+        lines.append(
+            f"| {a} | " + " | ".join(cells) + f" | **{100 * pts / tot:.1f}%** | {100 * lo:.1f}–{100 * hi:.1f}% |"
+        )
     games = sum(r.games for r in results)
     seat0 = sum(r.a_points for r in results) / games
     decisive = sum(r.decisive_rounds for r in results)
@@ -124,14 +131,21 @@ def report(packs: Sequence[str], results: Sequence[PairResult]) -> str:
     first = sum(r.first_starter_points for r in results) / games
     rounds = sum(r.rounds for r in results)
     draws = sum(r.draws for r in results)
+    starter_ci = wilson(sum(r.starter_round_wins for r in results), decisive)
+    first_ci = wilson(sum(r.first_starter_points for r in results), games)
     secs = sum(r.seconds for r in results)
     lines += [
         "",
         f"{games} matches, {rounds} rounds ({decisive} decisive), {draws} drawn matches, {secs:.0f} s of play.",
-        f"Round starter wins {100 * starter:.1f}% of decisive rounds (edge {100 * (2 * starter - 1):+.1f} points); "
-        f"the first round's starter scores {100 * first:.1f}% of matches; seat A scores {100 * seat0:.1f}%.",
+        f"Round starter wins {100 * starter:.1f}% of decisive rounds (95 % interval {_pct(starter_ci)}; "
+        f"edge {100 * (2 * starter - 1):+.1f} points); the first round's starter scores {100 * first:.1f}% of "
+        f"matches ({_pct(first_ci)}); seat A scores {100 * seat0:.1f}%.",
     ]
     return "\n".join(lines)
+
+
+def _pct(ci: tuple[float, float]) -> str:
+    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
 
 
 def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a command-line tool
