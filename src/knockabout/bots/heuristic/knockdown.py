@@ -292,8 +292,11 @@ def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
 
 
 # ---------------------------------------------------------------- search support
-ROLLOUT_DEPTH = 24
-"""ISMCTS playouts stop after this many actions and :func:`rollout_value` scores them."""
+ROLLOUT_DEPTH = 0
+"""ISMCTS playouts stop after this many actions and :func:`rollout_value` scores them.
+0: no playout, every new leaf is scored by the estimate. Against `easy`, 300 iterations
+with 4-action playouts won 3 of 6 matches; 1500 iterations with none won 5 of 6, at
+about a tenth of the time a move of whole-match playouts."""
 
 ROUND_SCALE = 4.0
 """Table-score points per logit of the chance to win the round: fitted on 2,100 positions
