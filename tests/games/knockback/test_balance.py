@@ -13,4 +13,4 @@ def test_balance_runner_reports_matrix_field_and_first_player_edge() -> None:
     text = balance.report(packs, results)
     for p in packs:
         assert f"| {p} |" in text
-    assert "field" in text and "Round starter wins" in text and "6 matches" in text
+    assert "field" in text and "First-player edge" in text and "Inside a round" in text and "6 matches" in text

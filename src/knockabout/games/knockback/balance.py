@@ -137,9 +137,10 @@ def report(packs: Sequence[str], results: Sequence[PairResult]) -> str:
     lines += [
         "",
         f"{games} matches, {rounds} rounds ({decisive} decisive), {draws} drawn matches, {secs:.0f} s of play.",
-        f"Round starter wins {100 * starter:.1f}% of decisive rounds (95 % interval {_pct(starter_ci)}; "
-        f"edge {100 * (2 * starter - 1):+.1f} points); the first round's starter scores {100 * first:.1f}% of "
-        f"matches ({_pct(first_ci)}); seat A scores {100 * seat0:.1f}%.",
+        f"First-player edge: the first round's starter scores {100 * first:.1f}% of matches "
+        f"(95 % interval {_pct(first_ci)}; edge {100 * (first - 0.5):+.1f} points over an even share); "
+        f"seat A scores {100 * seat0:.1f}%.",
+        f"Inside a round: the round's starter wins {100 * starter:.1f}% of decisive rounds ({_pct(starter_ci)}).",
     ]
     return "\n".join(lines)
 

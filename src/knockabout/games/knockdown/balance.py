@@ -143,7 +143,7 @@ def report(title: str, fighters: Sequence[str], results: Sequence[PairResult]) -
         f"{games} matches, {rounds} rounds, {sum(r.draws for r in results)} drawn matches, "
         f"{sum(r.seconds for r in results):.0f} s of play.",
         f"Round 1's first player wins {100 * first / games:.1f}% of matches ({_pct(wilson(first, games))}; "
-        f"edge {100 * (2 * first / games - 1):+.1f} points); a round's first player wins "
+        f"edge {100 * (first / games - 0.5):+.1f} points over an even share); a round's first player wins "
         f"{100 * first_rounds / max(1, rounds):.1f}% of rounds ({_pct(wilson(first_rounds, rounds))}).",
     ]
     return "\n".join(lines)
