@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from knockabout.cli import balance as balance_cmd
 from knockabout.cli import bench as bench_cmd
 from knockabout.cli import content as content_cmd
 from knockabout.cli import demo as demo_cmd
@@ -30,6 +31,9 @@ app.command("report", help="Reopen saved sim results; compare several files.")(s
 app.command("bench", help="Measure each game's speed: steps/s, clone µs, ISMCTS iterations/s.")(bench_cmd.bench)
 app.command("play", help="Play a game in the terminal against bots or friends (hotseat).")(play_cmd.play)
 app.command("serve", help="Serve the web app: lobby, tables against bots or friends, replays.")(serve_cmd.serve)
+app.command("balance", help="Balance matrix of KNOCKBACK packs or Knockdown fighters, bot against bot.")(
+    balance_cmd.balance
+)
 app.add_typer(content_cmd.app, name="content")
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,13 +83,27 @@ def play_pair(a: str, b: str, games: int, bot: str, config: dict[str, Any], seed
 
 
 def run(
-    packs: Sequence[str], games: int, bot: str, config: dict[str, Any], seed: int, workers: int
+    packs: Sequence[str],
+    games: int,
+    bot: str,
+    config: dict[str, Any],
+    seed: int,
+    workers: int,
+    on_done: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
     pairs = [(a, b) for a in packs for b in packs if a != b]
     if workers <= 1:
-        return [play_pair(a, b, games, bot, config, seed) for a, b in pairs]
+        out = []
+        for a, b in pairs:
+            out.append(play_pair(a, b, games, bot, config, seed))
+            if on_done is not None:
+                on_done(out[-1])
+        return out
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(play_pair, a, b, games, bot, config, seed) for a, b in pairs]
+        if on_done is not None:
+            for f in as_completed(futures):
+                on_done(f.result())
         return [f.result() for f in futures]
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from knockabout.bots.base import SeatView
@@ -88,14 +88,28 @@ def groups(boxes: Sequence[str], merged: bool) -> list[tuple[str, tuple[str, ...
 
 
 def run(
-    fighters: Sequence[str], games: int, bot: str, boxes: Sequence[str], seed: int, workers: int
+    fighters: Sequence[str],
+    games: int,
+    bot: str,
+    boxes: Sequence[str],
+    seed: int,
+    workers: int,
+    on_done: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
     """Every ordered pair of different ``fighters``, ``games`` matches each."""
     pairs = [(a, b) for a in fighters for b in fighters if a != b]
     if workers <= 1:
-        return [play_pair(a, b, games, bot, boxes, seed) for a, b in pairs]
+        out = []
+        for a, b in pairs:
+            out.append(play_pair(a, b, games, bot, boxes, seed))
+            if on_done is not None:
+                on_done(out[-1])
+        return out
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(play_pair, a, b, games, bot, boxes, seed) for a, b in pairs]
+        if on_done is not None:
+            for f in as_completed(futures):
+                on_done(f.result())
         return [f.result() for f in futures]
 
 
