@@ -274,9 +274,10 @@ positions of `easy` against `easy` (log-likelihood -0.24 a position; a card up, 
 points, is then worth a 97 % round)."""
 
 
-def round_chance(s: KnockbackState) -> float:
-    """Seat 0's chance to win the round in play, from the board score."""
-    x = evaluate(s, 0, s.round, s.wins) / ROUND_SCALE
+def round_chance(s: KnockbackState, me: int = 0) -> float:
+    """Seat ``me``'s chance to win the round in play, from its board score (with the
+    anti-stall weights on a quiet board, so that a search does not sit out the round)."""
+    x = evaluate(s, me, s.round, s.wins, stalled=is_stalled(s, me)) / ROUND_SCALE
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
@@ -305,11 +306,18 @@ def _after_round(s: KnockbackState, winner: int) -> float:
     return 0.5
 
 
+def _match_chance(s: KnockbackState, me: int) -> float:
+    p = round_chance(s, me)
+    seat0 = p * _after_round(s, me) + (1.0 - p) * _after_round(s, 1 - me)
+    return seat0 if me == 0 else 1.0 - seat0
+
+
 def rollout_value(state: State) -> tuple[float, float]:
-    """Both seats' estimated match payoffs in an unfinished sampled state (for ISMCTS)."""
+    """Both seats' estimated match payoffs in an unfinished sampled state (for ISMCTS).
+
+    Each seat's estimate comes from its own board score, so both prefer closing in on a
+    quiet board (the anti-stall weights); the two need not add up to one."""
     s = cast(KnockbackState, state)
     if s.result is not None:
         return s.result.payoffs[0], s.result.payoffs[1]
-    p = round_chance(s)
-    v = p * _after_round(s, 0) + (1.0 - p) * _after_round(s, 1)
-    return v, 1.0 - v
+    return _match_chance(s, 0), _match_chance(s, 1)
