@@ -86,7 +86,8 @@ class ISMCTSBot(Bot):
     ``exploration`` is the UCB constant (payoffs are in [0, 1]). ``rollout`` is
     ``"random"``, ``"mast"``, or ``"policy"`` (needs ``policy``). ``prior`` (a bot,
     e.g. the game's heuristic) and ``prior_visits``: the prior's pick starts the search
-    with that many virtual wins. ``evaluator`` with ``rollout_depth``: playouts stop
+    with that many virtual wins (a prior bot with a ``hint(view, legal, rng)`` method
+    is asked that instead, and may return None for no nudge). ``evaluator`` with ``rollout_depth``: playouts stop
     after that many actions and score the evaluator's estimate. ``think_on_forced``
     makes the bot search even when only one action is legal in a timed decision, so
     its thinking time does not reveal that it held no answer.
@@ -167,11 +168,15 @@ class ISMCTSBot(Bot):
         if self.prior is not None and self.prior_visits > 0:
             # the prior's pick starts with virtual wins: a strong nudge where the search
             # spreads thin (many options), a small one where it can tell options apart
-            hint = self.prior.choose(view, legal, Rng(search_rng.next64()))
-            seed = _Node(view.player)
-            seed.visits = seed.avail = self.prior_visits
-            seed.reward = float(self.prior_visits)
-            root.children[hint.code] = seed
+            # (a prior with a ``hint`` method may also decline to give one: None)
+            prior_rng = Rng(search_rng.next64())
+            hint_of = getattr(self.prior, "hint", None)
+            hint = hint_of(view, legal, prior_rng) if callable(hint_of) else self.prior.choose(view, legal, prior_rng)
+            if hint is not None:
+                seed = _Node(view.player)
+                seed.visits = seed.avail = self.prior_visits
+                seed.reward = float(self.prior_visits)
+                root.children[hint.code] = seed
         self._search(view, search_rng, root)
         # most visits wins; ties go to the better mean, then to the order of ``legal``
         best = legal[0]

@@ -21,7 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from knockabout.bots.base import Bot
-from knockabout.bots.heuristic import heuristic_for, rollout_policy_for, rollout_value_for
+from knockabout.bots.heuristic import (
+    heuristic_for,
+    make_heuristic,
+    rollout_policy_for,
+    rollout_value_for,
+    search_prior_for,
+)
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.errors import KnockaboutError
@@ -64,6 +70,7 @@ def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
     """The ISMCTS bot of a level for a game."""
     policy = rollout_policy_for(game_id)
     cut = rollout_value_for(game_id)
+    prior_visits = search_prior_for(game_id)
     return ISMCTSBot(
         iterations=budget(level, game_id),
         max_steps=step_budget(level, game_id),
@@ -71,6 +78,8 @@ def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
         policy=policy,
         evaluator=None if cut is None else cut[0],
         rollout_depth=None if cut is None else cut[1],
+        prior=make_heuristic(game_id) if prior_visits else None,
+        prior_visits=prior_visits,
         think_on_forced=True,  # a timed window gets a full search even with one legal answer
         label=label or level,
     )

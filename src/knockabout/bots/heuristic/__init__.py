@@ -19,6 +19,9 @@ The contract for a game's heuristic (other games plug in the same way):
   estimate of every player's payoff in an unfinished sampled state. ISMCTS then stops
   each playout after ``ROLLOUT_DEPTH`` actions and scores it with the estimate, for
   games whose matches are too long to play out thousands of times a move.
+* optionally, ``SEARCH_PRIOR_VISITS`` (an int): the ISMCTS levels then start every
+  search with the heuristic's own pick holding that many virtual wins, so the search
+  departs from the rules of thumb only where it finds a clearly better move.
 
 :func:`heuristic_for` returns the class (or None when the game has no module yet);
 :func:`make_heuristic` builds one.
@@ -100,3 +103,12 @@ def rollout_value_for(game_id: str) -> tuple[RolloutValue, int] | None:
     if not isinstance(depth, int) or depth < 0:
         raise TypeError(f"{module.__name__} has rollout_value, so it must define ROLLOUT_DEPTH (an int >= 0)")
     return value, depth
+
+
+def search_prior_for(game_id: str) -> int:
+    """How many virtual wins the heuristic's pick gets at the root of a search (0: none)."""
+    module = _module(game_id)
+    visits = 0 if module is None else getattr(module, "SEARCH_PRIOR_VISITS", 0)
+    if not isinstance(visits, int) or visits < 0:
+        raise TypeError(f"{PACKAGE}.{module_name(game_id)}.SEARCH_PRIOR_VISITS must be an int >= 0")
+    return visits
