@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from knockabout.bots.base import SeatView
 from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot
+from knockabout.bots.random_bot import RandomBot
+from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.registry import game_ids, get_game
 from knockabout.core.rng import Rng
@@ -167,3 +171,23 @@ def test_a_cut_playout_is_scored_by_the_evaluator() -> None:
     assert bot.last.values["draw"] == 0.0
     assert len(calls) == 60
     assert "cut at 0 actions" in bot.describe()
+
+
+class _Hinter(RandomBot):
+    """A prior that names ``move`` as its hint, or declines (None)."""
+
+    def __init__(self, move: str | None) -> None:
+        self.move = move
+
+    def hint(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action | None:
+        return None if self.move is None else next(a for a in legal if a.text == self.move)
+
+
+def test_a_prior_hint_seeds_the_root_and_a_declined_hint_does_not() -> None:
+    s = build([["sweep", "scout", "block", "attack+1"], ["plum"]], pile_size=20)
+    seeded = ISMCTSBot(iterations=20, prior=_Hinter("scout"), prior_visits=500)
+    assert seeded.choose(SeatView(s, 0), s.legal_actions(), Rng(1)).text == "scout"
+    assert seeded.last.visits["scout"] >= 500
+    free = ISMCTSBot(iterations=20, prior=_Hinter(None), prior_visits=500)
+    free.choose(SeatView(s, 0), s.legal_actions(), Rng(1))
+    assert max(free.last.visits.values()) <= 20

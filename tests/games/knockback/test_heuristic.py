@@ -148,3 +148,19 @@ def test_on_a_quiet_board_the_estimate_rewards_closing_in() -> None:
     near = battle(board={"A1": (0, 0), "B1": (2, 0)}, scoring="speed")
     assert is_stalled(far, 0) and is_stalled(near, 0)
     assert rollout_value(near)[0] > rollout_value(far)[0]
+
+
+def test_the_search_hint_is_given_on_a_stalled_turn_only() -> None:
+    from knockabout.bots.heuristic.knockback import SEARCH_PRIOR_VISITS
+
+    bot = HeuristicBot()
+    quiet = battle(board={"A1": (0, 0), "B1": (30, 0)})
+    hint = bot.hint(SeatView(quiet, 0), quiet.legal_actions(), Rng(1))
+    assert hint is not None and hint.text != "rest"  # it closes in rather than pass
+    fight = battle(
+        {"A2": card("Heavy", edges=((5, 2),) * 4)},
+        {"A1": (0, 0), "A2": (0, 1), "B1": (1, 1), "B2": (3, 3)},
+    )  # a knockout is on offer: not a stalled turn, the search decides alone
+    assert bot.hint(SeatView(fight, 0), fight.legal_actions(), Rng(1)) is None
+    hard = make_bot("hard", "knockback")
+    assert getattr(hard, "prior_visits", 0) == SEARCH_PRIOR_VISITS > 0
