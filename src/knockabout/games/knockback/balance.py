@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +26,7 @@ from knockabout.bots.levels import make_bot
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.games.knockback.state import KnockbackState
+from knockabout.sim.matrix import matrix_lines, pct, play_pairings
 from knockabout.sim.stats import wilson
 
 
@@ -91,53 +91,13 @@ def run(
     workers: int,
     on_done: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
-    pairs = [(a, b) for a in packs for b in packs if a != b]
-    if workers <= 1:
-        out = []
-        for a, b in pairs:
-            out.append(play_pair(a, b, games, bot, config, seed))
-            if on_done is not None:
-                on_done(out[-1])
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_pair, a, b, games, bot, config, seed) for a, b in pairs]
-        if on_done is not None:
-            for f in as_completed(futures):
-                on_done(f.result())
-        return [f.result() for f in futures]
+    """Every ordered pair of different packs, ``games`` matches each."""
+    return play_pairings(packs, play_pair, (games, bot, config, seed), workers, on_done)
 
 
 def report(packs: Sequence[str], results: Sequence[PairResult]) -> str:
     """The matrix, each pack against the field, and the first-player edge, as Markdown."""
-    rate: dict[tuple[str, str], list[float]] = {}
-    for r in results:
-        # pack a's points against b, from both seat orders
-        rate.setdefault((r.a, r.b), [0.0, 0.0])
-        rate.setdefault((r.b, r.a), [0.0, 0.0])
-        rate[(r.a, r.b)][0] += r.a_points
-        rate[(r.a, r.b)][1] += r.games
-        rate[(r.b, r.a)][0] += r.games - r.a_points
-        rate[(r.b, r.a)][1] += r.games
-    short = {p: p.split("-")[0] for p in packs}
-    lines = [
-        "| pack \\ vs | " + " | ".join(short[p] for p in packs) + " | field | 95 % interval |",
-        "|---" * (len(packs) + 3) + "|",
-    ]
-    for a in packs:
-        cells = []
-        pts = tot = 0.0
-        for b in packs:
-            if a == b:
-                cells.append("—")
-                continue
-            p, n = rate[(a, b)]
-            pts += p
-            tot += n
-            cells.append(f"{100 * p / n:.0f}%")
-        lo, hi = wilson(pts, tot)
-        lines.append(
-            f"| {a} | " + " | ".join(cells) + f" | **{100 * pts / tot:.1f}%** | {100 * lo:.1f}–{100 * hi:.1f}% |"
-        )
+    lines = matrix_lines(packs, results, "pack", lambda p: p.split("-")[0])
     games = sum(r.games for r in results)
     seat0 = sum(r.a_points for r in results) / games
     decisive = sum(r.decisive_rounds for r in results)
@@ -152,15 +112,11 @@ def report(packs: Sequence[str], results: Sequence[PairResult]) -> str:
         "",
         f"{games} matches, {rounds} rounds ({decisive} decisive), {draws} drawn matches, {secs:.0f} s of play.",
         f"First-player edge: the first round's starter scores {100 * first:.1f}% of matches "
-        f"(95 % interval {_pct(first_ci)}; edge {100 * (first - 0.5):+.1f} points over an even share); "
+        f"(95 % interval {pct(first_ci)}; edge {100 * (first - 0.5):+.1f} points over an even share); "
         f"seat A scores {100 * seat0:.1f}%.",
-        f"Inside a round: the round's starter wins {100 * starter:.1f}% of decisive rounds ({_pct(starter_ci)}).",
+        f"Inside a round: the round's starter wins {100 * starter:.1f}% of decisive rounds ({pct(starter_ci)}).",
     ]
     return "\n".join(lines)
-
-
-def _pct(ci: tuple[float, float]) -> str:
-    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
 
 
 def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a command-line tool

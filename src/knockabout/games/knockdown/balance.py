@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from knockabout.bots.base import SeatView
@@ -27,6 +26,7 @@ from knockabout.bots.levels import make_bot
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.games.knockdown.content import builtin_boxes
+from knockabout.sim.matrix import matrix_lines, pct, play_pairings
 from knockabout.sim.stats import wilson
 
 
@@ -97,57 +97,12 @@ def run(
     on_done: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
     """Every ordered pair of different ``fighters``, ``games`` matches each."""
-    pairs = [(a, b) for a in fighters for b in fighters if a != b]
-    if workers <= 1:
-        out = []
-        for a, b in pairs:
-            out.append(play_pair(a, b, games, bot, boxes, seed))
-            if on_done is not None:
-                on_done(out[-1])
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_pair, a, b, games, bot, boxes, seed) for a, b in pairs]
-        if on_done is not None:
-            for f in as_completed(futures):
-                on_done(f.result())
-        return [f.result() for f in futures]
-
-
-def _pct(ci: tuple[float, float]) -> str:
-    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
+    return play_pairings(fighters, play_pair, (games, bot, tuple(boxes), seed), workers, on_done)
 
 
 def report(title: str, fighters: Sequence[str], results: Sequence[PairResult]) -> str:
     """The matrix, each fighter against the field, and the first-player edge, as Markdown."""
-    rate: dict[tuple[str, str], list[float]] = {}
-    for r in results:
-        rate.setdefault((r.a, r.b), [0.0, 0.0])
-        rate.setdefault((r.b, r.a), [0.0, 0.0])
-        rate[(r.a, r.b)][0] += r.a_points
-        rate[(r.a, r.b)][1] += r.games
-        rate[(r.b, r.a)][0] += r.games - r.a_points
-        rate[(r.b, r.a)][1] += r.games
-    short = {f: f.split(":")[-1] for f in fighters}
-    lines = [
-        f"### {title}",
-        "",
-        "| fighter \\ vs | " + " | ".join(short[f] for f in fighters) + " | field | 95 % interval |",
-        "|---" * (len(fighters) + 3) + "|",
-    ]
-    for a in fighters:
-        cells = []
-        pts = tot = 0.0
-        for b in fighters:
-            if a == b:
-                cells.append("—")
-                continue
-            p, n = rate[(a, b)]
-            pts += p
-            tot += n
-            cells.append(f"{100 * p / n:.0f}%")
-        lines.append(
-            f"| {short[a]} | " + " | ".join(cells) + f" | **{100 * pts / tot:.1f}%** | {_pct(wilson(pts, tot))} |"
-        )
+    lines = [f"### {title}", "", *matrix_lines(fighters, results, "fighter", lambda f: f.split(":")[-1])]
     games = sum(r.games for r in results)
     first = sum(r.first_points for r in results)
     rounds = sum(r.rounds for r in results)
@@ -156,9 +111,9 @@ def report(title: str, fighters: Sequence[str], results: Sequence[PairResult]) -
         "",
         f"{games} matches, {rounds} rounds, {sum(r.draws for r in results)} drawn matches, "
         f"{sum(r.seconds for r in results):.0f} s of play.",
-        f"Round 1's first player wins {100 * first / games:.1f}% of matches ({_pct(wilson(first, games))}; "
+        f"Round 1's first player wins {100 * first / games:.1f}% of matches ({pct(wilson(first, games))}; "
         f"edge {100 * (first / games - 0.5):+.1f} points over an even share); a round's first player wins "
-        f"{100 * first_rounds / max(1, rounds):.1f}% of rounds ({_pct(wilson(first_rounds, rounds))}).",
+        f"{100 * first_rounds / max(1, rounds):.1f}% of rounds ({pct(wilson(first_rounds, rounds))}).",
     ]
     return "\n".join(lines)
 

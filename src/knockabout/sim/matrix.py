@@ -1,0 +1,89 @@
+"""Content balance matrices: every entrant (a pack, a fighter) against every other.
+
+The games' balance runners (``games/knockback/balance.py``, ``games/knockdown/balance.py``)
+play the matches; this module plays the ordered pairings in parallel processes and
+turns the results into a Markdown matrix with each entrant's rate against the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Protocol, TypeVar
+
+from knockabout.sim.stats import wilson
+
+
+class Pairing(Protocol):
+    """Matches of entrant ``a`` (seat 0) against entrant ``b`` (seat 1)."""
+
+    a: str
+    b: str
+    games: int
+    a_points: float
+
+
+R = TypeVar("R", bound=Pairing)
+
+
+def play_pairings(
+    entrants: Sequence[str],
+    play: Callable[..., R],
+    args: tuple[object, ...],
+    workers: int,
+    on_done: Callable[[R], None] | None = None,
+) -> list[R]:
+    """``play(a, b, *args)`` for every ordered pair of different entrants, in pairing order.
+
+    ``play`` must be a module-level function (it runs in worker processes when
+    ``workers > 1``); ``on_done`` hears of each pairing as it finishes."""
+    pairs = [(a, b) for a in entrants for b in entrants if a != b]
+    if workers <= 1:
+        out = []
+        for a, b in pairs:
+            out.append(play(a, b, *args))
+            if on_done is not None:
+                on_done(out[-1])
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play, a, b, *args) for a, b in pairs]
+        if on_done is not None:
+            for f in as_completed(futures):
+                on_done(f.result())
+        return [f.result() for f in futures]
+
+
+def pct(ci: tuple[float, float]) -> str:
+    """A 95 % interval as ``lo–hi%``."""
+    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
+
+
+def matrix_lines(
+    entrants: Sequence[str], results: Sequence[Pairing], kind: str, short: Callable[[str], str]
+) -> list[str]:
+    """The Markdown table: row entrant's match win rate against each column entrant (both
+    seat orders, draws count half), then against the field with its Wilson interval."""
+    rate: dict[tuple[str, str], list[float]] = {}
+    for r in results:
+        for key, points in (((r.a, r.b), r.a_points), ((r.b, r.a), r.games - r.a_points)):
+            cell = rate.setdefault(key, [0.0, 0.0])
+            cell[0] += points
+            cell[1] += r.games
+    lines = [
+        f"| {kind} \\ vs | " + " | ".join(short(e) for e in entrants) + " | field | 95 % interval |",
+        "|---" * (len(entrants) + 3) + "|",
+    ]
+    for a in entrants:
+        cells = []
+        pts = tot = 0.0
+        for b in entrants:
+            if a == b:
+                cells.append("—")
+                continue
+            p, n = rate[(a, b)]
+            pts += p
+            tot += n
+            cells.append(f"{100 * p / n:.0f}%")
+        field = f"**{100 * pts / tot:.1f}%** | {pct(wilson(pts, tot))}"
+        lines.append(f"| {a} | " + " | ".join(cells) + f" | {field} |")
+    return lines
