@@ -66,12 +66,12 @@ def balance(
             if boxes or merged:
                 raise ConfigError("--box and --merged are Knockdown options")
             text = _knockback(console, bot, games, seed, workers, scoring, pack_files)
+            console.print(Markdown(text))
+            console.print()
         else:
             if pack_files or scoring != "tug":
                 raise ConfigError("--scoring and --pack-file are KNOCKBACK options")
             text = _knockdown(console, bot, games, seed, workers, boxes, merged)
-    console.print(Markdown(text))
-    console.print()
     if out is not None:
         out.write_text(text + "\n", encoding="utf-8")
         console.print(f"report written to {out}")
@@ -108,4 +108,6 @@ def _knockdown(console: Console, bot: str, games: int, seed: int, workers: int, 
             task = progress.add_task(f"{title}, {bot} v {bot}", total=len(fighters) * (len(fighters) - 1))
             results = kd.run(fighters, games, bot, in_play, seed, workers, on_done=_ticker(progress, task))
         parts.append(kd.report(title, fighters, results))
+        console.print(Markdown(parts[-1]))  # each box as soon as it is done
+        console.print()
     return "\n\n".join(parts)
