@@ -43,7 +43,7 @@ STEP_BUDGETS: dict[str, int] = {"fallback": 4_000, "medium": 25_000, "hard": 100
 
 GAME_BUDGETS: dict[str, dict[str, int]] = {
     # KNOCKBACK searches without playouts (each leaf is scored by the board estimate,
-    # see heuristic.knockback.ROLLOUT_DEPTH): 600 iterations is about 40 ms a decision
+    # see heuristic.knockback.ROLLOUT_DEPTH): 600 iterations is about 0.1 s a decision
     # and beats `easy`; a match asks several hundred decisions of each side
     "knockback": {"medium": 120, "hard": 600},
 }

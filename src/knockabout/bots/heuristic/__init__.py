@@ -20,8 +20,10 @@ The contract for a game's heuristic (other games plug in the same way):
   each playout after ``ROLLOUT_DEPTH`` actions and scores it with the estimate, for
   games whose matches are too long to play out thousands of times a move.
 * optionally, ``SEARCH_PRIOR_VISITS`` (an int): the ISMCTS levels then start every
-  search with the heuristic's own pick holding that many virtual wins, so the search
-  departs from the rules of thumb only where it finds a clearly better move.
+  search with the heuristic's pick holding that many virtual wins, so the search departs
+  from the rules of thumb only where it finds a clearly better move. A ``HeuristicBot``
+  with a ``hint(view, legal, rng)`` method is asked that instead and may return None
+  (no nudge on that decision).
 
 :func:`heuristic_for` returns the class (or None when the game has no module yet);
 :func:`make_heuristic` builds one.
