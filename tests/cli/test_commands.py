@@ -82,3 +82,16 @@ def test_content_validate_explains_unusable_files(tmp_path: Path) -> None:
     assert "missing top-level key `game`" in r.output
     assert "not valid TOML" in r.output
     assert "no such file" in r.output
+
+
+def test_content_validate_checks_every_file_of_a_folder(tmp_path: Path) -> None:
+    from knockabout.games.knockdown.content import CONTENT_DIR
+
+    r = runner.invoke(app, ["content", "validate", str(CONTENT_DIR / "nemesis")])
+    assert r.exit_code == 0, r.output
+    for name in ("box", "arena", "fighters", "attacks", "skills"):
+        assert f"{name}.toml (knockdown): valid" in r.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = runner.invoke(app, ["content", "validate", str(empty)])
+    assert r.exit_code == 1 and "no content files (*.toml)" in r.output

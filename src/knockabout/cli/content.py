@@ -37,15 +37,28 @@ def _game_of(path: Path) -> str:
     return game
 
 
+def _expand(paths: list[Path]) -> list[Path]:
+    """Files as given; a folder stands for its ``*.toml`` files (itself when it has none)."""
+    out: list[Path] = []
+    for path in paths:
+        inside = sorted(path.glob("*.toml")) if path.is_dir() else []
+        out.extend(inside or [path])
+    return out
+
+
 @app.command("validate")
 def validate(
-    files: list[Path] = typer.Argument(..., help="content files (TOML) to check"),
+    files: list[Path] = typer.Argument(..., help="content files (TOML) to check, or folders of them"),
     game: str | None = typer.Option(None, "--game", "-g", help="game id; default: the file's `game` key"),
 ) -> None:
     """Check content files and explain every problem (file, entry, field, what is expected)."""
     console = Console(highlight=False, soft_wrap=True)
     bad = 0
-    for path in files:
+    for path in _expand(files):
+        if path.is_dir():
+            console.print(f"[red]✗[/] {path}: a folder with no content files (*.toml) in it")
+            bad += 1
+            continue
         if not path.is_file():
             console.print(f"[red]✗[/] {path}: no such file")
             bad += 1
