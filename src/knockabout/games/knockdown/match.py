@@ -9,7 +9,7 @@ state stores.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final
 
@@ -20,10 +20,13 @@ from knockabout.games.knockdown.content import (
     TOKENS,
     ArenaModel,
     AttackCard,
+    BlockBonus,
     Box,
     ExtraSymbol,
     Fighter,
+    HandLimit,
     Range,
+    RangeBonus,
     RoundStart,
     Skill,
     Special,
@@ -169,8 +172,8 @@ def _hits_opponent(heavy: int, light: int, ops: tuple[Any, ...]) -> bool:
     if heavy or light:
         return True
     for op in ops:
-        for field in ("target", "who", "on", "source"):
-            if getattr(op, field, None) == "opponent":
+        for attr in ("target", "who", "on", "source"):
+            if getattr(op, attr, None) == "opponent":
                 return True
         if op.op in ("backward", "wound_per_symbol", "reveal_discard", "transfer_wound", "contaminate"):
             return True
@@ -252,6 +255,23 @@ class MatchSetup:
     card_index: dict[str, int]
     catalog: dict[str, dict[str, Any]]  # card name -> what a player reads on it (JSON-able, read-only)
     sheets: tuple[dict[str, Any], dict[str, Any]]  # per seat: the fighter sheet as data and text
+    _sums: dict[tuple[int, ...], tuple[int, int, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def skill_sums(self, skill_ids: tuple[int, ...]) -> tuple[int, int, int]:
+        """(hand limit change, range bonus, Block bonus) of a fighter with these active skills.
+
+        Asked on every legal-action query, so each answer is kept (there are few skill sets).
+        """
+        found = self._sums.get(skill_ids)
+        if found is None:
+            effects = [e for sid in skill_ids for e in self.skills[sid].effects]
+            found = (
+                sum(e.delta for e in effects if isinstance(e, HandLimit)),
+                sum(e.max for e in effects if isinstance(e, RangeBonus)),
+                sum(e.light for e in effects if isinstance(e, BlockBonus)),
+            )
+            self._sums[skill_ids] = found
+        return found
 
     def symbol_table(self, skill_ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """Each design's symbols for a fighter with these active skills."""

@@ -28,11 +28,8 @@ from knockabout.games.knockdown.content import (
     SYMBOL_INDEX,
     SYMBOLS,
     TOKENS,
-    BlockBonus,
-    HandLimit,
     PoolBonus,
     PoolReduction,
-    RangeBonus,
     Skill,
 )
 from knockabout.games.knockdown.match import (
@@ -384,10 +381,10 @@ class KnockdownState(State):
         return [sk[i] for i in self.active_skills(p)]
 
     def hand_limit(self, p: int) -> int:
-        return 6 + sum(e.delta for s in self._skills(p) for e in s.effects if isinstance(e, HandLimit))
+        return 6 + self.setup.skill_sums(self.active_skills(p))[0]
 
     def _range_bonus(self, p: int) -> int:
-        return sum(e.max for s in self._skills(p) for e in s.effects if isinstance(e, RangeBonus))
+        return self.setup.skill_sums(self.active_skills(p))[1]
 
     def _refresh_symbols(self, p: int) -> None:
         self.symtab[p] = self.setup.symbol_table(self.active_skills(p))
@@ -509,10 +506,17 @@ class KnockdownState(State):
         return bool(payments(hand, tuple(self.symtab[p][d] for d in hand), sp.slots))
 
     def _combo_options(self, p: int, used: int) -> list[Action]:
+        # the hot path of every legal-action query on a turn: _special_ready inlined,
+        # the hand's symbols read once for all Special Attacks
         out: list[Action] = []
         specials = self.setup.specials[p]
         a, b = self.pos[p], self.pos[1 - p]
         bonus = -1
+        hand = self.hands[p]
+        syms = self.symtab[p]
+        hand_t: tuple[int, ...] | None = None
+        hand_syms: tuple[tuple[int, ...], ...] = ()
+        toks = self.tokens[p]
         for k, sp in enumerate(specials):
             if used >> k & 1 or sp.type == "reaction":
                 continue
@@ -521,10 +525,13 @@ class KnockdownState(State):
                     bonus = self._range_bonus(p)
                 if not self.in_range(sp.rng, a, b, bonus):
                     continue
-            if self._special_ready(p, k):
+            if sp.token_cost and any(toks[t] < n for t, n in sp.token_cost):
+                continue
+            if hand_t is None:
+                hand_t = tuple(hand)
+                hand_syms = tuple(syms[d] for d in hand_t)
+            if payments(hand_t, hand_syms, sp.slots):
                 out.append(A.SPECIAL[k])
-        hand = self.hands[p]
-        syms = self.symtab[p]
         for i, d in enumerate(hand):
             if 3 in syms[d] and (i == 0 or hand[i - 1] != d):
                 out.append(A.DASH[i])
@@ -568,7 +575,7 @@ class KnockdownState(State):
         return idx
 
     def _block_bonus(self, p: int) -> int:
-        return sum(e.light for s in self._skills(p) for e in s.effects if isinstance(e, BlockBonus))
+        return self.setup.skill_sums(self.active_skills(p))[2]
 
     def block_options(self, d: int, nblock: int) -> list[tuple[int, int]]:
         """(heavy, light) pairs a Block of ``nblock`` cards can ignore (something ignored)."""
