@@ -9,7 +9,11 @@ rules: skill set and arena drawn at random among the boxes). It prints, per grou
 * the matrix of match win rates (row fighter against column fighter, draws count half);
 * each fighter's win rate against the field, with its 95 % Wilson interval;
 * the first-player edge: how often the first player of round 1 (the higher face-up
-  initiative) wins the match, and how often a round's first player wins the round.
+  initiative) wins the match, and how often a round's first player wins the round;
+* each Skill card face up in round 1, by initiative: how often its holder won the match.
+  The first player is whoever shows the higher initiative, so a strong card high on the
+  scale hands its holder the skill and the tempo together: this table is where a
+  first-player edge usually comes from.
 
 Seeds are fixed, so a run is reproducible for a given level and budget.
 """
@@ -19,13 +23,14 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from knockabout.bots.base import SeatView
 from knockabout.bots.levels import make_bot
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
-from knockabout.games.knockdown.content import builtin_boxes
+from knockabout.games.knockdown.content import Skill, builtin_boxes
+from knockabout.games.knockdown.state import KnockdownState
 from knockabout.sim.matrix import matrix_lines, pct, play_pairings
 from knockabout.sim.stats import wilson
 
@@ -43,6 +48,8 @@ class PairResult:
     first_round_wins: int = 0
     draws: int = 0
     seconds: float = 0.0
+    skills: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    """(initiative, name) of a Skill card face up in round 1 -> [its holder's points, matches]."""
 
 
 def play_pair(a: str, b: str, games: int, bot: str, boxes: Sequence[str], seed: int) -> PairResult:
@@ -53,9 +60,11 @@ def play_pair(a: str, b: str, games: int, bot: str, boxes: Sequence[str], seed: 
     for i in range(games):
         deal = mix_seed(seed, a, b, i)
         s = g.new_state({"boxes": list(boxes), "fighters": [a, b]}, deal)
+        assert isinstance(s, KnockdownState)
         bots = [make_bot(bot, "knockdown"), make_bot(bot, "knockdown")]
         rng = Rng(mix_seed(deal, "bots"))
         match_first: int | None = None
+        faceup: list[Skill] = []
         first = 0
         while (d := s.to_act()) is not None:
             action = bots[d.player].choose(SeatView(s, d.player), s.legal_actions(), rng)
@@ -63,6 +72,7 @@ def play_pair(a: str, b: str, games: int, bot: str, boxes: Sequence[str], seed: 
                 if e.type == "first_player":
                     first = int(e.data["player"])
                     match_first = first
+                    faceup = [s.setup.skills[s.active_skills(q)[0]] for q in (0, 1)]
                 elif e.type == "new_round":
                     first = int(e.data["first"])
                 elif e.type == "round_won":
@@ -74,6 +84,10 @@ def play_pair(a: str, b: str, games: int, bot: str, boxes: Sequence[str], seed: 
         res.a_points += out.payoffs[0]
         res.first_points += out.payoffs[match_first if match_first is not None else 0]
         res.draws += int(out.draw)
+        for q, sk in enumerate(faceup):
+            tally = res.skills.setdefault((sk.initiative, sk.name), [0.0, 0])
+            tally[0] += out.payoffs[q]
+            tally[1] += 1
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -114,8 +128,27 @@ def report(title: str, fighters: Sequence[str], results: Sequence[PairResult]) -
         f"Round 1's first player wins {100 * first / games:.1f}% of matches ({pct(wilson(first, games))}; "
         f"edge {100 * (first / games - 0.5):+.1f} points over an even share); a round's first player wins "
         f"{100 * first_rounds / max(1, rounds):.1f}% of rounds ({pct(wilson(first_rounds, rounds))}).",
+        "",
+        *skill_lines(results),
     ]
     return "\n".join(lines)
+
+
+def skill_lines(results: Sequence[PairResult]) -> list[str]:
+    """Each Skill card face up in round 1, highest initiative first: its holder's match win rate."""
+    tally: dict[tuple[int, str], list[float]] = {}
+    for r in results:
+        for key, (points, n) in r.skills.items():
+            t = tally.setdefault(key, [0.0, 0])
+            t[0] += points
+            t[1] += n
+    lines = [
+        "| initiative | face up in round 1 | held | holder wins | 95 % interval |",
+        "|---|---|---|---|---|",
+    ]
+    for (ini, name), (points, n) in sorted(tally.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
+        lines.append(f"| {ini} | {name} | {int(n)} | {100 * points / n:.1f}% | {pct(wilson(points, n))} |")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a command-line tool
