@@ -41,7 +41,7 @@ def test_paying_a_special_attack_discards_the_chosen_cards_and_resolves_its_woun
     assert legal(s) == ["pay:0+2", "pay:1+2"], "High Kick pays kick; High Punch or Jab pays punch"
     play(s, "pay:0+2")
     assert hand(s, me) == ["Jab"]
-    assert s.heavy[1 - me] == 2
+    assert (s.heavy[1 - me], s.light[1 - me]) == (1, 1), "Greatsword Arc: 1 heavy and 1 light wound"
     assert kind(s) == "knockdown", "Greatsword Arc has a K.O. effect"
 
 
@@ -50,7 +50,7 @@ def test_each_special_attack_is_used_at_most_once_per_combo() -> None:
     arrange(s, hands=(["Parry", "Parry", "Healing Draught"], []))
     s.light[me] = 3
     play(s, "combo", "special:2", "pay:0")
-    assert s.light[me] == 1
+    assert s.light[me] == 2, "Vow of Iron heals one light wound"
     assert "special:2" not in legal(s)
     play(s, "combo:end")
     play(s, "combo")
