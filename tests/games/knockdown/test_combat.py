@@ -50,7 +50,7 @@ def test_each_special_attack_is_used_at_most_once_per_combo() -> None:
     arrange(s, hands=(["Parry", "Parry", "Healing Draught"], []))
     s.light[me] = 3
     play(s, "combo", "special:2", "pay:0")
-    assert s.light[me] == 2, "Vow of Iron heals one light wound"
+    assert s.light[me] == 1, "Vow of Iron heals two light wounds"
     assert "special:2" not in legal(s)
     play(s, "combo:end")
     play(s, "combo")
