@@ -27,8 +27,18 @@ def test_a_combo_offers_only_special_attacks_that_can_be_paid_and_reach() -> Non
     arrange(s, hands=(["High Punch", "High Kick"], ["High Punch", "High Kick"]))
     play(s, "combo")
     # Greatsword Arc (punch+kick, range 1-2) is payable; Shield Bash needs a block; Vow needs a block;
-    # Relentless Charge needs range 2-3
+    # Relentless Charge reaches but needs a dash
     assert legal(s) == ["special:0", "combo:end"]
+
+
+def test_relentless_charge_reaches_an_adjacent_opponent_and_wounds_it() -> None:
+    s, me = knight_vs_mistbearer()
+    assert s.setup.specials[me][3].name == "Relentless Charge"
+    arrange(s, hands=(["Jab"], []))  # punch + dash on one card
+    play(s, "combo")
+    assert "special:3" in legal(s), "range 1-3 includes the adjacent space"
+    play(s, "special:3", "pay:0")
+    assert (s.heavy[1 - me], s.light[1 - me]) == (1, 1)
 
 
 def test_paying_a_special_attack_discards_the_chosen_cards_and_resolves_its_wound_pool() -> None:
@@ -322,6 +332,7 @@ def test_curse_then_doom_adds_a_heavy_wound_and_removes_the_curse() -> None:
     s.hands[mb] = sorted(s.setup.card_index[n] for n in ("High Punch", "Jab", "Jab"))
     play(s, "combo", "special:3", "pay:0")  # Curse with the Jab (wild)
     assert s.tokens[1 - mb][TK_CURSE] == 1
+    assert (s.heavy[1 - mb], s.light[1 - mb]) == (0, 0), "Curse itself deals no wound"
     play(s, "special:0")
     play(s, legal(s)[0])
     assert s.heavy[1 - mb] == 2 and s.tokens[1 - mb][TK_CURSE] == 0
