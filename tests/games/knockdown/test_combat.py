@@ -41,6 +41,22 @@ def test_relentless_charge_reaches_an_adjacent_opponent_and_wounds_it() -> None:
     assert (s.heavy[1 - me], s.light[1 - me]) == (1, 1)
 
 
+def test_maul_and_wrench_swing_take_a_punch_and_any_symbol_no_kick_needed() -> None:
+    for fighter, name in (("puppy", "Maul"), ("katie", "Wrench Swing")):
+        s = ready(fresh((fighter, "james"), boxes=["nemesis"]))
+        if s.setup.fighters[s.current].id != fighter:
+            arrange(s, current=1 - s.current)
+            s.actions_done = 0
+        me = s.current
+        k = next(i for i, sp in enumerate(s.setup.specials[me]) if sp.name == name)
+        arrange(s, at=((3, 1), (4, 1)), hands=(["Pistol Whip", "Brace"], []))  # punch, block
+        play(s, "combo")
+        assert f"special:{k}" in legal(s), f"{name} is payable with a punch and a block"
+        play(s, f"special:{k}", "pay:0+1")
+        assert s.hands[me] == []
+        assert (s.heavy[1 - me], s.light[1 - me]) == (1, 1), f"{name}: 1 heavy and 1 light wound"
+
+
 def test_paying_a_special_attack_discards_the_chosen_cards_and_resolves_its_wound_pool() -> None:
     s, me = knight_vs_mistbearer()
     arrange(s, hands=(["High Punch", "High Kick", "Jab"], ["Jab"]))
