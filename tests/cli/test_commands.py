@@ -59,6 +59,21 @@ def test_demo_errors_are_one_clear_line() -> None:
     assert r.exit_code == 2 and "end_turn" in r.output
 
 
+def test_list_options_can_be_typed_with_commas_on_the_command_line(tmp_path: Path) -> None:
+    rec = tmp_path / "kd.json"
+    args = ["demo", "knockdown", "--bots", "random", "--seed", "2", "--record", str(rec)]
+    r = runner.invoke(app, [*args, "-o", "boxes=nemesis", "-o", "fighters=puppy, katie"])
+    assert r.exit_code == 0, r.output
+    config = GameRecord.load(rec).config
+    assert list(config["boxes"]) == ["nemesis"] and list(config["fighters"]) == ["puppy", "katie"]
+    r = runner.invoke(app, ["demo", "knockback", "--bots", "random", "-o", "packs=iron-knuckles,tide-breakers"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["demo", "knockdown", "-o", "boxes=nemesis,moon"])
+    assert r.exit_code == 2 and "boxes" in r.output and "moon" in r.output
+    r = runner.invoke(app, ["demo", "knockdown", "-o", "fighters=puppy"])
+    assert r.exit_code == 2 and "fighters" in r.output
+
+
 def test_replay_reports_a_broken_record_clearly(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

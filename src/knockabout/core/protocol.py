@@ -191,7 +191,9 @@ class Game(ABC, Generic[C]):
             problems = []
             for err in exc.errors():
                 where = ".".join(str(p) for p in err["loc"]) or "config"
-                problems.append(f"{where}: {err['msg']}")
+                given = err.get("input")
+                shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
+                problems.append(f"{where}: {err['msg']}{shown}")
             known = ", ".join(model.model_fields)
             raise ConfigError(
                 f"{self.id}: invalid configuration: " + "; ".join(problems)

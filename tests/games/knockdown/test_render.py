@@ -44,3 +44,16 @@ def test_the_arena_shows_both_fighters_and_the_row_names_its_cards() -> None:
     assert "M1" in out and "M2" in out
     for name in view["row"]:
         assert name in out
+
+
+def test_the_log_names_spaces_by_their_board_coordinates() -> None:
+    from tests.games.knockdown.helpers import arrange, fresh, play, ready
+
+    s = ready(fresh(("mistbearer", "maggot")))
+    arrange(s, at=((3, 1), (6, 1)))
+    me = s.current
+    events = play(s, "move:up")
+    moved = next(e for e in events if e.type == "moved")
+    assert moved.data["at"] == "d1"
+    names = ["Ann", "Bo"]
+    assert GAME.narrate(moved, names) == f"{names[me]} moves to d1."

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from knockabout.core.options import COMMA_LIST
 
 
 class KnockbackConfig(BaseModel):
@@ -14,18 +16,19 @@ class KnockbackConfig(BaseModel):
     other player's when possible). ``lineup``: ``packs`` (default, each plays their pack),
     ``draft2`` (the two chosen packs are shuffled and drafted) or ``draft4`` (four packs,
     drafting stops with three cards still in hand; ``draft_packs`` picks them).
+    The list options also take text with commas (``packs=iron-knuckles,tide-breakers``).
     ``pack_files``: extra pack files or directories of ``*.toml`` packs to play with.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    packs: tuple[str, str] = Field(
+    packs: Annotated[tuple[str, str], COMMA_LIST] = Field(
         ("random", "random"), description="pack id of each player, or 'random'"
     )
     lineup: Literal["packs", "draft2", "draft4"] = Field(
         "packs", description="play your pack, or draft from 2 or 4 shuffled packs"
     )
-    draft_packs: tuple[str, ...] = Field(
+    draft_packs: Annotated[tuple[str, ...], COMMA_LIST] = Field(
         (), description="the four packs of a draft4 (ids or 'random'); empty: four random packs"
     )
     knockback: Literal["push", "whole_line"] = Field(
@@ -41,7 +44,7 @@ class KnockbackConfig(BaseModel):
     max_rounds: int = Field(
         30, ge=1, le=1000, description="safety: rounds after which the match is decided as it stands"
     )
-    pack_files: tuple[str, ...] = Field(
+    pack_files: Annotated[tuple[str, ...], COMMA_LIST] = Field(
         (),
         description="extra pack files or directories to load packs from",
         json_schema_extra={"local_only": True},  # never settable from the web lobby

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from knockabout.core.options import COMMA_LIST
 
 BoxId = Literal["tainted_grail", "nemesis", "siege_storm"]
 
@@ -15,6 +17,7 @@ class KnockdownConfig(BaseModel):
     ``boxes``: the boxes whose content may appear. With one box, its arena, deck and
     skill set are used and fighters come from it; with several (the merging rules),
     fighters, the skill set and the arena are drawn at random among them unless named.
+    Both take a list, or text with commas (``boxes=nemesis,siege_storm``).
     ``fighters``: per seat a fighter id (``mistbearer``, ``box:fighter`` also accepted)
     or ``random``; two seats never get the same fighter.
     ``knockdown_test``: ``dice`` (3 dice against the wound total) or ``tower`` (a timed
@@ -25,8 +28,12 @@ class KnockdownConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    boxes: tuple[BoxId, ...] = Field(("tainted_grail",), min_length=1, description="boxes in play")
-    fighters: tuple[str, str] = Field(("random", "random"), description="fighter per seat, or random")
+    boxes: Annotated[tuple[BoxId, ...], COMMA_LIST] = Field(
+        ("tainted_grail",), min_length=1, description="boxes in play"
+    )
+    fighters: Annotated[tuple[str, str], COMMA_LIST] = Field(
+        ("random", "random"), description="fighter per seat, or random"
+    )
     arena: str = Field("random", description="box whose arena (and Attack deck) is used, or random")
     skills: str = Field("random", description="box whose Skill cards are used, or random")
     knockdown_test: Literal["dice", "tower"] = Field("dice", description="how Knockdown Tests are decided")

@@ -64,6 +64,7 @@ class Arena:
     maxx: int
     width: int
     height: int
+    labels: tuple[str, ...]  # per space: its board coordinate, e.g. "c2"
 
     @property
     def size(self) -> int:
@@ -77,7 +78,7 @@ class Arena:
 
     def label(self, s: int) -> str:
         """A space as a chess-like coordinate: column letter, row number (a1 = top left)."""
-        return f"{chr(ord('a') + self.xs[s])}{self.ys[s] + 1}"
+        return self.labels[s]
 
 
 def build_arena(model: ArenaModel, box: str) -> Arena:
@@ -143,6 +144,7 @@ def build_arena(model: ArenaModel, box: str) -> Arena:
         maxx=max(xs),
         width=max(xs) + 1,
         height=max(ys) + 1,
+        labels=tuple(f"{chr(ord('a') + xs[i])}{ys[i] + 1}" for i in range(n)),
     )
 
 

@@ -402,7 +402,7 @@ class KnockdownState(State):
 
     def _place(self, p: int, s: int, ev: list[Event], how: str) -> None:
         self.pos[p] = s
-        ev.append(_pub("moved", player=p, to=s, how=how))
+        ev.append(_pub("moved", player=p, to=s, at=self.setup.arena.labels[s], how=how))
         traps = self.traps
         mark = s * 2 + (1 - p)
         if mark in traps:
@@ -1234,7 +1234,8 @@ class KnockdownState(State):
                 mark = self.pos[actor] * 2 + actor
                 if mark not in self.traps and len(self.traps) < self.setup.supply[TK_TRAP]:
                     self.traps.append(mark)
-                    ev.append(_pub("trap_set", player=actor, space=self.pos[actor]))
+                    here = self.pos[actor]
+                    ev.append(_pub("trap_set", player=actor, space=here, at=self.setup.arena.labels[here]))
             elif kind == "contaminate":
                 if self.contam_left > 0 and self.setup.contamination >= 0:
                     self.contam_left -= 1
