@@ -53,6 +53,8 @@ def test_the_board_draws_arena_fighters_row_and_labels(server: LiveServer, brows
         _click_first(page)
         page.wait_for_timeout(40)
     assert page.locator("#arena svg rect").count() == 23
+    coords = page.locator("#arena svg text.kd-coord").all_text_contents()
+    assert len(coords) == 23 and "a2" in coords and "d1" in coords, "each space shows the coordinate the log uses"
     ctx.close()
 
 

@@ -141,6 +141,12 @@ function arenaSvg(view) {
     title.textContent = `${sp.label} ${sp.tags.join(" ")}`;
     r.append(title);
     svg.append(r);
+    // the board coordinate the log uses ("moves to d1"), faint in the corner
+    const coord = document.createElementNS(ns, "text");
+    coord.setAttribute("x", 2 + sp.x * CELL + 4); coord.setAttribute("y", 2 + sp.y * CELL + 11);
+    coord.setAttribute("font-size", "9"); coord.setAttribute("fill", "#8a8172");
+    coord.setAttribute("class", "kd-coord"); coord.textContent = sp.label;
+    svg.append(coord);
     if (traps.has(i)) {
       const t = document.createElementNS(ns, "text");
       t.setAttribute("x", 2 + sp.x * CELL + CELL / 2); t.setAttribute("y", 2 + sp.y * CELL + CELL - 8);
