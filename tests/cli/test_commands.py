@@ -71,7 +71,10 @@ def test_list_options_can_be_typed_with_commas_on_the_command_line(tmp_path: Pat
     r = runner.invoke(app, ["demo", "knockdown", "-o", "boxes=nemesis,moon"])
     assert r.exit_code == 2 and "boxes" in r.output and "moon" in r.output
     r = runner.invoke(app, ["demo", "knockdown", "-o", "fighters=puppy"])
-    assert r.exit_code == 2 and "fighters" in r.output
+    assert r.exit_code == 2 and "fighters: give one fighter per seat (2, not 1)" in r.output
+    r = runner.invoke(app, ["demo", "knockback", "-o", "packs=a,b,c"])
+    assert r.exit_code == 2 and "packs: give one pack per seat (2, not 3)" in r.output
+    assert "Value error" not in r.output
 
 
 def test_replay_reports_a_broken_record_clearly(tmp_path: Path) -> None:

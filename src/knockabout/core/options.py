@@ -14,3 +14,15 @@ def split_commas(value: object) -> object:
 
 
 COMMA_LIST = BeforeValidator(split_commas)
+
+
+def one_per_seat(seats: int, what: str, example: str) -> BeforeValidator:
+    """A list option with one entry per seat; a wrong count is explained in words."""
+
+    def check(value: object) -> object:
+        value = split_commas(value)
+        if isinstance(value, list | tuple) and len(value) != seats:
+            raise ValueError(f"give one {what} per seat ({seats}, not {len(value)}), e.g. {example}")
+        return value
+
+    return BeforeValidator(check)

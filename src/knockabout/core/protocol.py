@@ -193,7 +193,8 @@ class Game(ABC, Generic[C]):
                 where = ".".join(str(p) for p in err["loc"]) or "config"
                 given = err.get("input")
                 shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
-                problems.append(f"{where}: {err['msg']}{shown}")
+                msg = err["msg"].removeprefix("Value error, ")
+                problems.append(f"{where}: {msg}{shown}")
             known = ", ".join(model.model_fields)
             raise ConfigError(
                 f"{self.id}: invalid configuration: " + "; ".join(problems)

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from knockabout.core.options import COMMA_LIST
+from knockabout.core.options import COMMA_LIST, one_per_seat
 
 
 class KnockbackConfig(BaseModel):
@@ -22,7 +22,7 @@ class KnockbackConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    packs: Annotated[tuple[str, str], COMMA_LIST] = Field(
+    packs: Annotated[tuple[str, str], one_per_seat(2, "pack", "packs=iron-knuckles,random")] = Field(
         ("random", "random"), description="pack id of each player, or 'random'"
     )
     lineup: Literal["packs", "draft2", "draft4"] = Field(

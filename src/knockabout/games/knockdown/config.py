@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from knockabout.core.options import COMMA_LIST
+from knockabout.core.options import COMMA_LIST, one_per_seat
 
 BoxId = Literal["tainted_grail", "nemesis", "siege_storm"]
 
@@ -31,7 +31,7 @@ class KnockdownConfig(BaseModel):
     boxes: Annotated[tuple[BoxId, ...], COMMA_LIST] = Field(
         ("tainted_grail",), min_length=1, description="boxes in play"
     )
-    fighters: Annotated[tuple[str, str], COMMA_LIST] = Field(
+    fighters: Annotated[tuple[str, str], one_per_seat(2, "fighter", "fighters=puppy,katie")] = Field(
         ("random", "random"), description="fighter per seat, or random"
     )
     arena: str = Field("random", description="box whose arena (and Attack deck) is used, or random")
