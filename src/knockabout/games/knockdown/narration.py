@@ -62,7 +62,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "moved":
         how = {"move": "moves", "dash": "dashes", "blink": "blinks", "corridor": "uses a Technical Corridor",
                "backward": "is pushed back", "forward": "lunges forward"}.get(d["how"], "moves")
-        return f"{who()} {how} to {d.get('at', 'space ' + str(d['to']))}."
+        return f"{who()} {how} to {d['at']}."
     if t == "attack":
         return f"{who()} attacks with {d['card']}."
     if t == "out_of_range":
@@ -106,7 +106,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "wound_moved":
         return f"{who()} passes a {d['kind']} wound to {who('to')}."
     if t == "trap_set":
-        return f"{who()} sets a Trap on {d.get('at', 'space ' + str(d['space']))}."
+        return f"{who()} sets a Trap on {d['at']}."
     if t == "trap_sprung":
         return f"{who()} springs a Trap and suffers a heavy wound!"
     if t == "ko_test":
