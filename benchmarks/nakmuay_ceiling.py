@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot, _Node
 from knockabout.bots.random_bot import RandomBot

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic.nakmuay import HeuristicBot
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, make_bot, step_budget

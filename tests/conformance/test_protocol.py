@@ -219,8 +219,8 @@ def test_observation_never_leaks(game_id: str) -> None:
         for p in range(s.num_players):
             d1, d2 = s.determinize(p, rng), s.determinize(p, rng)
             assert d1.observe(p) == d2.observe(p)
-            json.dumps(s.observe(p))
-        json.dumps(s.observe(None))
+            json.dumps(s.observe(p).to_json())
+        json.dumps(s.observe(None).to_json())
 
 
 @pytest.mark.parametrize("game_id", GAMES)

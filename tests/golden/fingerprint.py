@@ -121,7 +121,7 @@ def play_bots(
     try:
         from knockabout.core.bot import SeatView
     except ImportError:  # before the bot interface moved into core
-        from knockabout.bots.base import SeatView  # type: ignore[no-redef]
+        from knockabout.core.bot import SeatView  # type: ignore[no-redef]
 
     game = get_game(game_id)
     state = game.new_state(config, seed)

@@ -1,6 +1,6 @@
 """Bots: players that choose actions from what their seat may know."""
 
-from knockabout.bots.base import Bot, SeatView
+from knockabout.core.bot import Bot, SeatView
 from knockabout.bots.levels import LEVELS, make_bot
 from knockabout.bots.random_bot import RandomBot
 

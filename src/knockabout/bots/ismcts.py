@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from knockabout.bots.base import Bot, SeatView
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from knockabout.bots.base import Bot
+from knockabout.core.bot import Bot
 from knockabout.bots.heuristic import (
     heuristic_for,
     make_heuristic,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knockabout.bots.base import Bot, SeatView
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.rng import Rng
 

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.rule import Rule
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.levels import make_bot
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.cli.options import parse_options

@@ -21,7 +21,9 @@ from pydantic import BaseModel, ValidationError
 from knockabout.core.actions import Action, ActionSpace
 from knockabout.core.errors import ConfigError, IllegalActionError
 from knockabout.core.events import Event
+from knockabout.core.plugins import BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
 from knockabout.core.rng import Rng
+from knockabout.core.view import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +123,8 @@ class State(ABC):
         return self._apply(action)
 
     @abstractmethod
-    def observe(self, player: int | None) -> dict[str, Any]:
-        """A JSON-able view holding only what ``player`` may know (None: a spectator)."""
+    def observe(self, player: int | None) -> View:
+        """The typed view holding only what ``player`` may know (None: a spectator)."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -143,6 +145,10 @@ class State(ABC):
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """The full state as JSON-able data (hidden information included)."""
+
+    def turns(self) -> int | None:
+        """The game's own turn counter, for games whose facts count length in turns."""
+        return None
 
     # -- hooks ----------------------------------------------------------------
     @abstractmethod
@@ -166,15 +172,45 @@ class State(ABC):
 
 
 class Game(ABC, Generic[C]):
-    """A game: its identity, rules version, players, options and content."""
+    """A game: its identity, rules version, facts, options, content and plug-ins.
+
+    Everything generic layers need to know about a game is declared here: the
+    :class:`~knockabout.core.plugins.GameFacts`, the typed view class, and the plug-ins
+    (heuristic bot, terminal renderer, table challenges, bot budgets, web renderer).
+    """
 
     id: ClassVar[str]
     name: ClassVar[str]
     rules_version: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
+    facts: ClassVar[GameFacts]
+    view_type: ClassVar[type[View]]
     config_model: ClassVar[type[BaseModel]]
+    budgets: ClassVar[BotBudgets] = BotBudgets()
+    web_renderer: ClassVar[str | None] = None
+    """A file in the game's own package (e.g. ``"web/renderer.js"``): the ES module the
+    browser table loads to draw this game's views; None: the generic renderer."""
     actions: ActionSpace
+
+    @property
+    def min_players(self) -> int:
+        return self.facts.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.facts.max_players
+
+    # -- plug-ins (overridden by games that have them) --------------------------
+    def heuristic(self) -> HeuristicPlugin | None:
+        """The game's rules-of-thumb bot and search helpers (None: it has none)."""
+        return None
+
+    def terminal_renderer(self) -> TerminalRenderer | None:
+        """How the terminal draws this game's views (None: the generic renderer)."""
+        return None
+
+    def challenges(self) -> Mapping[str, Maker]:
+        """Decision kinds a person answers by solving a puzzle, with their makers."""
+        return {}
 
     def make_config(self, config: Mapping[str, Any] | BaseModel | None = None) -> C:
         """Validate a configuration (a mapping of options) into the game's config model.
@@ -202,8 +238,14 @@ class Game(ABC, Generic[C]):
             ) from None
 
     @abstractmethod
-    def new_state(self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0) -> State:
-        """A fresh game with this configuration, all randomness drawn from ``seed``."""
+    def new_state(
+        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
+    ) -> State:
+        """A fresh game with this configuration, all randomness drawn from ``seed``.
+
+        ``players`` is the number of seats; None takes it from the configuration (or the
+        game's default). A count outside the game's range raises :class:`ConfigError`.
+        """
 
     @abstractmethod
     def state_from_dict(self, data: Mapping[str, Any]) -> State:

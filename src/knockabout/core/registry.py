@@ -1,23 +1,22 @@
 """The registry of games by id.
 
-Built-in games are found lazily by module path, so ``core`` never imports a game
-module at import time (imports point down only). Other games may be added with
-:func:`register`.
+Games are found through the ``knockabout.games`` entry-point group: every installed
+distribution that declares one there (knockabout itself declares its three games in
+pyproject.toml) plugs in the same way. An entry point names a :class:`Game` instance,
+``id = "package.module:GAME"``, and is loaded only when that game is first asked for,
+so core never imports a game module at import time. Games may also be added at run
+time with :func:`register` (tests do).
 """
 
 from __future__ import annotations
 
-import importlib
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from knockabout.core.errors import UnknownGameError
+from knockabout.core.errors import KnockaboutError, UnknownGameError
 from knockabout.core.protocol import Game
 
-_BUILTIN: dict[str, str] = {
-    "nak-muay": "knockabout.games.nakmuay",
-    "knockback": "knockabout.games.knockback",
-    "knockdown": "knockabout.games.knockdown",
-}
+GROUP = "knockabout.games"
 
 _GAMES: dict[str, Game[Any]] = {}
 
@@ -28,22 +27,36 @@ def register(game: Game[Any]) -> Game[Any]:
     return game
 
 
-def _load_builtin(game_id: str) -> None:
-    module = _BUILTIN.get(game_id)
-    if module is None:
-        return
+def unregister(game_id: str) -> None:
+    """Forget a game registered at run time (entry-point games come back when asked for)."""
+    _GAMES.pop(game_id, None)
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def _load(game_id: str, ep: EntryPoint) -> None:
     try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module.startswith(exc.name):
-            return  # that game is not part of this build yet
-        raise
+        game = ep.load()
+    except Exception as exc:
+        raise KnockaboutError(f"game {game_id!r} ({ep.value}) failed to load: {exc}") from exc
+    if not isinstance(game, Game):
+        raise KnockaboutError(f"entry point {game_id!r} ({ep.value}) is not a knockabout Game instance")
+    if game.id != game_id:
+        raise KnockaboutError(f"entry point {game_id!r} ({ep.value}) names a game whose id is {game.id!r}")
+    _GAMES.setdefault(game_id, game)
 
 
 def get_game(game_id: str) -> Game[Any]:
-    """The registered game with this id; :class:`UnknownGameError` lists the known ids."""
+    """The game with this id; :class:`UnknownGameError` lists the known ids."""
     if game_id not in _GAMES:
-        _load_builtin(game_id)
+        ep = _entry_points().get(game_id)
+        if ep is not None:
+            _load(game_id, ep)
     try:
         return _GAMES[game_id]
     except KeyError:
@@ -52,10 +65,10 @@ def get_game(game_id: str) -> Game[Any]:
 
 
 def game_ids() -> list[str]:
-    """The ids of every available game, built-in ones loaded on demand."""
-    for gid in _BUILTIN:
+    """The ids of every available game (installed through entry points, or registered)."""
+    for gid, ep in _entry_points().items():
         if gid not in _GAMES:
-            _load_builtin(gid)
+            _load(gid, ep)
     return sorted(_GAMES)
 
 

@@ -245,8 +245,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "action": st.actions[step - 1] if step else None,
             "seat": actor,
             "names": names,
-            "view": state.observe(None),
-            "views": [state.observe(p) for p in range(n)],
+            "view": state.observe(None).to_json(),
+            "views": [state.observe(p).to_json() for p in range(n)],
             "events": [{"type": e.type, "data": dict(e.data), "text": game.narrate(e, names)} for e in events],
             "outcome": st.result,
         }

@@ -149,7 +149,7 @@ class LiveTable:
             "seat": conn.seat,
             "table": self.info(),
             "version": t.version,
-            "view": t.view(conn.seat),
+            "view": t.view(conn.seat).to_json(),
             "events": events,
             "clock": self.clock_info(),
             "challenge": t.challenge_for(conn.seat),

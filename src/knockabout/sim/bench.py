@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import search_bot
 from knockabout.core.protocol import State

@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.levels import check_level, make_bot
 from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.registry import get_game
@@ -141,9 +141,8 @@ def play_game(spec: SimSpec, task: Task, config: BaseModel | None = None) -> Gam
             raise KnockaboutError(f"{g.id}: game {task.index} passed {DECISION_CAP} decisions without ending")
     outcome = state.outcome()
     assert outcome is not None
-    view = state.observe(None)
-    turns = view.get("turn")
-    length = int(turns) if isinstance(turns, int) else decisions
+    turns = state.turns() if g.facts.length_unit == "turns" else None
+    length = decisions if turns is None else turns
     return GameResult(
         index=task.index,
         deal=task.deal,
@@ -214,7 +213,7 @@ def run(
         "bots": list(spec.bots),
         "requested_games": spec.games,
         "lineups": [list(lu) for lu in lineups(spec.bots, spec.players)],
-        "length_unit": "turns" if "turn" in g.new_state(spec.full_config(), 0).observe(None) else "decisions",
+        "length_unit": g.facts.length_unit,
         "workers": workers,
         "seconds": elapsed,
     }

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from knockabout.bots.base import Bot, SeatView
+from knockabout.core.bot import Bot, SeatView
 from knockabout.bots.levels import make_bot
 from knockabout.core.actions import Action
 from knockabout.core.errors import KnockaboutError

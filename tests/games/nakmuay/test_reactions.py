@@ -134,7 +134,7 @@ def test_countdown_window_opens_even_without_a_possible_answer() -> None:
     t = stacked([["countdown"], ["block"]], pile=["sweep"])
     play(t, "countdown")
     for seat in (0, None):
-        a, b = s.observe(seat), t.observe(seat)
+        a, b = s.observe(seat).to_json(), t.observe(seat).to_json()
         a.pop("hand", None), b.pop("hand", None)
         assert a == b
 

@@ -5,9 +5,9 @@ The contract for a game's heuristic (other games plug in the same way):
 * the module is ``knockabout.bots.heuristic.<module>`` where ``<module>`` is the game
   id with every ``-`` removed (``nak-muay`` -> ``nakmuay``, ``knockback`` ->
   ``knockback``, ``knockdown`` -> ``knockdown``);
-* it defines ``HeuristicBot``, a subclass of :class:`~knockabout.bots.base.Bot` that
+* it defines ``HeuristicBot``, a subclass of :class:`~knockabout.core.bot.Bot` that
   can be built with no arguments;
-* the bot decides from the :class:`~knockabout.bots.base.SeatView` only (its
+* the bot decides from the :class:`~knockabout.core.bot.SeatView` only (its
   observation, and samples from ``view.sample(rng)`` if it wants them), never the
   true state, and it returns one of the legal actions it is given;
 * ``describe()`` says in one line what kind of player it is;
@@ -35,7 +35,7 @@ import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from knockabout.bots.base import Bot
+from knockabout.core.bot import Bot
 from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from itertools import product
 from typing import cast
 
-from knockabout.bots.base import Bot, SeatView
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng

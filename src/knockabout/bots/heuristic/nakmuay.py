@@ -31,7 +31,7 @@ from itertools import permutations
 from math import comb
 from typing import Any
 
-from knockabout.bots.base import Bot, SeatView
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng

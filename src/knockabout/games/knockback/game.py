@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
+from knockabout.core.plugins import GameFacts
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A
@@ -45,8 +46,18 @@ class KnockbackGame(Game[KnockbackConfig]):
     id: ClassVar[str] = "knockback"
     name: ClassVar[str] = "KNOCKBACK 'til they croak"
     rules_version: ClassVar[str] = "1.0"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
+    facts: ClassVar[GameFacts] = GameFacts(
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        hidden_information=False,
+        chance="seeded",
+        timed_decisions=False,
+        decision_kinds=frozenset({"draft", "place", "punch_edge", "symbol", "turn"}),
+        outcome_reasons=frozenset({
+            "won with the score token", "won the round", "won the most rounds", "drawn round", "round limit",
+        }),
+    )
     config_model: ClassVar[type[BaseModel]] = KnockbackConfig
 
     def __init__(self) -> None:

@@ -22,6 +22,7 @@ from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
+from knockabout.core.view import DictView
 from knockabout.games.knockback import actions as A
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import DIRS, EITHER, MOVE, PUNCH, SYMBOL_NAMES, Card, compile_card
@@ -736,7 +737,10 @@ class KnockbackState(State):
             view["x"], view["y"] = coords(self.pos[i])
         return view
 
-    def observe(self, player: int | None) -> dict[str, Any]:
+    def observe(self, player: int | None) -> DictView:
+        return DictView(self._observe_dict(player))
+
+    def _observe_dict(self, player: int | None) -> dict[str, Any]:
         decision = self.to_act()
         view: dict[str, Any] = {
             "game": "knockback",
@@ -791,6 +795,9 @@ class KnockbackState(State):
         return view
 
     # ------------------------------------------------------------------ search
+    def turns(self) -> int | None:
+        return self.turn
+
     def clone(self) -> KnockbackState:
         s = KnockbackState.__new__(KnockbackState)
         s._legal = self._legal

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from knockabout.bots.base import SeatView
+from knockabout.core.bot import SeatView
 from knockabout.bots.levels import make_bot
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
+from knockabout.core.plugins import GameFacts
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A
@@ -64,8 +65,20 @@ class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
     rules_version: ClassVar[str] = "1.0"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
+    facts: ClassVar[GameFacts] = GameFacts(
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        hidden_information=True,
+        chance="seeded",
+        timed_decisions=True,
+        decision_kinds=frozenset({
+            "blink", "block", "choose_card", "combo", "knockdown", "move_step", "opening_pick", "pay",
+            "reaction", "skill_draft", "skill_face_up", "take_from_row", "token_count", "tower_challenge", "turn",
+        }),
+        outcome_reasons=frozenset({"knockdown", "fewest wounds", "turn limit"}),
+        length_unit="turns",
+    )
     config_model: ClassVar[type[BaseModel]] = KnockdownConfig
 
     def __init__(self) -> None:

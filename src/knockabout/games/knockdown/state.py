@@ -23,6 +23,7 @@ from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
+from knockabout.core.view import DictView
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.content import (
     SYMBOL_INDEX,
@@ -1387,7 +1388,10 @@ class KnockdownState(State):
         sk = self.setup.skills[sid]
         return {"name": sk.name, "initiative": sk.initiative, "text": skill_text(sk)}
 
-    def observe(self, player: int | None) -> dict[str, Any]:
+    def observe(self, player: int | None) -> DictView:
+        return DictView(self._observe_dict(player))
+
+    def _observe_dict(self, player: int | None) -> dict[str, Any]:
         setup = self.setup
         cards = setup.cards
         arena = setup.arena
@@ -1507,6 +1511,9 @@ class KnockdownState(State):
         return {}
 
     # ------------------------------------------------------------------ search
+    def turns(self) -> int | None:
+        return self.turn
+
     def clone(self) -> KnockdownState:
         s = KnockdownState.__new__(KnockdownState)
         s._legal = self._legal

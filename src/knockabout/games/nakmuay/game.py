@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ReplayError
 from knockabout.core.events import Event
+from knockabout.core.plugins import GameFacts
 from knockabout.core.protocol import Game
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
@@ -20,8 +21,20 @@ class NakMuayGame(Game[NakMuayConfig]):
     id: ClassVar[str] = "nak-muay"
     name: ClassVar[str] = "Nak Muay Knockout"
     rules_version: ClassVar[str] = "1.0"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 5
+    facts: ClassVar[GameFacts] = GameFacts(
+        min_players=2,
+        max_players=5,
+        default_players=2,
+        hidden_information=True,
+        chance="seeded",
+        timed_decisions=True,
+        decision_kinds=frozenset({
+            "action", "attack_response", "countdown_response", "hide_ko", "ko_block", "scout_order",
+            "scout_take", "steal_target", "sweep_direction", "triple_name",
+        }),
+        outcome_reasons=frozenset({"last fighter standing", "turn limit"}),
+        length_unit="turns",
+    )
     config_model: ClassVar[type[BaseModel]] = NakMuayConfig
 
     def __init__(self) -> None:

@@ -20,6 +20,7 @@ from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
+from knockabout.core.view import DictView
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import cards as C
 
@@ -702,7 +703,10 @@ class NakMuayState(State):
         top = len(self.pile) - 1
         return [(top - i, e & _KIND) for i, e in enumerate(self.pile) if e & bit]
 
-    def observe(self, player: int | None) -> dict[str, Any]:
+    def observe(self, player: int | None) -> DictView:
+        return DictView(self._observe_dict(player))
+
+    def _observe_dict(self, player: int | None) -> dict[str, Any]:
         decision = self.to_act()
         view: dict[str, Any] = {
             "game": "nak-muay",
@@ -761,6 +765,9 @@ class NakMuayState(State):
         return {}
 
     # ------------------------------------------------------------------ search
+    def turns(self) -> int | None:
+        return self.turn
+
     def clone(self) -> NakMuayState:
         s = NakMuayState.__new__(NakMuayState)
         s._legal = self._legal

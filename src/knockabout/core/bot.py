@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from knockabout.core.actions import Action
-from knockabout.core.protocol import Decision, Game, State
 from knockabout.core.rng import Rng
+
+if TYPE_CHECKING:
+    from knockabout.core.protocol import Decision, Game, State
+    from knockabout.core.view import View
 
 
 class SeatView:
@@ -29,8 +32,8 @@ class SeatView:
     def game(self) -> Game[Any]:
         return self._state.game
 
-    def observation(self) -> dict[str, Any]:
-        """The seat's view (JSON-able, hidden information removed)."""
+    def observation(self) -> View:
+        """The seat's typed view (hidden information removed)."""
         return self._state.observe(self.player)
 
     def decision(self) -> Decision | None:

@@ -1,0 +1,84 @@
+"""Typed views: what one seat (or a spectator) may see of a game, as a declared model.
+
+Each game defines its view as frozen, slotted dataclasses that derive from :class:`View`.
+``State.observe(seat)`` returns one; the wire form (:meth:`View.to_json`) and the JSON
+Schema (:meth:`View.json_schema`, printed by ``knockabout schema GAME``) both come from
+the same declaration through pydantic, so the browser, the terminal and the bots read
+the same fields and a renderer that reads a field the schema lacks fails a test.
+
+Dataclasses, not pydantic models, because building a view must stay cheap: bots build
+one for every decision. Pydantic is used only to serialise and describe them
+(a ``TypeAdapter`` per view class, made once).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter
+
+
+@cache
+def _adapter(cls: type) -> TypeAdapter[Any]:
+    return TypeAdapter(cls)
+
+
+class View:
+    """Base of every game's view dataclass (declare subclasses with
+    ``@dataclass(frozen=True, slots=True, kw_only=True)``)."""
+
+    __slots__ = ()
+
+    game_id: ClassVar[str] = ""
+    """The id of the game whose view this is (set on the top-level view class)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-able data, exactly the shape :meth:`json_schema` describes."""
+        data: dict[str, Any] = _adapter(type(self)).dump_python(self, mode="json")
+        return data
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of this view (the contract every renderer reads by)."""
+        schema: dict[str, Any] = _adapter(cls).json_schema(mode="serialization")
+        return schema
+
+
+class DictView(View):
+    """TRANSITIONAL: a view still held as a plain dict, until its game declares a typed one.
+
+    Removed once every game's ``observe`` returns its own dataclass view; reading views
+    by key (``view["hand"]``) goes with it.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DictView) and other.data == self.data
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def items(self) -> Any:
+        return self.data.items()
+
+    def keys(self) -> Any:
+        return self.data.keys()
+
+    def __iter__(self) -> Any:
+        return iter(self.data)
