@@ -26,11 +26,11 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot, _Node
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.actions import Action
+from knockabout.core.bot import SeatView
 from knockabout.core.protocol import State
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic import heuristic_for, make_heuristic, module_name
 from knockabout.bots.heuristic.nakmuay import HeuristicBot, Table, hypergeom_at_least, rollout_policy
+from knockabout.core.bot import SeatView
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import state as S
 from knockabout.games.nakmuay.state import NakMuayState

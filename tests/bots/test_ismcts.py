@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.actions import Action
+from knockabout.core.bot import SeatView
 from knockabout.core.protocol import State
 from knockabout.core.registry import game_ids, get_game
 from knockabout.core.rng import Rng

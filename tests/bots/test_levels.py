@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.heuristic.nakmuay import HeuristicBot
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, make_bot, step_budget
 from knockabout.bots.random_bot import RandomBot
+from knockabout.core.bot import SeatView
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import state as S

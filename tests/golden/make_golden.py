@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.golden.fingerprint import OPTION_SETS, BOT_GAMES, play_bots, play_random
+from tests.golden.fingerprint import BOT_GAMES, OPTION_SETS, play_bots, play_random
 
 HERE = Path(__file__).parent
 

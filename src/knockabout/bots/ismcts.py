@@ -38,8 +38,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from knockabout.core.bot import Bot
 from knockabout.bots.heuristic import (
     heuristic_for,
     make_heuristic,
@@ -30,6 +29,7 @@ from knockabout.bots.heuristic import (
 )
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
+from knockabout.core.bot import Bot
 from knockabout.core.errors import KnockaboutError
 
 BotFactory = Callable[[str], Bot]

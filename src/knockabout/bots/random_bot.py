@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.rng import Rng
 
 

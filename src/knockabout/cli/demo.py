@@ -9,10 +9,10 @@ import typer
 from rich.console import Console
 from rich.rule import Rule
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.levels import make_bot
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.cli.options import parse_options
+from knockabout.core.bot import SeatView
 from knockabout.core.registry import get_game
 from knockabout.core.replay import Match
 from knockabout.core.rng import Rng, mix_seed

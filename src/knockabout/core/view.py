@@ -13,15 +13,19 @@ one for every decision. Pydantic is used only to serialise and describe them
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
 
 
-@cache
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
 def _adapter(cls: type) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    return adapter
 
 
 class View:

@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import search_bot
+from knockabout.core.bot import SeatView
 from knockabout.core.protocol import State
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng

@@ -32,8 +32,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.levels import check_level, make_bot
+from knockabout.core.bot import SeatView
 from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed

@@ -34,9 +34,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from knockabout.core.bot import Bot, SeatView
 from knockabout.bots.levels import make_bot
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State

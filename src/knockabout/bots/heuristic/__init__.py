@@ -35,8 +35,8 @@ import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from knockabout.core.bot import Bot
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import cast
 
-from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.games.knockback.actions import REST

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from itertools import product
 from typing import cast
 
-from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A

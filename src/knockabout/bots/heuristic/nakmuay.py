@@ -31,8 +31,8 @@ from itertools import permutations
 from math import comb
 from typing import Any
 
-from knockabout.core.bot import Bot, SeatView
 from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import actions as A

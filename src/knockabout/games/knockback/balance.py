@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.levels import make_bot
+from knockabout.core.bot import SeatView
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.games.knockback.state import KnockbackState

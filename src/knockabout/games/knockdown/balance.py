@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from knockabout.core.bot import SeatView
 from knockabout.bots.levels import make_bot
+from knockabout.core.bot import SeatView
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.games.knockdown.content import Skill, builtin_boxes
