@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
 
-
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts
+from knockabout.core.plugins import BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A
@@ -60,6 +60,11 @@ class KnockbackGame(Game[KnockbackConfig]):
     )
     config_model: ClassVar[type[BaseModel]] = KnockbackConfig
 
+    # KNOCKBACK searches without playouts (each leaf is scored by the board estimate, see
+    # the heuristic's ROLLOUT_DEPTH): 600 iterations is about 0.1 s a decision and beats
+    # `easy`; a match asks several hundred decisions of each side
+    budgets: ClassVar[BotBudgets] = BotBudgets(iterations={"medium": 120, "hard": 600})
+
     def __init__(self) -> None:
         self.actions = A.SPACE
 
@@ -92,6 +97,21 @@ class KnockbackGame(Game[KnockbackConfig]):
             max_rounds=cfg.max_rounds,
             rng=rng,
         )
+
+    def heuristic(self) -> HeuristicPlugin:
+        from knockabout.bots.heuristic import knockback as h
+
+        return HeuristicPlugin(
+            bot=h.HeuristicBot,
+            rollout_value=h.rollout_value,
+            rollout_depth=h.ROLLOUT_DEPTH,
+            search_prior_visits=h.SEARCH_PRIOR_VISITS,
+        )
+
+    def terminal_renderer(self) -> TerminalRenderer:
+        from knockabout.cli.render.knockback import RENDERER
+
+        return RENDERER
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

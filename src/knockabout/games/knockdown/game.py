@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts
+from knockabout.core.plugins import BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A
@@ -81,6 +81,9 @@ class KnockdownGame(Game[KnockdownConfig]):
     )
     config_model: ClassVar[type[BaseModel]] = KnockdownConfig
 
+    # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
+    budgets: ClassVar[BotBudgets] = BotBudgets(steps={"fallback": 1_000, "medium": 6_000, "hard": 30_000})
+
     def __init__(self) -> None:
         self.actions = A.SPACE
 
@@ -92,6 +95,26 @@ class KnockdownGame(Game[KnockdownConfig]):
         return KnockdownState.start(
             setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
         )
+
+    def heuristic(self) -> HeuristicPlugin:
+        from knockabout.bots.heuristic import knockdown as h
+
+        return HeuristicPlugin(
+            bot=h.HeuristicBot,
+            rollout_policy=h.rollout_policy,
+            rollout_value=h.rollout_value,
+            rollout_depth=h.ROLLOUT_DEPTH,
+        )
+
+    def terminal_renderer(self) -> TerminalRenderer:
+        from knockabout.cli.render.knockdown import RENDERER
+
+        return RENDERER
+
+    def challenges(self) -> Mapping[str, Maker]:
+        from knockabout.table.challenge import tower_puzzle
+
+        return {"tower_challenge": tower_puzzle}
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

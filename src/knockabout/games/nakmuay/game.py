@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts
+from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
@@ -51,6 +51,16 @@ class NakMuayGame(Game[NakMuayConfig]):
             cfg.max_turns,
             seed,
         )
+
+    def heuristic(self) -> HeuristicPlugin:
+        from knockabout.bots.heuristic import nakmuay as h
+
+        return HeuristicPlugin(bot=h.HeuristicBot, rollout_policy=h.rollout_policy)
+
+    def terminal_renderer(self) -> TerminalRenderer:
+        from knockabout.cli.render.nakmuay import RENDERER
+
+        return RENDERER
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
