@@ -2,35 +2,33 @@
 
 =========  ==================================================================
 ``random``  uniform over the legal actions
-``easy``    the game's heuristic bot (:mod:`knockabout.bots.heuristic`); a game
-            without one gets a tiny ISMCTS instead, and its ``describe()`` says so
+``easy``    the game's heuristic bot (its :class:`~knockabout.core.plugins.HeuristicPlugin`);
+            a game without one gets a tiny ISMCTS instead, and its ``describe()`` says so
 ``medium``  ISMCTS, :data:`BUDGETS` ``["medium"]`` iterations a decision
 ``hard``    ISMCTS, :data:`BUDGETS` ``["hard"]`` iterations a decision (under one
             second a move on a development machine; ``knockabout bench`` shows it)
 =========  ==================================================================
 
-ISMCTS levels play out with the game's ``rollout_policy`` when its heuristic module
-has one, else with MAST. Budgets are counted in iterations and in simulated actions
-(:data:`STEP_BUDGETS`, which bounds the time of games with long playouts), never in
-milliseconds, so a seeded game between bots plays out the same way whatever the
-machine's load.
+Everything that differs per game comes from the game object: the heuristic plug-in
+(``game.heuristic()``: the ``easy`` bot, and the playout policy, playout cut-off and
+search prior the ISMCTS levels borrow from it) and the budgets (``game.budgets``, a
+:class:`~knockabout.core.plugins.BotBudgets` overriding :data:`BUDGETS` and
+:data:`STEP_BUDGETS` for games whose iterations are much slower). ISMCTS levels play out
+with the heuristic's ``rollout_policy`` when it has one, else with MAST. Budgets are
+counted in iterations and in simulated actions (which bound the time of games with long
+playouts), never in milliseconds, so a seeded game between bots plays out the same way
+whatever the machine's load.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from knockabout.bots.heuristic import (
-    heuristic_for,
-    make_heuristic,
-    rollout_policy_for,
-    rollout_value_for,
-    search_prior_for,
-)
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.bot import Bot
 from knockabout.core.errors import KnockaboutError
+from knockabout.core.registry import get_game
 
 BotFactory = Callable[[str], Bot]
 """Makes a bot for the given game id."""
@@ -41,44 +39,30 @@ BUDGETS: dict[str, int] = {"fallback": 60, "medium": 300, "hard": 2000}
 STEP_BUDGETS: dict[str, int] = {"fallback": 4_000, "medium": 25_000, "hard": 100_000}
 """At most this many simulated actions per decision (about 1 s for ``hard`` at 100k actions/s)."""
 
-GAME_BUDGETS: dict[str, dict[str, int]] = {
-    # KNOCKBACK searches without playouts (each leaf is scored by the board estimate,
-    # see heuristic.knockback.ROLLOUT_DEPTH): 600 iterations is about 0.1 s a decision
-    # and beats `easy`; a match asks several hundred decisions of each side
-    "knockback": {"medium": 120, "hard": 600},
-}
-"""Per-game overrides of :data:`BUDGETS`, for games whose iterations are much slower."""
-
-GAME_STEP_BUDGETS: dict[str, dict[str, int]] = {
-    # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
-    "knockdown": {"fallback": 1_000, "medium": 6_000, "hard": 30_000},
-}
-"""Per-game overrides of :data:`STEP_BUDGETS`."""
-
 
 def budget(level: str, game_id: str) -> int:
     """The ISMCTS iterations a level spends per decision in a game."""
-    return GAME_BUDGETS.get(game_id, {}).get(level, BUDGETS[level])
+    return get_game(game_id).budgets.iterations.get(level, BUDGETS[level])
 
 
 def step_budget(level: str, game_id: str) -> int:
     """The simulated actions a level may spend per decision in a game."""
-    return GAME_STEP_BUDGETS.get(game_id, {}).get(level, STEP_BUDGETS[level])
+    return get_game(game_id).budgets.steps.get(level, STEP_BUDGETS[level])
 
 
 def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
-    """The ISMCTS bot of a level for a game."""
-    policy = rollout_policy_for(game_id)
-    cut = rollout_value_for(game_id)
-    prior_visits = search_prior_for(game_id)
+    """The ISMCTS bot of a level for a game, borrowing what its heuristic plug-in offers."""
+    h = get_game(game_id).heuristic()
+    policy = None if h is None else h.rollout_policy
+    prior_visits = 0 if h is None else h.search_prior_visits
     return ISMCTSBot(
         iterations=budget(level, game_id),
         max_steps=step_budget(level, game_id),
         rollout="mast" if policy is None else "policy",
         policy=policy,
-        evaluator=None if cut is None else cut[0],
-        rollout_depth=None if cut is None else cut[1],
-        prior=make_heuristic(game_id) if prior_visits else None,
+        evaluator=None if h is None else h.rollout_value,
+        rollout_depth=None if h is None or h.rollout_value is None else h.rollout_depth,
+        prior=h.bot() if h is not None and prior_visits else None,
         prior_visits=prior_visits,
         think_on_forced=True,  # a timed window gets a full search even with one legal answer
         label=label or level,
@@ -86,16 +70,16 @@ def search_bot(level: str, game_id: str, label: str | None = None) -> ISMCTSBot:
 
 
 class _FallbackBot(ISMCTSBot):
-    """``easy`` for a game that has no heuristic module yet."""
+    """``easy`` for a game that declares no heuristic."""
 
     def describe(self) -> str:
         return f"easy: no heuristic for this game yet, so a small ISMCTS ({self.iterations} iterations)"
 
 
 def _easy(game_id: str) -> Bot:
-    cls = heuristic_for(game_id)
-    if cls is not None:
-        return cls()
+    h = get_game(game_id).heuristic()
+    if h is not None:
+        return h.bot()
     return _FallbackBot(
         iterations=budget("fallback", game_id), max_steps=step_budget("fallback", game_id), label="easy"
     )

@@ -1,9 +1,11 @@
-"""``knockabout balance``: the content balance matrix of KNOCKBACK packs or Knockdown fighters."""
+"""``knockabout balance GAME``: the content balance matrix of any game with a balance plug-in
+(KNOCKBACK's packs, Knockdown's fighters)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -19,10 +21,10 @@ from rich.progress import (
 )
 
 from knockabout.bots.levels import check_level
-from knockabout.cli.errors import fail, friendly_errors
-from knockabout.core.errors import ConfigError
-
-GAMES = ("knockback", "knockdown")
+from knockabout.cli.errors import friendly_errors
+from knockabout.cli.options import parse_options
+from knockabout.core.registry import get_game
+from knockabout.sim import balance as runner
 
 
 def _progress(console: Console) -> Progress:
@@ -43,71 +45,67 @@ def _ticker(progress: Progress, task: TaskID) -> Callable[[object], None]:
 
 
 def balance(
-    game: str = typer.Argument(..., help="knockback (packs) or knockdown (fighters)"),
+    game: str = typer.Argument(..., help="game id: knockback (packs), knockdown (fighters), or any game with a "
+                               "balance plug-in"),
     bot: str = typer.Option("easy", "--bot", "-b", help="bot level on both sides: random, easy, medium, hard"),
     games: int = typer.Option(4, "--games", "-n", min=1, help="matches per ordered pairing (each seat order)"),
     seed: int = typer.Option(1, "--seed", help="base seed; the same seed and level give the same matches"),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="parallel processes"),
-    scoring: str = typer.Option("tug", "--scoring", help="knockback only: tug, speed or best_of"),
-    pack_files: list[Path] = typer.Option([], "--pack-file", help="knockback only: extra pack file or folder"),
-    boxes: list[str] = typer.Option([], "--box", help="knockdown only: a box to include (default: all)"),
-    merged: bool = typer.Option(False, "--merged", help="knockdown only: mix the boxes instead of one by one"),
+    option: list[str] = typer.Option(
+        [], "--option", help="an option of the game's balance run, key=value (repeatable)"
+    ),
+    scoring: str | None = typer.Option(None, "--scoring", help="same as --option scoring=MODE (knockback: tug, speed, "
+                                       "best_of)"),
+    pack_files: list[Path] = typer.Option([], "--pack-file", help="adds to --option pack_files (knockback: an extra pack "
+                                          "file or folder)"),
+    boxes: list[str] = typer.Option([], "--box", help="adds to --option boxes (knockdown: a box to include; default all)"),
+    merged: bool = typer.Option(False, "--merged", help="same as --option merged=true (knockdown: mix the boxes)"),
     out: Path | None = typer.Option(None, "--out", "-o", help="also write the report (Markdown) to this file"),
 ) -> None:
-    """Play every pack (or fighter) against every other, both seat orders, with the same bot
-    level on both sides; print the win-rate matrix, each one's rate against the field with a
-    95 % interval, and the first-player edge."""
+    """Play every entrant (pack, fighter) against every other, both seat orders, with the same
+    bot level on both sides; print the win-rate matrix, each one's rate against the field with
+    a 95 % interval, the first-player edge, and the game's own tables. The options a game's
+    run takes are its balance plug-in's; anything else is refused."""
     console = Console(highlight=False)
-    if game not in GAMES:
-        raise fail(f"balance runs for {' and '.join(GAMES)}, not {game!r}")
     with friendly_errors():
         check_level(bot)
-        if game == "knockback":
-            if boxes or merged:
-                raise ConfigError("--box and --merged are Knockdown options")
-            text = _knockback(console, bot, games, seed, workers, scoring, pack_files)
-            console.print(Markdown(text))
+        g = get_game(game)
+        options = _options(option, scoring, pack_files, boxes, merged)
+        parts = []
+        for group in runner.groups(g.id, options):
+            pairings = len(group.entrants) * (len(group.entrants) - 1)
+            with _progress(console) as progress:
+                task = progress.add_task(f"{group.title or g.name}, {bot} v {bot}", total=pairings)
+                results = runner.run_group(g.id, group, games, bot, seed, workers, on_done=_ticker(progress, task))
+            parts.append(runner.report(g.id, group, results))
+            console.print(Markdown(parts[-1]))  # each group as soon as it is done
             console.print()
-        else:
-            if pack_files or scoring != "tug":
-                raise ConfigError("--scoring and --pack-file are KNOCKBACK options")
-            text = _knockdown(console, bot, games, seed, workers, boxes, merged)
+    text = "\n\n".join(parts)
     if out is not None:
         out.write_text(text + "\n", encoding="utf-8")
         console.print(f"report written to {out}")
 
 
-def _knockback(
-    console: Console, bot: str, games: int, seed: int, workers: int, scoring: str, pack_files: list[Path]
-) -> str:
-    from knockabout.core.registry import get_game
-    from knockabout.games.knockback import balance as kb
-    from knockabout.games.knockback.content import available_packs
+def _options(
+    pairs: list[str], scoring: str | None, pack_files: list[Path], boxes: list[str], merged: bool
+) -> dict[str, Any]:
+    """The run's options: ``-o key=value`` pairs, plus the shorthand flags that were given."""
+    options = parse_options(pairs)
+    if scoring is not None:
+        options["scoring"] = scoring
+    if pack_files:
+        options["pack_files"] = [*_listed(options.get("pack_files")), *(str(p) for p in pack_files)]
+    if boxes:
+        options["boxes"] = [*_listed(options.get("boxes")), *boxes]
+    if merged:
+        options["merged"] = True
+    return options
 
-    files = [str(p) for p in pack_files]
-    config = {"scoring": scoring, "pack_files": files}
-    get_game("knockback").make_config(config)  # a bad scoring mode or pack file is one clear error
-    packs = [p.id for p in available_packs(files)]
-    with _progress(console) as progress:
-        task = progress.add_task(f"KNOCKBACK, {bot} v {bot}", total=len(packs) * (len(packs) - 1))
-        results = kb.run(packs, games, bot, config, seed, workers, on_done=_ticker(progress, task))
-    return kb.report(packs, results)
 
-
-def _knockdown(console: Console, bot: str, games: int, seed: int, workers: int, boxes: list[str], merged: bool) -> str:
-    from knockabout.games.knockdown import balance as kd
-    from knockabout.games.knockdown.content import builtin_boxes
-
-    known = builtin_boxes()
-    for b in boxes:
-        if b not in known:
-            raise ConfigError(f"unknown box {b!r}; choose from: {', '.join(known)}")
-    parts = []
-    for title, in_play, fighters in kd.groups(boxes or list(known), merged):
-        with _progress(console) as progress:
-            task = progress.add_task(f"{title}, {bot} v {bot}", total=len(fighters) * (len(fighters) - 1))
-            results = kd.run(fighters, games, bot, in_play, seed, workers, on_done=_ticker(progress, task))
-        parts.append(kd.report(title, fighters, results))
-        console.print(Markdown(parts[-1]))  # each box as soon as it is done
-        console.print()
-    return "\n\n".join(parts)
+def _listed(value: object) -> list[str]:
+    """An option given as a list or as text with commas, as a list."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]

@@ -13,15 +13,18 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
 * bot budgets — per-level ISMCTS iterations and simulated steps where the defaults
   do not suit.
 * the web renderer — the ES module the browser table loads to draw its views.
+* :class:`BalancePlugin` — what a content balance run pits against each other (packs,
+  fighters), how a pairing is configured, and the game metrics watched in each match.
 
 Everything here is a declaration: core imports no game and no upper layer.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -30,6 +33,7 @@ from knockabout.core.rng import Rng
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from knockabout.core.events import Event
     from knockabout.core.protocol import Decision, State
     from knockabout.core.view import View
 
@@ -133,12 +137,121 @@ class Puzzle:
 Maker = Callable[["View", "Decision", Rng], Puzzle]
 """``maker(view, decision, rng)``: a puzzle for the deciding seat, from the table's own RNG."""
 
+@dataclass(frozen=True)
+class EntrantGroup:
+    """Entrants that all meet each other in one balance matrix.
+
+    ``config`` holds the table options every match of the group shares (plain data: it
+    travels to worker processes); :meth:`BalancePlugin.pairing_config` adds a pairing's
+    two entrants. ``title`` heads the group's report (empty: no heading).
+    """
+
+    title: str
+    entrants: tuple[str, ...]
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MatchMetrics:
+    """What a balance watcher makes of one finished match."""
+
+    first: int = 0
+    """The seat that plays first in the match (for the first-player edge)."""
+    rounds: list[tuple[int, int | None]] = field(default_factory=list)
+    """Each round's first player and its winner (None: a drawn round); empty for games
+    without rounds."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Game metrics only the game's :meth:`BalancePlugin.rate_tables` reads (plain data)."""
+
+
+@dataclass(frozen=True)
+class BalanceMatch:
+    """One finished balance match: entrant ``a`` held seat 0, ``b`` seat 1."""
+
+    a: str
+    b: str
+    payoffs: tuple[float, ...]
+    draw: bool
+    metrics: MatchMetrics
+
+
+@dataclass(frozen=True)
+class RateTable:
+    """A table of rates a balance report shows with their 95 % intervals.
+
+    Each row is its leading cells (one per heading in ``columns``), then the points
+    scored and out of how many matches; the report adds the count, the rate and its
+    Wilson interval under the headings ``count`` and ``rate``.
+    """
+
+    columns: tuple[str, ...]
+    count: str
+    rate: str
+    rows: list[tuple[tuple[str, ...], float, int]]
+
+
+class MatchWatcher(Protocol):
+    """Follows one match of a balance run and reports its game metrics."""
+
+    def see(self, state: State, events: Sequence[Event]) -> None:
+        """After every action: the state it led to and the events it caused."""
+        ...
+
+    def metrics(self) -> MatchMetrics:
+        """What was seen, once the match is over."""
+        ...
+
+
+class BalancePlugin(ABC):
+    """What a game's content balance run needs to know about the game.
+
+    The generic runner (``knockabout.sim.balance``) plays every ordered pairing of a
+    group's entrants head to head (two seats, the same bot level on both), builds the
+    win-rate matrix, each entrant's rate against the field and the first-player edge;
+    the plug-in says who the entrants are, how a pairing's match is configured, what to
+    watch in a match and which tables of game metrics to add to the report.
+    """
+
+    entrant_kind: ClassVar[str]
+    """What an entrant is, in one word (``pack``, ``fighter``): the matrix's corner."""
+    options: ClassVar[Mapping[str, str]] = {}
+    """The options a run takes (name -> one line of help); anything else is refused."""
+
+    @abstractmethod
+    def groups(self, options: Mapping[str, Any]) -> list[EntrantGroup]:
+        """The groups to run for these options (already limited to :attr:`options`);
+        raises :class:`~knockabout.core.errors.ConfigError` for a bad value."""
+
+    @abstractmethod
+    def pairing_config(self, group: EntrantGroup, a: str, b: str) -> dict[str, Any]:
+        """The table options of a match of ``a`` (seat 0) against ``b`` (seat 1)."""
+
+    @abstractmethod
+    def watch(self, state: State) -> MatchWatcher:
+        """A fresh watcher for a match that starts from ``state``."""
+
+    def label(self, entrant: str) -> str:
+        """A short column heading for an entrant."""
+        return entrant
+
+    def rate_tables(self, group: EntrantGroup, matches: Sequence[BalanceMatch]) -> list[RateTable]:
+        """Tables of game metrics added after the generic report, rows in the order shown
+        (none by default)."""
+        return []
+
+
 __all__ = [
+    "BalanceMatch",
+    "BalancePlugin",
     "BotBudgets",
+    "EntrantGroup",
     "GameFacts",
     "HeuristicPlugin",
     "Maker",
+    "MatchMetrics",
+    "MatchWatcher",
     "Puzzle",
+    "RateTable",
     "RolloutPolicy",
     "RolloutValue",
     "SeatView",

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from knockabout.core.actions import Action, ActionSpace
 from knockabout.core.errors import ConfigError, IllegalActionError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
+from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 
@@ -211,6 +211,10 @@ class Game(ABC, Generic[C]):
     def challenges(self) -> Mapping[str, Maker]:
         """Decision kinds a person answers by solving a puzzle, with their makers."""
         return {}
+
+    def balance(self) -> BalancePlugin | None:
+        """What a content balance run pits against each other, and the metrics it watches."""
+        return None
 
     def make_config(self, config: Mapping[str, Any] | BaseModel | None = None) -> C:
         """Validate a configuration (a mapping of options) into the game's config model.

@@ -33,14 +33,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from knockabout.bots.levels import check_level, make_bot
-from knockabout.core.bot import SeatView
 from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
+from knockabout.sim.driver import play
 from knockabout.sim.results import GameResult, SimResults
-
-DECISION_CAP = 1_000_000
-"""A game taking more decisions than this is reported as broken."""
 
 
 @dataclass(frozen=True)
@@ -117,32 +114,13 @@ def play_game(spec: SimSpec, task: Task, config: BaseModel | None = None) -> Gam
     """Play one game of the plan (``config``: the spec's options, already validated)."""
     g = get_game(spec.game)
     seed = mix_seed(spec.seed, task.deal)
-    state = g.new_state(config if config is not None else spec.full_config(), seed)
-    n = state.num_players
+    state = g.new_state(config if config is not None else spec.full_config(), seed, players=spec.players)
     bots = [make_bot(level, g.id) for level in task.seats]
     base = mix_seed(spec.seed, "bots", task.index)
-    rngs = [Rng(mix_seed(base, seat)) for seat in range(n)]
-    think = [0.0] * n
-    moves = [0] * n
-    first_decision = state.to_act()
-    first = -1 if first_decision is None else first_decision.player
-    decisions = 0
-    clock = time.perf_counter
-    while (decision := state.to_act()) is not None:
-        p = decision.player
-        legal = state.legal_actions()
-        t0 = clock()
-        action = bots[p].choose(SeatView(state, p), legal, rngs[p])
-        think[p] += clock() - t0
-        moves[p] += 1
-        state.apply(action)
-        decisions += 1
-        if decisions > DECISION_CAP:
-            raise KnockaboutError(f"{g.id}: game {task.index} passed {DECISION_CAP} decisions without ending")
-    outcome = state.outcome()
-    assert outcome is not None
+    rngs = [Rng(mix_seed(base, seat)) for seat in range(spec.players)]
+    played = play(state, bots, rngs, name=f"game {task.index}")
+    outcome = played.outcome
     turns = state.turns() if g.facts.length_unit == "turns" else None
-    length = decisions if turns is None else turns
     return GameResult(
         index=task.index,
         deal=task.deal,
@@ -151,11 +129,11 @@ def play_game(spec: SimSpec, task: Task, config: BaseModel | None = None) -> Gam
         winners=list(outcome.winners),
         payoffs=list(outcome.payoffs),
         draw=outcome.draw,
-        length=length,
-        decisions=decisions,
-        first=first,
-        think=think,
-        moves=moves,
+        length=played.decisions if turns is None else turns,
+        decisions=played.decisions,
+        first=played.first,
+        think=played.think,
+        moves=played.moves,
         reason=outcome.reason,
     )
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
+from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A
@@ -112,6 +112,11 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.cli.render.knockback import RENDERER
 
         return RENDERER
+
+    def balance(self) -> BalancePlugin:
+        from knockabout.games.knockback.balance import KnockbackBalance
+
+        return KnockbackBalance(self)
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

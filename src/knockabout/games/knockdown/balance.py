@@ -1,173 +1,99 @@
-"""Balance runs for Knockdown fighters: every fighter against every other, both seat orders.
+"""Knockdown's balance plug-in: every fighter against every other.
 
-``python -m knockabout.games.knockdown.balance --bot hard --games 4`` plays, for each
-box on its own, every ordered pair of that box's fighters (``games`` seeded matches
-each, the same bot level on both sides, the box's arena, deck and skill set), and with
-``--merged`` every ordered pair of fighters from all the given boxes mixed (the merging
-rules: skill set and arena drawn at random among the boxes). It prints, per group:
+``knockabout balance knockdown`` plays, for each box on its own, every ordered pair of
+that box's fighters (the box's arena, deck and skill set), and with ``merged`` every
+ordered pair of fighters from all the given boxes mixed (the merging rules: skill set
+and arena drawn at random among the boxes). Options: ``boxes`` (default: every box) and
+``merged``.
 
-* the matrix of match win rates (row fighter against column fighter, draws count half);
-* each fighter's win rate against the field, with its 95 % Wilson interval;
-* the first-player edge: how often the first player of round 1 (the higher face-up
-  initiative) wins the match, and how often a round's first player wins the round;
-* each Skill card face up in round 1, by initiative: how often its holder won the match.
-  The first player is whoever shows the higher initiative, so a strong card high on the
-  scale hands its holder the skill and the tempo together: this table is where a
-  first-player edge usually comes from.
-
-Seeds are fixed, so a run is reproducible for a given level and budget.
+A match's first player is whoever shows the higher initiative on the Skill card face up
+in round 1; each later round's first player is named when it starts. The report adds a
+table of each Skill card face up in round 1, by initiative: how often its holder won the
+match. The first player is whoever shows the higher initiative, so a strong card high on
+the scale hands its holder the skill and the tempo together: this table is where a
+first-player edge usually comes from.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from knockabout.bots.levels import make_bot
-from knockabout.core.bot import SeatView
-from knockabout.core.registry import get_game
-from knockabout.core.rng import Rng, mix_seed
-from knockabout.games.knockdown.content import Skill, builtin_boxes
-from knockabout.games.knockdown.state import KnockdownState
-from knockabout.sim.matrix import matrix_lines, pct, play_pairings
-from knockabout.sim.stats import wilson
+from knockabout.core.errors import ConfigError
+from knockabout.core.events import Event
+from knockabout.core.plugins import BalanceMatch, BalancePlugin, EntrantGroup, MatchMetrics, RateTable
+from knockabout.core.protocol import State
+from knockabout.games.knockdown.content import builtin_boxes
 
 
-@dataclass
-class PairResult:
-    """``games`` matches of fighter ``a`` (seat 0) against fighter ``b`` (seat 1)."""
+class _Watcher:
+    """The first player of the match and of each round, who wins each round, and the
+    Skill cards face up in round 1 (read from the ``skill_revealed`` events that come
+    just before the match's ``first_player``)."""
 
-    a: str
-    b: str
-    games: int = 0
-    a_points: float = 0.0
-    first_points: float = 0.0
-    rounds: int = 0
-    first_round_wins: int = 0
-    draws: int = 0
-    seconds: float = 0.0
-    skills: dict[tuple[int, str], list[float]] = field(default_factory=dict)
-    """(initiative, name) of a Skill card face up in round 1 -> [its holder's points, matches]."""
+    def __init__(self) -> None:
+        self.match_first: int | None = None
+        self.first = 0
+        self.revealed: dict[int, tuple[int, str]] = {}
+        self.rounds: list[tuple[int, int | None]] = []
 
+    def see(self, state: State, events: Sequence[Event]) -> None:
+        for e in events:
+            if e.type == "skill_revealed" and self.match_first is None:
+                self.revealed[int(e.data["player"])] = (int(e.data["initiative"]), str(e.data["skill"]))
+            elif e.type == "first_player":
+                self.first = int(e.data["player"])
+                self.match_first = self.first
+            elif e.type == "new_round":
+                self.first = int(e.data["first"])
+            elif e.type == "round_won":
+                self.rounds.append((self.first, int(e.data["player"])))
 
-def play_pair(a: str, b: str, games: int, bot: str, boxes: Sequence[str], seed: int) -> PairResult:
-    """``games`` matches with fighter ``a`` in seat 0 and ``b`` in seat 1."""
-    g = get_game("knockdown")
-    res = PairResult(a, b)
-    t0 = time.perf_counter()
-    for i in range(games):
-        deal = mix_seed(seed, a, b, i)
-        s = g.new_state({"boxes": list(boxes), "fighters": [a, b]}, deal)
-        assert isinstance(s, KnockdownState)
-        bots = [make_bot(bot, "knockdown"), make_bot(bot, "knockdown")]
-        rng = Rng(mix_seed(deal, "bots"))
-        match_first: int | None = None
-        faceup: list[Skill] = []
-        first = 0
-        while (d := s.to_act()) is not None:
-            action = bots[d.player].choose(SeatView(s, d.player), s.legal_actions(), rng)
-            for e in s.apply(action):
-                if e.type == "first_player":
-                    first = int(e.data["player"])
-                    match_first = first
-                    faceup = [s.setup.skills[s.active_skills(q)[0]] for q in (0, 1)]
-                elif e.type == "new_round":
-                    first = int(e.data["first"])
-                elif e.type == "round_won":
-                    res.rounds += 1
-                    res.first_round_wins += int(e.data["player"] == first)
-        out = s.outcome()
-        assert out is not None
-        res.games += 1
-        res.a_points += out.payoffs[0]
-        res.first_points += out.payoffs[match_first if match_first is not None else 0]
-        res.draws += int(out.draw)
-        for q, sk in enumerate(faceup):
-            tally = res.skills.setdefault((sk.initiative, sk.name), [0.0, 0])
-            tally[0] += out.payoffs[q]
-            tally[1] += 1
-    res.seconds = time.perf_counter() - t0
-    return res
+    def metrics(self) -> MatchMetrics:
+        faceup = [self.revealed[q] for q in (0, 1)] if self.match_first is not None else []
+        return MatchMetrics(first=self.match_first or 0, rounds=self.rounds, extra={"faceup": faceup})
 
 
-def groups(boxes: Sequence[str], merged: bool) -> list[tuple[str, tuple[str, ...], list[str]]]:
-    """(title, boxes in play, fighter ids) for each box alone, or for all of them mixed."""
-    content = builtin_boxes()
-    if merged:
-        fighters = [f"{b}:{f.id}" for b in boxes for f in content[b].fighters]
-        return [(" + ".join(content[b].meta.name for b in boxes), tuple(boxes), fighters)]
-    return [(content[b].meta.name, (b,), [f.id for f in content[b].fighters]) for b in boxes]
+class KnockdownBalance(BalancePlugin):
+    entrant_kind: ClassVar[str] = "fighter"
+    options: ClassVar[Mapping[str, str]] = {
+        "boxes": "the boxes whose fighters meet (default: every box)",
+        "merged": "true: one matrix of every fighter of the boxes mixed (merging rules); false: box by box",
+    }
 
+    def groups(self, options: Mapping[str, Any]) -> list[EntrantGroup]:
+        content = builtin_boxes()
+        given = options.get("boxes") or list(content)
+        boxes = [b.strip() for b in given.split(",") if b.strip()] if isinstance(given, str) else list(given)
+        for b in boxes:
+            if b not in content:
+                raise ConfigError(f"unknown box {b!r}; choose from: {', '.join(content)}")
+        merged = options.get("merged", False)
+        if not isinstance(merged, bool):
+            raise ConfigError(f"merged must be true or false, not {merged!r}")
+        if merged:
+            fighters = tuple(f"{b}:{f.id}" for b in boxes for f in content[b].fighters)
+            return [EntrantGroup(" + ".join(content[b].meta.name for b in boxes), fighters, {"boxes": boxes})]
+        return [EntrantGroup(content[b].meta.name, tuple(f.id for f in content[b].fighters), {"boxes": [b]})
+                for b in boxes]
 
-def run(
-    fighters: Sequence[str],
-    games: int,
-    bot: str,
-    boxes: Sequence[str],
-    seed: int,
-    workers: int,
-    on_done: Callable[[PairResult], None] | None = None,
-) -> list[PairResult]:
-    """Every ordered pair of different ``fighters``, ``games`` matches each."""
-    return play_pairings(fighters, play_pair, (games, bot, tuple(boxes), seed), workers, on_done)
+    def pairing_config(self, group: EntrantGroup, a: str, b: str) -> dict[str, Any]:
+        return {**group.config, "fighters": [a, b]}
 
+    def watch(self, state: State) -> _Watcher:
+        return _Watcher()
 
-def report(title: str, fighters: Sequence[str], results: Sequence[PairResult]) -> str:
-    """The matrix, each fighter against the field, and the first-player edge, as Markdown."""
-    lines = [f"### {title}", "", *matrix_lines(fighters, results, "fighter", lambda f: f.split(":")[-1])]
-    games = sum(r.games for r in results)
-    first = sum(r.first_points for r in results)
-    rounds = sum(r.rounds for r in results)
-    first_rounds = sum(r.first_round_wins for r in results)
-    lines += [
-        "",
-        f"{games} matches, {rounds} rounds, {sum(r.draws for r in results)} drawn matches, "
-        f"{sum(r.seconds for r in results):.0f} s of play.",
-        f"Round 1's first player wins {100 * first / games:.1f}% of matches ({pct(wilson(first, games))}; "
-        f"edge {100 * (first / games - 0.5):+.1f} points over an even share); a round's first player wins "
-        f"{100 * first_rounds / max(1, rounds):.1f}% of rounds ({pct(wilson(first_rounds, rounds))}).",
-        "",
-        *skill_lines(results),
-    ]
-    return "\n".join(lines)
+    def label(self, entrant: str) -> str:
+        return entrant.split(":")[-1]
 
-
-def skill_lines(results: Sequence[PairResult]) -> list[str]:
-    """Each Skill card face up in round 1, highest initiative first: its holder's match win rate."""
-    tally: dict[tuple[int, str], list[float]] = {}
-    for r in results:
-        for key, (points, n) in r.skills.items():
-            t = tally.setdefault(key, [0.0, 0])
-            t[0] += points
-            t[1] += n
-    lines = [
-        "| initiative | face up in round 1 | held | holder wins | 95 % interval |",
-        "|---|---|---|---|---|",
-    ]
-    for (ini, name), (points, n) in sorted(tally.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
-        lines.append(f"| {ini} | {name} | {int(n)} | {100 * points / n:.1f}% | {pct(wilson(points, n))} |")
-    return lines
-
-
-def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a command-line tool
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--bot", default="easy", help="bot level on both sides")
-    ap.add_argument("--games", type=int, default=10, help="matches per ordered pair of fighters")
-    ap.add_argument("--boxes", nargs="*", default=list(builtin_boxes()), help="box ids")
-    ap.add_argument("--merged", action="store_true", help="mix the boxes (merging rules) instead of one by one")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=1)
-    args = ap.parse_args(argv)
-    known = builtin_boxes()
-    for b in args.boxes:
-        if b not in known:
-            ap.error(f"unknown box {b!r}; choose from: {', '.join(known)}")
-    for title, boxes, fighters in groups(args.boxes, args.merged):
-        results = run(fighters, args.games, args.bot, boxes, args.seed, args.workers)
-        print(report(title, fighters, results), "\n", flush=True)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
+    def rate_tables(self, group: EntrantGroup, matches: Sequence[BalanceMatch]) -> list[RateTable]:
+        """Each Skill card face up in round 1, highest initiative first: its holder's match points."""
+        tally: dict[tuple[int, str], list[float]] = {}
+        for m in matches:
+            for q, (initiative, name) in enumerate(m.metrics.extra["faceup"]):
+                t = tally.setdefault((initiative, name), [0.0, 0])
+                t[0] += m.payoffs[q]
+                t[1] += 1
+        rows = [((str(ini), name), points, int(n))
+                for (ini, name), (points, n) in sorted(tally.items(), key=lambda kv: (-kv[0][0], kv[0][1]))]
+        return [RateTable(("initiative", "face up in round 1"), "held", "holder wins", rows)]
