@@ -26,15 +26,25 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot, _Node
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.actions import Action
-from knockabout.core.bot import SeatView
+from knockabout.core.bot import Bot, SeatView
+from knockabout.core.plugins import RolloutPolicy
 from knockabout.core.protocol import State
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
+from knockabout.sim.driver import play
 from knockabout.sim.stats import wilson
+
+
+def _policy() -> RolloutPolicy:
+    heuristic = get_game("nak-muay").heuristic()
+    assert heuristic is not None and heuristic.rollout_policy is not None
+    return heuristic.rollout_policy
+
+
+ROLLOUT_POLICY = _policy()
 
 
 class ClairvoyantView(SeatView):
@@ -60,7 +70,7 @@ def exact_model_choice(view: SeatView, legal: Sequence[Action], rng: Rng, iterat
             if d.player != me:
                 state.apply(options[rng.below(len(options))])
             elif expanded:
-                state.apply(rollout_policy(state, options, rng))
+                state.apply(ROLLOUT_POLICY(state, options, rng))
             else:
                 children = node.children
                 untried = [a for a in options if a.code not in children]
@@ -88,26 +98,28 @@ def exact_model_choice(view: SeatView, legal: Sequence[Action], rng: Rng, iterat
     return max(legal, key=lambda a: root.children[a.code].visits if a.code in root.children else -1)
 
 
-def play(args: tuple[str, int, int, int]) -> float:
+class _Reference(Bot):
+    """The reference player of the experiment, as a bot the driver can seat."""
+
+    def __init__(self, player: str, iterations: int) -> None:
+        self.player = player
+        self.iterations = iterations
+        self.search = ISMCTSBot(iterations=iterations, rollout="policy", policy=ROLLOUT_POLICY)
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
+        if self.player == "clairvoyant":
+            return self.search.choose(ClairvoyantView(view._state, view.player), legal, rng)
+        return exact_model_choice(view, legal, rng, self.iterations)
+
+
+def play_one(args: tuple[str, int, int, int]) -> float:
     """One game: the reference player in seat ``seat`` against `random`; its payoff."""
     player, seed, seat, iterations = args
-    state = get_game("nak-muay").new_state({"players": 2}, seed)
-    search = ISMCTSBot(iterations=iterations, rollout="policy", policy=rollout_policy)
-    rival = RandomBot()
+    state = get_game("nak-muay").new_state({}, seed, players=2)
+    bots: list[Bot] = [RandomBot(), RandomBot()]
+    bots[seat] = _Reference(player, iterations)
     rngs = [Rng(mix_seed(seed, "seat", 0)), Rng(mix_seed(seed, "seat", 1))]
-    while (d := state.to_act()) is not None:
-        p = d.player
-        legal = state.legal_actions()
-        if p != seat:
-            action = rival.choose(SeatView(state, p), legal, rngs[p])
-        elif player == "clairvoyant":
-            action = search.choose(ClairvoyantView(state, p), legal, rngs[p])
-        else:
-            action = exact_model_choice(SeatView(state, p), legal, rngs[p], iterations)
-        state.apply(action)
-    outcome = state.outcome()
-    assert outcome is not None
-    return outcome.payoffs[seat]
+    return play(state, bots, rngs).outcome.payoffs[seat]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     tasks = [(args.player, mix_seed(args.seed, i // 2), i % 2, args.iterations) for i in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        payoffs = list(pool.map(play, tasks, chunksize=4))
+        payoffs = list(pool.map(play_one, tasks, chunksize=4))
     won = sum(payoffs)
     lo, hi = wilson(won, len(payoffs))
     print(

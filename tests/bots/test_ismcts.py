@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.actions import Action
@@ -101,7 +100,9 @@ def test_finds_the_countdown_that_wins_on_the_spot(rollout: str) -> None:
     # the opponent has no cards, so a Countdown cannot be answered
     s = build([["countdown", "sweep", "scout", "attack+1", "plum"], []], pile_size=25)
     s.sizes[1] = 0
-    bot = ISMCTSBot(iterations=300, rollout=rollout, policy=rollout_policy)
+    heuristic = get_game("nak-muay").heuristic()
+    assert heuristic is not None
+    bot = ISMCTSBot(iterations=300, rollout=rollout, policy=heuristic.rollout_policy)
     assert bot.choose(SeatView(s, 0), s.legal_actions(), Rng(2)).text == "countdown"
     assert bot.last.values["countdown"] == 1.0
 

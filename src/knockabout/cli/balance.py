@@ -45,27 +45,24 @@ def _ticker(progress: Progress, task: TaskID) -> Callable[[object], None]:
 
 
 def balance(
-    game: str = typer.Argument(..., help="game id: knockback (packs), knockdown (fighters), or any game with a "
-                               "balance plug-in"),
+    game: str = typer.Argument(..., help="a game with a balance plug-in: knockback (packs), knockdown (fighters)"),
     bot: str = typer.Option("easy", "--bot", "-b", help="bot level on both sides: random, easy, medium, hard"),
     games: int = typer.Option(4, "--games", "-n", min=1, help="matches per ordered pairing (each seat order)"),
     seed: int = typer.Option(1, "--seed", help="base seed; the same seed and level give the same matches"),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="parallel processes"),
-    option: list[str] = typer.Option(
-        [], "--option", help="an option of the game's balance run, key=value (repeatable)"
-    ),
-    scoring: str | None = typer.Option(None, "--scoring", help="same as --option scoring=MODE (knockback: tug, speed, "
-                                       "best_of)"),
-    pack_files: list[Path] = typer.Option([], "--pack-file", help="adds to --option pack_files (knockback: an extra pack "
-                                          "file or folder)"),
-    boxes: list[str] = typer.Option([], "--box", help="adds to --option boxes (knockdown: a box to include; default all)"),
-    merged: bool = typer.Option(False, "--merged", help="same as --option merged=true (knockdown: mix the boxes)"),
+    option: list[str] = typer.Option([], "--option", help="a balance option key=value (repeatable)"),
+    scoring: str | None = typer.Option(None, "--scoring", help="knockback: tug, speed or best_of (--option scoring=)"),
+    pack_files: list[Path] = typer.Option([], "--pack-file", help="knockback: an extra pack file or folder"),
+    boxes: list[str] = typer.Option([], "--box", help="knockdown: a box to include (default: all)"),
+    merged: bool = typer.Option(False, "--merged", help="knockdown: mix the boxes instead of one by one"),
     out: Path | None = typer.Option(None, "--out", "-o", help="also write the report (Markdown) to this file"),
 ) -> None:
     """Play every entrant (pack, fighter) against every other, both seat orders, with the same
     bot level on both sides; print the win-rate matrix, each one's rate against the field with
     a 95 % interval, the first-player edge, and the game's own tables. The options a game's
-    run takes are its balance plug-in's; anything else is refused."""
+    run takes are its balance plug-in's (``--option key=value``; ``--scoring``, ``--pack-file``,
+    ``--box`` and ``--merged`` are shorthands for the options of that name); the plug-in
+    refuses any other."""
     console = Console(highlight=False)
     with friendly_errors():
         check_level(bot)

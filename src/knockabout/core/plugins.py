@@ -187,7 +187,7 @@ class RateTable:
     columns: tuple[str, ...]
     count: str
     rate: str
-    rows: list[tuple[tuple[str, ...], float, int]]
+    rows: Sequence[tuple[tuple[str, ...], float, int]]
 
 
 class MatchWatcher(Protocol):

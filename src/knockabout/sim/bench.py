@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import search_bot
@@ -34,25 +33,14 @@ class BenchResult:
     hard_ms_per_move: float
 
 
-def _config(game_id: str, players: int | None) -> tuple[dict[str, Any], int]:
-    g = get_game(game_id)
-    cfg: dict[str, Any] = {}
-    if "players" in g.config_model.model_fields:
-        n = players if players is not None else int(g.make_config({}).players)
-        cfg["players"] = n
-    else:
-        n = g.min_players
-    return cfg, n
-
-
-def positions(game_id: str, cfg: dict[str, Any], count: int, seed: int = 7) -> list[State]:
+def positions(game_id: str, players: int, count: int, seed: int = 7) -> list[State]:
     """Positions with more than one legal action, taken along seeded random games."""
     g = get_game(game_id)
     rng = Rng(seed)
     out: list[State] = []
     game_no = 0
     while len(out) < count and game_no < 10 * count:
-        s = g.new_state(cfg, seed + game_no)
+        s = g.new_state({}, seed + game_no, players=players)
         game_no += 1
         while s.to_act() is not None:
             legal = s.legal_actions()
@@ -67,7 +55,7 @@ def positions(game_id: str, cfg: dict[str, Any], count: int, seed: int = 7) -> l
 def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -> BenchResult:
     """Measure one game; ``seconds`` is spent on random play and again on ISMCTS."""
     g = get_game(game_id)
-    cfg, n = _config(game_id, players)
+    n = g.facts.default_players if players is None else players
     clock = time.perf_counter
     # random play through the protocol
     rng = Rng(1)
@@ -75,7 +63,7 @@ def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -
     start = clock()
     end = start + seconds
     while clock() < end:
-        s = g.new_state(cfg, games)
+        s = g.new_state({}, games, players=n)
         while s.to_act() is not None:
             legal = s.legal_actions()
             s.apply(legal[rng.below(len(legal))])
@@ -83,7 +71,7 @@ def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -
         games += 1
     elapsed = clock() - start
     # clone and determinize
-    pos = positions(game_id, cfg, 40)
+    pos = positions(game_id, n, 40)
     reps = 200
     t0 = clock()
     for s in pos:

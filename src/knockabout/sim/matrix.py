@@ -1,8 +1,8 @@
 """Content balance matrices: every entrant (a pack, a fighter) against every other.
 
-The games' balance runners (``games/knockback/balance.py``, ``games/knockdown/balance.py``)
-play the matches; this module plays the ordered pairings in parallel processes and
-turns the results into a Markdown matrix with each entrant's rate against the field.
+The balance runner (:mod:`knockabout.sim.balance`) plays the matches; this module plays
+the ordered pairings in parallel processes and turns the results into a Markdown matrix
+with each entrant's rate against the field.
 """
 
 from __future__ import annotations

@@ -94,6 +94,8 @@ class KnockdownBalance(BalancePlugin):
                 t = tally.setdefault((initiative, name), [0.0, 0])
                 t[0] += m.payoffs[q]
                 t[1] += 1
-        rows = [((str(ini), name), points, int(n))
-                for (ini, name), (points, n) in sorted(tally.items(), key=lambda kv: (-kv[0][0], kv[0][1]))]
+        rows = [
+            ((str(ini), name), points, int(n))
+            for (ini, name), (points, n) in sorted(tally.items(), key=lambda kv: (-kv[0][0], kv[0][1]))
+        ]
         return [RateTable(("initiative", "face up in round 1"), "held", "holder wins", rows)]
