@@ -99,3 +99,15 @@ def test_bad_specs_are_refused_with_a_clear_message() -> None:
         run(SimSpec("nak-muay", players=2, games=5, bots=("ace",)))
     with pytest.raises(KnockaboutError, match="disagrees"):
         run(SimSpec("nak-muay", players=2, games=5, config={"players": 3}))
+
+
+@pytest.mark.usefixtures("tiny_games")
+def test_a_made_up_game_plays_a_tournament_through_its_declared_plug_ins() -> None:
+    res = run(SimSpec("tiny-duel-coached", players=2, games=8, seed=3, bots=("easy", "random")))
+    assert res.meta["length_unit"] == "decisions"
+    assert all(g.decisions == g.length == 6 and g.moves == [3, 3] for g in res.games)
+    assert {g.reason for g in res.games} <= {"most rounds", "even"}
+    easy = next(b for b in summarize(res, bootstrap=0).bots if b.label == "easy")
+    assert easy.games == 8
+    with pytest.raises(KnockaboutError, match="tiny-duel is played by 2 players, not 3"):
+        run(SimSpec("tiny-duel", players=3, games=2))

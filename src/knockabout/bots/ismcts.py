@@ -20,9 +20,9 @@ The bot works for every game through the protocol alone:
    each node scores the payoff of the player who chose the action leading to it, so
    multi-player games need nothing special.
 
-A game's heuristic module may offer a cheaper-than-thought, better-than-random
-playout policy (``rollout_policy``, see :mod:`knockabout.bots.heuristic`); it runs
-on the sampled state, so it can never see the true hidden cards either.
+A game's heuristic plug-in may offer a cheaper-than-thought, better-than-random
+playout policy (``rollout_policy``, see :class:`~knockabout.core.plugins.HeuristicPlugin`);
+it runs on the sampled state, so it can never see the true hidden cards either.
 
 The budget is a number of iterations, a number of simulated actions
 (``max_steps``: a deterministic stand-in for time, for games with long playouts),

@@ -52,7 +52,7 @@ class PairResult:
 
 
 @dataclass(frozen=True)
-class Run:
+class GroupRun:
     """What every pairing of a group needs (plain data: it travels to worker processes)."""
 
     game: str
@@ -90,7 +90,7 @@ def _feed(watcher: MatchWatcher) -> Observer:
     return lambda step: watcher.see(step.state, step.events)
 
 
-def play_pair(a: str, b: str, run: Run) -> PairResult:
+def play_pair(a: str, b: str, run: GroupRun) -> PairResult:
     """``run.games`` matches with entrant ``a`` in seat 0 and ``b`` in seat 1."""
     g = get_game(run.game)
     plugin = plugin_for(g)
@@ -123,7 +123,7 @@ def run_group(
 ) -> list[PairResult]:
     """Every ordered pair of different entrants of ``group``, ``games`` matches each."""
     check_level(bot)
-    run = Run(get_game(game_id).id, group, games, bot, seed)
+    run = GroupRun(get_game(game_id).id, group, games, bot, seed)
     return play_pairings(group.entrants, play_pair, (run,), workers, on_done)
 
 
