@@ -49,13 +49,15 @@ def module_name(game_id: str) -> str:
 
 
 def _module(game_id: str) -> ModuleType | None:
-    full = f"{PACKAGE}.{module_name(game_id)}"
-    try:
-        return importlib.import_module(full)
-    except ModuleNotFoundError as exc:
-        if exc.name == full:
-            return None
-        raise
+    # TRANSITIONAL (issue 13): a game that moved its heuristic into its own package
+    # (knockabout.games.<module>.heuristic) is found there first.
+    for full in (f"knockabout.games.{module_name(game_id)}.heuristic", f"{PACKAGE}.{module_name(game_id)}"):
+        try:
+            return importlib.import_module(full)
+        except ModuleNotFoundError as exc:
+            if exc.name not in (full, full.rsplit(".", 1)[0]):
+                raise
+    return None
 
 
 def heuristic_for(game_id: str) -> type[Bot] | None:

@@ -32,6 +32,7 @@ from knockabout.games.nakmuay.phases import (
 )
 
 if TYPE_CHECKING:
+    from knockabout.core.protocol import Decision
     from knockabout.games.nakmuay.state import NakMuayState
 
 
@@ -136,6 +137,30 @@ class NakMuayView(View):
 def _pending(s: NakMuayState, scouting: bool) -> Pending:
     phase = s.phase
     if phase == ATTACK_REACT:
+        key: tuple[object, ...] = (phase, s.current, s.target, s.attack_value)
+    elif phase == COUNTDOWN:
+        key = (phase, s.current, s.target)
+    elif phase == KO_BLOCK or phase == HIDE_KO:
+        key = (KO_BLOCK, s.draw_player, s.draws_left)
+    elif phase == SCOUT_TAKE or phase == SCOUT_ORDER:
+        key = (SCOUT_TAKE, s.current, tuple(s.scout_cards) if scouting else len(s.scout_cards))
+    elif phase == STEAL_TARGET:
+        key = (phase, s.current, s.steal_kind)
+    elif phase == TRIPLE_NAME:
+        key = (phase, s.current, s.steal_target, s.named)
+    else:
+        return _NOTHING_PENDING
+    pending = _PENDING.get(key)
+    if pending is None:
+        if len(_PENDING) > 10_000:
+            _PENDING.clear()
+        pending = _PENDING[key] = _build_pending(s, scouting)
+    return pending
+
+
+def _build_pending(s: NakMuayState, scouting: bool) -> Pending:
+    phase = s.phase
+    if phase == ATTACK_REACT:
         return Pending(attacker=s.current, target=s.target, value=s.attack_value)
     if phase == COUNTDOWN:
         return Pending(attacker=s.current, target=s.target, countdown=True)
@@ -146,15 +171,42 @@ def _pending(s: NakMuayState, scouting: bool) -> Pending:
         return Pending(scout=s.current, count=len(s.scout_cards), seen=seen)
     if phase == STEAL_TARGET:
         return Pending(thief=s.current, steal="pair" if s.steal_kind == STEAL_PAIR else "triple")
-    if phase == TRIPLE_NAME:
-        named = s.named
-        return Pending(
-            thief=s.current, target=s.steal_target, named=tuple(C.NAMES[k] for k in C.NAMEABLE if named >> k & 1)
-        )
-    return _NOTHING_PENDING
+    named = s.named
+    return Pending(
+        thief=s.current, target=s.steal_target, named=tuple(C.NAMES[k] for k in C.NAMEABLE if named >> k & 1)
+    )
 
 
+def _decision_view(d: Decision) -> DecisionView:
+    # decisions are shared objects (see NakMuayState.to_act), so their views are too
+    hit = _DECISION_VIEWS.get(id(d))
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    view = DecisionView(
+        player=d.player,
+        kind=d.kind,
+        time_limit=d.time_limit,
+        timeout_action=None if d.timeout_action is None else d.timeout_action.text,
+        prompt=d.prompt,
+    )
+    if len(_DECISION_VIEWS) > 10_000:
+        _DECISION_VIEWS.clear()
+    _DECISION_VIEWS[id(d)] = (d, view)
+    return view
+
+
+def _known_card(depth: int, kind: int) -> KnownCard:
+    card = _KNOWN.get((depth, kind))
+    if card is None:
+        card = _KNOWN[depth, kind] = KnownCard(depth=depth, card=C.NAMES[kind])
+    return card
+
+
+# views are immutable, so equal parts are built once and shared
 _NOTHING_PENDING = Pending()
+_PENDING: dict[tuple[object, ...], Pending] = {}
+_DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
+_KNOWN: dict[tuple[int, int], KnownCard] = {}
 _NAMES = C.NAMES
 _KINDS = range(C.NUM_KINDS)
 
@@ -175,7 +227,7 @@ def observe(s: NakMuayState, player: int | None) -> NakMuayView:
     else:
         counts = s.hands[player]
         hand = tuple(_NAMES[k] for k in _KINDS for _ in range(counts[k]))
-        known = tuple(KnownCard(depth=depth, card=_NAMES[k]) for depth, k in known_pile(s, player))
+        known = tuple(_known_card(depth, k) for depth, k in known_pile(s, player))
         legal = tuple(a.text for a in s.legal_actions()) if d is not None and d.player == player else None
     r = s.result
     return NakMuayView(
@@ -192,15 +244,7 @@ def observe(s: NakMuayState, player: int | None) -> NakMuayView:
         draw_pile=len(s.pile),
         discard=tuple(_NAMES[k] for k in s.discard),
         ko_in_pile=s.in_play[C.KO] - (1 if s.limbo_ko else 0),
-        decision=None
-        if d is None
-        else DecisionView(
-            player=d.player,
-            kind=d.kind,
-            time_limit=d.time_limit,
-            timeout_action=None if d.timeout_action is None else d.timeout_action.text,
-            prompt=d.prompt,
-        ),
+        decision=None if d is None else _decision_view(d),
         pending=_pending(s, player is not None and player == s.current),
         no_answers={
             str(p): tuple(_NAMES[k] for k in C.NAMEABLE if absent[p] >> k & 1) for p in range(s.n) if absent[p]
