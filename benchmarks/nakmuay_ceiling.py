@@ -26,7 +26,6 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot, _Node
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.actions import Action
@@ -34,6 +33,7 @@ from knockabout.core.bot import SeatView
 from knockabout.core.protocol import State
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
+from knockabout.games.nakmuay.heuristic import rollout_policy
 from knockabout.sim.stats import wilson
 
 

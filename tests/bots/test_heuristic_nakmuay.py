@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from knockabout.bots.heuristic import heuristic_for, make_heuristic, module_name
-from knockabout.bots.heuristic.nakmuay import HeuristicBot, Table, hypergeom_at_least, rollout_policy
+import pytest
+
 from knockabout.core.bot import SeatView
 from knockabout.core.rng import Rng
+from knockabout.games.nakmuay import GAME
 from knockabout.games.nakmuay import state as S
+from knockabout.games.nakmuay.heuristic import HeuristicBot, Table, hypergeom_at_least, rollout_policy
 from knockabout.games.nakmuay.state import NakMuayState
 from tests.bots.positions import build
 
@@ -25,11 +27,29 @@ def attacked(value: int, mine: list[str], pile_size: int) -> NakMuayState:
     return s
 
 
-def test_plugin_is_found_by_game_id_without_dashes() -> None:
-    assert module_name("nak-muay") == "nakmuay"
-    assert heuristic_for("nak-muay") is HeuristicBot
-    assert isinstance(make_heuristic("nak-muay"), HeuristicBot)
-    assert heuristic_for("no-such-game") is None
+def test_the_game_declares_its_heuristic_plugin() -> None:
+    plugin = GAME.heuristic()
+    assert plugin.bot is HeuristicBot
+    assert plugin.rollout_policy is rollout_policy
+    assert isinstance(plugin.bot(), HeuristicBot)
+
+
+def test_reads_the_end_turn_option_from_the_view_without_sampling() -> None:
+    s = build([["sweep"], ["plum"]], strict=True)
+
+    class NoSamples(SeatView):
+        def sample(self, rng: Rng) -> NakMuayState:
+            raise AssertionError("the heuristic should read the option from its view")
+
+    assert Table.from_observation(s.observe(0)).strict
+    assert not Table.from_observation(build([["sweep"], ["plum"]]).observe(0)).strict
+    HeuristicBot().choose(NoSamples(s, 0), s.legal_actions(), Rng(1))
+
+
+def test_table_needs_a_seat_view() -> None:
+    s = build([["sweep"], ["plum"]])
+    with pytest.raises(ValueError, match="spectator"):
+        Table.from_observation(s.observe(None))
 
 
 def test_answers_a_countdown_with_a_clinch_and_keeps_the_block() -> None:

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from knockabout.bots.heuristic.nakmuay import rollout_policy
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.actions import Action
@@ -15,6 +14,7 @@ from knockabout.core.protocol import State
 from knockabout.core.registry import game_ids, get_game
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import cards as C
+from knockabout.games.nakmuay.heuristic import rollout_policy
 from knockabout.games.nakmuay.state import NakMuayState
 from tests.bots.positions import build
 

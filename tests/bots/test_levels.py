@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from knockabout.bots.heuristic.nakmuay import HeuristicBot
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, make_bot, step_budget
 from knockabout.bots.random_bot import RandomBot
@@ -12,6 +11,7 @@ from knockabout.core.bot import SeatView
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import state as S
+from knockabout.games.nakmuay.heuristic import HeuristicBot
 from tests.bots.positions import build
 
 

@@ -140,9 +140,9 @@ def _pending(s: NakMuayState, scouting: bool) -> Pending:
         key: tuple[object, ...] = (phase, s.current, s.target, s.attack_value)
     elif phase == COUNTDOWN:
         key = (phase, s.current, s.target)
-    elif phase == KO_BLOCK or phase == HIDE_KO:
+    elif phase in (KO_BLOCK, HIDE_KO):
         key = (KO_BLOCK, s.draw_player, s.draws_left)
-    elif phase == SCOUT_TAKE or phase == SCOUT_ORDER:
+    elif phase in (SCOUT_TAKE, SCOUT_ORDER):
         key = (SCOUT_TAKE, s.current, tuple(s.scout_cards) if scouting else len(s.scout_cards))
     elif phase == STEAL_TARGET:
         key = (phase, s.current, s.steal_kind)
@@ -164,9 +164,9 @@ def _build_pending(s: NakMuayState, scouting: bool) -> Pending:
         return Pending(attacker=s.current, target=s.target, value=s.attack_value)
     if phase == COUNTDOWN:
         return Pending(attacker=s.current, target=s.target, countdown=True)
-    if phase == KO_BLOCK or phase == HIDE_KO:
+    if phase in (KO_BLOCK, HIDE_KO):
         return Pending(drawer=s.draw_player, ko=True, draws_left=s.draws_left)
-    if phase == SCOUT_TAKE or phase == SCOUT_ORDER:
+    if phase in (SCOUT_TAKE, SCOUT_ORDER):
         seen = tuple(C.NAMES[k] for k in s.scout_cards) if scouting else None
         return Pending(scout=s.current, count=len(s.scout_cards), seen=seen)
     if phase == STEAL_TARGET:
