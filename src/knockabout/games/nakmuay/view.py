@@ -129,7 +129,7 @@ class NakMuayView(View):
     hand: tuple[str, ...] | None = None
     """The viewer's hand, in card order (None for a spectator)."""
     known_pile: tuple[KnownCard, ...] | None = None
-    """The pile cards the viewer knows exactly, top first (None for a spectator)."""
+    """The pile cards the viewer knows exactly, deepest first (None for a spectator)."""
     legal: tuple[str, ...] | None = None
     """The viewer's legal actions when it is the one deciding, else None."""
 
