@@ -528,10 +528,6 @@ class NakMuayState(State):
         self.pile = pile
 
     # ------------------------------------------------------------------ views
-    def known_pile(self, player: int) -> list[tuple[int, int]]:
-        """``(depth from top, kind)`` for every pile card ``player`` knows exactly."""
-        return V.known_pile(self, player)
-
     def observe(self, player: int | None) -> V.NakMuayView:
         return V.observe(self, player)
 
