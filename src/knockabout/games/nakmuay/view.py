@@ -45,8 +45,8 @@ class Pending:
     * a Countdown runs: ``attacker``, ``target``, ``countdown`` (True);
     * a drawn KO waits for its Block or its hiding place: ``drawer``, ``ko`` (True),
       ``draws_left`` (draws still owed after it);
-    * a Scout is being resolved: ``scout`` (the seat), ``count`` (cards still in hand
-      of the scout), and for the scout alone ``seen`` (those cards, top first);
+    * a Scout is being resolved: ``scout`` (the seat), ``count`` (seen cards not yet
+      taken or put back), and for the scout alone ``seen`` (those cards, top first);
     * a Clinch steal picks its victim: ``thief``, ``steal`` (``pair`` or ``triple``);
     * a Clinch triple names cards: ``thief``, ``target``, ``named`` (named so far).
     """
