@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from knockabout.games.nakmuay import cards as C
-from knockabout.games.nakmuay import state as S
+from knockabout.games.nakmuay import phases as P
 from knockabout.games.nakmuay.state import NakMuayState
 
 
@@ -20,7 +20,7 @@ def build(
     known_top: int = 0,
     pile_size: int | None = None,
     current: int = 0,
-    phase: int = S.ACTION,
+    phase: int = P.ACTION,
     decider: int | None = None,
     out: Sequence[str] = (),
     strict: bool = False,

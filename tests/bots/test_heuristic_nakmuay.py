@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from knockabout.bots.heuristic import heuristic_for, make_heuristic, module_name
-from knockabout.bots.heuristic.nakmuay import HeuristicBot, Table, hypergeom_at_least, rollout_policy
+import pytest
+
 from knockabout.core.bot import SeatView
 from knockabout.core.rng import Rng
-from knockabout.games.nakmuay import state as S
+from knockabout.games.nakmuay import GAME
+from knockabout.games.nakmuay import cards as C
+from knockabout.games.nakmuay import phases as P
+from knockabout.games.nakmuay.heuristic import HeuristicBot, Table, hypergeom_at_least, rollout_policy
 from knockabout.games.nakmuay.state import NakMuayState
 from tests.bots.positions import build
 
@@ -19,21 +22,39 @@ def choose(s: NakMuayState, seat: int | None = None) -> str:
 
 
 def attacked(value: int, mine: list[str], pile_size: int) -> NakMuayState:
-    s = build([["attack+1"], mine], pile_size=pile_size, current=0, phase=S.ATTACK_REACT, decider=1)
+    s = build([["attack+1"], mine], pile_size=pile_size, current=0, phase=P.ATTACK_REACT, decider=1)
     s.target = 1
     s.attack_value = value
     return s
 
 
-def test_plugin_is_found_by_game_id_without_dashes() -> None:
-    assert module_name("nak-muay") == "nakmuay"
-    assert heuristic_for("nak-muay") is HeuristicBot
-    assert isinstance(make_heuristic("nak-muay"), HeuristicBot)
-    assert heuristic_for("no-such-game") is None
+def test_the_game_declares_its_heuristic_plugin() -> None:
+    plugin = GAME.heuristic()
+    assert plugin.bot is HeuristicBot
+    assert plugin.rollout_policy is rollout_policy
+    assert isinstance(plugin.bot(), HeuristicBot)
+
+
+def test_reads_the_end_turn_option_from_the_view_without_sampling() -> None:
+    s = build([["sweep"], ["plum"]], strict=True)
+
+    class NoSamples(SeatView):
+        def sample(self, rng: Rng) -> NakMuayState:
+            raise AssertionError("the heuristic should read the option from its view")
+
+    assert Table.from_observation(s.observe(0)).strict
+    assert not Table.from_observation(build([["sweep"], ["plum"]]).observe(0)).strict
+    HeuristicBot().choose(NoSamples(s, 0), s.legal_actions(), Rng(1))
+
+
+def test_table_needs_a_seat_view() -> None:
+    s = build([["sweep"], ["plum"]])
+    with pytest.raises(ValueError, match="spectator"):
+        Table.from_observation(s.observe(None))
 
 
 def test_answers_a_countdown_with_a_clinch_and_keeps_the_block() -> None:
-    s = build([["attack+1"], ["block", "dodge", "plum", "sweep"]], current=0, phase=S.COUNTDOWN, decider=1,
+    s = build([["attack+1"], ["block", "dodge", "plum", "sweep"]], current=0, phase=P.COUNTDOWN, decider=1,
               out=["countdown"])
     s.target = 1
     s.countdown_live = True
@@ -41,7 +62,7 @@ def test_answers_a_countdown_with_a_clinch_and_keeps_the_block() -> None:
 
 
 def test_answers_a_countdown_with_dodge_before_block() -> None:
-    s = build([["attack+1"], ["block", "dodge", "sweep"]], current=0, phase=S.COUNTDOWN, decider=1,
+    s = build([["attack+1"], ["block", "dodge", "sweep"]], current=0, phase=P.COUNTDOWN, decider=1,
               out=["countdown"])
     s.target = 1
     s.countdown_live = True
@@ -49,7 +70,7 @@ def test_answers_a_countdown_with_dodge_before_block() -> None:
 
 
 def test_spends_a_block_on_a_countdown_only_as_the_last_answer() -> None:
-    s = build([["attack+1"], ["block", "sweep"]], current=0, phase=S.COUNTDOWN, decider=1, out=["countdown"])
+    s = build([["attack+1"], ["block", "sweep"]], current=0, phase=P.COUNTDOWN, decider=1, out=["countdown"])
     s.target = 1
     s.countdown_live = True
     assert choose(s) == "block"
@@ -81,7 +102,7 @@ def test_makes_the_next_player_draw_a_ko_it_knows_is_on_top() -> None:
 
 
 def test_hides_a_blocked_ko_on_top_for_the_next_player() -> None:
-    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=S.HIDE_KO, out=["ko"])
+    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=P.HIDE_KO, out=["ko"])
     s.draw_player = 0
     s.draws_left = 0
     s.limbo_ko = True
@@ -90,7 +111,7 @@ def test_hides_a_blocked_ko_on_top_for_the_next_player() -> None:
 
 def test_hides_a_ko_drawn_from_an_attack_under_its_own_remaining_draws() -> None:
     # seat 1 was attacked for 3, drew a KO first and blocked it: two draws remain, then the attacker draws
-    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=S.HIDE_KO, decider=1, out=["ko"])
+    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=P.HIDE_KO, decider=1, out=["ko"])
     s.draw_player = 1
     s.draws_left = 2
     s.limbo_ko = True
@@ -99,34 +120,34 @@ def test_hides_a_ko_drawn_from_an_attack_under_its_own_remaining_draws() -> None
 
 def test_steals_from_the_biggest_hand() -> None:
     s = build([["sweep"], ["plum", "dodge"], ["scout", "sweep", "attack+1", "attack+2", "plum"]],
-              current=0, phase=S.STEAL_TARGET)
-    s.steal_kind = S.STEAL_PAIR
+              current=0, phase=P.STEAL_TARGET)
+    s.steal_kind = P.STEAL_PAIR
     assert choose(s) == "target:2"
 
 
 def test_a_triple_steal_asks_for_a_block_first() -> None:
-    s = build([["sweep"], ["dodge", "attack+1"]], current=0, phase=S.TRIPLE_NAME)
+    s = build([["sweep"], ["dodge", "attack+1"]], current=0, phase=P.TRIPLE_NAME)
     s.steal_target = 1
     assert choose(s) == "name:block"
 
 
 def test_a_triple_steal_does_not_ask_for_a_card_that_cannot_be_there() -> None:
     # seat 0 holds all six Blocks, so asking for one is pointless
-    s = build([["block"] * 6, ["dodge", "attack+1"]], current=0, phase=S.TRIPLE_NAME)
+    s = build([["block"] * 6, ["dodge", "attack+1"]], current=0, phase=P.TRIPLE_NAME)
     s.steal_target = 1
     assert choose(s) == "name:dodge"
 
 
 def test_after_a_scout_stacks_a_ko_where_the_opponent_draws_it() -> None:
-    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=S.SCOUT_ORDER, out=["ko", "dodge"])
-    s.scout_cards = [S.C.KO, S.C.DODGE]
+    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=P.SCOUT_ORDER, out=["ko", "dodge"])
+    s.scout_cards = [C.KO, C.DODGE]
     # default rules: I draw next (the top), the opponent after me
     assert choose(s) == "order:1,0"
 
 
 def test_after_a_scout_keeps_the_best_card() -> None:
-    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=S.SCOUT_TAKE, out=["ko", "sweep", "block"])
-    s.scout_cards = [S.C.KO, S.C.SWEEP, S.C.BLOCK]
+    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=P.SCOUT_TAKE, out=["ko", "sweep", "block"])
+    s.scout_cards = [C.KO, C.SWEEP, C.BLOCK]
     assert choose(s) == "scout-take:2"
 
 
@@ -153,14 +174,14 @@ def test_hypergeometric_odds() -> None:
 
 
 def test_rollout_policy_answers_a_countdown_when_it_can() -> None:
-    s = build([["attack+1"], ["block", "plum"]], current=0, phase=S.COUNTDOWN, decider=1, out=["countdown"])
+    s = build([["attack+1"], ["block", "plum"]], current=0, phase=P.COUNTDOWN, decider=1, out=["countdown"])
     s.target = 1
     s.countdown_live = True
     assert rollout_policy(s, s.legal_actions(), Rng(1)).text == "clinch:plum"
 
 
 def test_rollout_policy_hides_a_ko_for_the_next_drawer() -> None:
-    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=S.HIDE_KO, decider=1, out=["ko"])
+    s = build([["sweep"], ["plum"]], pile_size=20, current=0, phase=P.HIDE_KO, decider=1, out=["ko"])
     s.draw_player = 1
     s.draws_left = 2
     s.limbo_ko = True

@@ -216,7 +216,7 @@ class TerminalGame:
             label = self.renderer.action_label
             items = [
                 Text(f"{i:>2}. ") + Text(label(a, view, self.names)) + Text(f"  [{a}]", style="dim")
-                for i, a in enumerate(view.get("legal", []), 1)
+                for i, a in enumerate(view.to_json().get("legal") or [], 1)  # TRANSITIONAL (issue 13)
             ]
             if len(items) > 12:
                 self.console.print(Columns(items, column_first=True, padding=(0, 3)))
@@ -347,7 +347,7 @@ class TerminalGame:
             return
         version = t.version
         while t.version == version and not t.over:
-            legal = t.view(seat).get("legal", [])
+            legal = t.view(seat).to_json().get("legal") or []  # TRANSITIONAL (issue 13)
             dl = t.deadline()
 
             extra = ", u undo" if t.can_undo(seat) else ""

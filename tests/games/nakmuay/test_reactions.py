@@ -6,6 +6,7 @@ import pytest
 
 from knockabout.core import IllegalActionError
 from knockabout.games.nakmuay import cards as C
+from knockabout.games.nakmuay.view import KnownCard
 from tests.games.nakmuay.stacking import hand, legal, pile_top_first, play, stacked
 
 # --------------------------------------------------------------------------- KO
@@ -32,8 +33,8 @@ def test_a_blocked_ko_is_hidden_at_any_depth_chosen_by_its_drawer() -> None:
     play(s, "hide:2")
     assert pile_top_first(s) == ["dodge", "sweep", "ko", "plum"]
     assert s.current == 1
-    assert s.observe(0)["known_pile"] == [{"depth": 2, "card": "ko"}]
-    assert s.observe(1)["known_pile"] == [], "only the hider knows where the KO is"
+    assert s.observe(0).known_pile == (KnownCard(depth=2, card="ko"),)
+    assert s.observe(1).known_pile == (), "only the hider knows where the KO is"
 
 
 def test_hiding_a_ko_is_private_but_the_fact_is_public() -> None:
@@ -212,7 +213,7 @@ def test_a_clinch_triple_needs_three_different_holds_and_names_cards() -> None:
     no = next(e for e in events if e.type == "name")
     assert no.visible_to is None and no.data["answer"] is False, "every 'no' is public"
     assert "name:block" not in legal(s), "a card already named cannot be named again"
-    assert s.observe(2)["no_answers"] == {"1": ["block"]}
+    assert s.observe(2).no_answers == {"1": ("block",)}
     play(s, "name:dodge")
     assert hand(s, 0) == ["dodge", "body-lock"]
     assert hand(s, 1) == ["scout"]
@@ -227,9 +228,9 @@ def test_a_clinch_triple_may_stop_naming_and_take_at_random() -> None:
 def test_public_no_answers_are_forgotten_when_the_player_gains_a_card() -> None:
     s = stacked([["plum", "overhook", "collar-tie"], ["scout"]], pile=["sweep"] * 3)
     play(s, "triple:plum+collar-tie+overhook", "target:1", "name:block", "take-random")
-    assert s.observe(0)["no_answers"] == {"1": ["block"]}
+    assert s.observe(0).no_answers == {"1": ("block",)}
     play(s, "draw")  # player 1 draws: it may now hold a Block
-    assert s.observe(0)["no_answers"] == {}
+    assert s.observe(0).no_answers == {}
 
 
 def test_stealing_from_an_empty_hand_takes_nothing() -> None:
@@ -261,4 +262,4 @@ def test_the_discard_pile_is_public() -> None:
     s = stacked([["attack+1"], ["dodge"], []], pile=["plum"] * 3)
     play(s, "attack:1", "dodge")
     for seat in (0, 1, 2, None):
-        assert s.observe(seat)["discard"] == ["attack+1", "dodge"]
+        assert s.observe(seat).discard == ("attack+1", "dodge")

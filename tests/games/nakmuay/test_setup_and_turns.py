@@ -7,6 +7,7 @@ import pytest
 from knockabout.core import ConfigError, IllegalActionError
 from knockabout.games.nakmuay import GAME
 from knockabout.games.nakmuay import cards as C
+from knockabout.games.nakmuay.view import KnownCard
 from tests.games.nakmuay.stacking import hand, legal, pile_top_first, play, stacked
 
 
@@ -155,8 +156,8 @@ def test_scout_shows_the_top_three_take_one_and_put_back_the_rest_in_order() -> 
     assert private[0].visible_to == frozenset({0})
     assert private[0].data["cards"] == ["block", "ko", "dodge"]
     assert legal(s) == ["scout-take:0", "scout-take:2"], "a KO can never be taken"
-    assert s.observe(0)["pending"]["seen"] == ["block", "ko", "dodge"]
-    assert "seen" not in s.observe(1)["pending"]
+    assert s.observe(0).pending.seen == ("block", "ko", "dodge")
+    assert s.observe(1).pending.seen is None
     play(s, "scout-take:2")
     assert s.to_act().kind == "scout_order"  # type: ignore[union-attr]
     play(s, "order:1,0")  # the KO goes on top, then the Block
@@ -193,10 +194,10 @@ def test_scouted_cards_stay_known_to_the_scout_until_a_shuffle() -> None:
     s = stacked([["scout", "sweep"], [], []], pile=["plum", "block", "dodge", "overhook", "sweep"])
     play(s, "scout", "scout-take:0", "order:1,0")  # dodge on top, then block
     # the scout then drew the dodge; the block is on top and the scout knows it
-    assert s.observe(0)["known_pile"] == [{"depth": 0, "card": "block"}]
-    assert s.observe(1)["known_pile"] == []
+    assert s.observe(0).known_pile == (KnownCard(depth=0, card="block"),)
+    assert s.observe(1).known_pile == ()
     play(s, "draw")  # player 1 draws the block: the knowledge is gone with the card
-    assert s.observe(0)["known_pile"] == []
+    assert s.observe(0).known_pile == ()
 
 
 def test_sweep_shuffles_only_the_draw_pile_and_sets_the_direction() -> None:

@@ -17,7 +17,7 @@ from rich.console import RenderableType
 from rich.table import Table as RichTable
 
 RENDERERS: dict[str, str] = {
-    "nak-muay": "knockabout.cli.render.nakmuay",
+    "nak-muay": "knockabout.games.nakmuay.terminal",  # TRANSITIONAL (issue 13)
     "knockdown": "knockabout.cli.render.knockdown",
     "knockback": "knockabout.cli.render.knockback",
 }

@@ -7,14 +7,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ReplayError
+from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
 from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
+from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
 from knockabout.games.nakmuay.config import NakMuayConfig
 from knockabout.games.nakmuay.state import NakMuayState
+from knockabout.games.nakmuay.view import NakMuayView
 
 
 class NakMuayGame(Game[NakMuayConfig]):
@@ -35,17 +37,23 @@ class NakMuayGame(Game[NakMuayConfig]):
         outcome_reasons=frozenset({"last fighter standing", "turn limit"}),
         length_unit="turns",
     )
+    view_type: ClassVar[type[View]] = NakMuayView
     config_model: ClassVar[type[BaseModel]] = NakMuayConfig
+    web_renderer: ClassVar[str | None] = "web/renderer.js"
 
     def __init__(self) -> None:
         self.actions = A.SPACE
 
     def new_state(
-        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0
+        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
     ) -> NakMuayState:
         cfg = self.make_config(config)
+        if players is not None and not self.min_players <= players <= self.max_players:
+            raise ConfigError(
+                f"{self.id}: players must be between {self.min_players} and {self.max_players} (got {players})"
+            )
         return NakMuayState.deal(
-            cfg.players,
+            cfg.players if players is None else players,
             cfg.end_turn == "strict_end_turn",
             cfg.countdown_seconds,
             cfg.max_turns,
@@ -53,12 +61,12 @@ class NakMuayGame(Game[NakMuayConfig]):
         )
 
     def heuristic(self) -> HeuristicPlugin:
-        from knockabout.bots.heuristic import nakmuay as h
+        from knockabout.games.nakmuay import heuristic as h
 
         return HeuristicPlugin(bot=h.HeuristicBot, rollout_policy=h.rollout_policy)
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.cli.render.nakmuay import RENDERER
+        from knockabout.games.nakmuay.terminal import RENDERER
 
         return RENDERER
 

@@ -14,6 +14,11 @@ def card_title(name: str) -> str:
     return _TITLE.get(name, name)
 
 
+def countdown_title(seconds: float) -> str:
+    """The Countdown named by the table's window length (``10-Second Countdown`` by default)."""
+    return f"{seconds:g}-Second Countdown"
+
+
 def narrate(event: Event, names: Sequence[str]) -> str | None:
     """One sentence for an event (None for events not worth a line)."""
     d = event.data
@@ -53,7 +58,8 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "dodge_turn":
         return f"{who()} plays Dodge and skips the draw."
     if t == "countdown":
-        return f"{who()} starts a 10-second Countdown on {who('target')}!"
+        # the event carries the table's window length (the countdown_seconds option)
+        return f"{who()} starts a {float(d['seconds']):g}-second Countdown on {who('target')}!"
     if t == "countdown_answered":
         return f"{who()} answers the Countdown with {card_title(d['card'])}."
     if t == "countdown_expired":

@@ -74,14 +74,15 @@ function nextActive(view, seat) {
   return q;
 }
 
+// view.pending has every field of the schema; those that do not apply are null.
 function pendingLine(view, names) {
   const p = view.pending || {};
-  if ("value" in p) return `${names[p.attacker]} attacks ${names[p.target]} with Attack +${p.value}: Dodge or take it.`;
+  if (p.value != null) return `${names[p.attacker]} attacks ${names[p.target]} with Attack +${p.value}: Dodge or take it.`;
   if (p.countdown) return `COUNTDOWN! ${names[p.target]} must answer ${names[p.attacker]}'s Countdown or be counted out.`;
   if (p.ko) return `${names[p.drawer]} drew a KO!`;
-  if ("scout" in p) return `${names[p.scout]} is scouting.`;
-  if ("steal" in p) return `${names[p.thief]} is choosing whom to clinch (${p.steal}).`;
-  if ("named" in p) return `${names[p.thief]} is questioning ${names[p.target]}.`;
+  if (p.scout != null) return `${names[p.scout]} is scouting.`;
+  if (p.steal != null) return `${names[p.thief]} is choosing whom to clinch (${p.steal}).`;
+  if (p.named != null) return `${names[p.thief]} is questioning ${names[p.target]}.`;
   return "";
 }
 

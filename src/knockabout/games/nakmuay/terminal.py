@@ -1,16 +1,21 @@
-"""Nak Muay Knockout in the terminal: players, piles, direction, your hand, labels."""
+"""Nak Muay Knockout in the terminal: players, piles, direction, your hand, labels.
+
+The renderer reads a :class:`~knockabout.games.nakmuay.view.NakMuayView` by its fields.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from knockabout.core.view import View
 from knockabout.games.nakmuay import cards as C
+from knockabout.games.nakmuay.narration import countdown_title
+from knockabout.games.nakmuay.view import NakMuayView
 
 TITLE = dict(zip(C.NAMES, C.TITLES, strict=True))
 KIND = C.KIND_BY_NAME
@@ -33,75 +38,86 @@ def card(name: str) -> Text:
     return Text(f" {TITLE.get(name, name)} ", style=STYLE.get(name, HOLD_STYLE))
 
 
-def next_active(view: dict[str, Any], seat: int) -> int:
-    n = int(view["players"])
-    step = 1 if view["direction"] == "clockwise" else -1
+def _nak_muay(view: View) -> NakMuayView:
+    if not isinstance(view, NakMuayView):
+        raise TypeError(f"the Nak Muay renderer draws a NakMuayView, not {type(view).__name__}")
+    return view
+
+
+def next_active(view: NakMuayView, seat: int) -> int:
+    """The next seat still in the fight after ``seat``, in the direction of play."""
+    n = view.players
+    step = 1 if view.direction == "clockwise" else -1
     q = (seat + step) % n
-    while not view["active"][q]:
+    while not view.active[q]:
         q = (q + step) % n
     return q
 
 
-def _pending_line(view: dict[str, Any], names: Sequence[str]) -> str:
-    p = view.get("pending") or {}
-    if "value" in p:
-        return f"{names[p['attacker']]} attacks {names[p['target']]} with Attack +{p['value']}: Dodge or take it."
-    if p.get("countdown"):
-        return f"COUNTDOWN! {names[p['target']]} must answer {names[p['attacker']]}'s Countdown or be counted out."
-    if p.get("ko"):
-        return f"{names[p['drawer']]} drew a KO!"
-    if "scout" in p:
-        return f"{names[p['scout']]} is scouting ({p['count']} card(s) still to place)."
-    if "steal" in p:
-        return f"{names[p['thief']]} is choosing whom to clinch ({p['steal']})."
-    if "named" in p:
-        named = ", ".join(TITLE.get(c, c) for c in p["named"]) or "nothing yet"
-        return f"{names[p['thief']]} is questioning {names[p['target']]} (already named: {named})."
+def _pending_line(view: NakMuayView, names: Sequence[str]) -> str:
+    p = view.pending
+    if p.value is not None and p.attacker is not None and p.target is not None:
+        return f"{names[p.attacker]} attacks {names[p.target]} with Attack +{p.value}: Dodge or take it."
+    if p.countdown and p.attacker is not None and p.target is not None:
+        return f"COUNTDOWN! {names[p.target]} must answer {names[p.attacker]}'s Countdown or be counted out."
+    if p.ko and p.drawer is not None:
+        return f"{names[p.drawer]} drew a KO!"
+    if p.scout is not None:
+        return f"{names[p.scout]} is scouting ({p.count} card(s) still to place)."
+    if p.steal is not None and p.thief is not None:
+        return f"{names[p.thief]} is choosing whom to clinch ({p.steal})."
+    if p.named is not None and p.thief is not None and p.target is not None:
+        named = ", ".join(TITLE.get(c, c) for c in p.named) or "nothing yet"
+        return f"{names[p.thief]} is questioning {names[p.target]} (already named: {named})."
     return ""
 
 
 class NakMuayRenderer:
-    def board(self, view: dict[str, Any], names: Sequence[str], seat: int | None) -> RenderableType:
-        d = view.get("decision") or {}
+    """The :class:`~knockabout.core.plugins.TerminalRenderer` of Nak Muay Knockout."""
+
+    def board(self, view: View, names: Sequence[str], seat: int | None) -> RenderableType:
+        v = _nak_muay(view)
+        decider = v.decision.player if v.decision else None
         t = RichTable(box=None, pad_edge=False, show_header=True, header_style="dim")
         t.add_column("")
         t.add_column("fighter")
         t.add_column("cards", justify="right")
         t.add_column("")
-        no = view.get("no_answers") or {}
-        for i in range(int(view["players"])):
-            mark = "▶" if d.get("player") == i else ("•" if view["current"] == i else "")
+        no = v.no_answers
+        for i in range(v.players):
+            mark = "▶" if decider == i else ("•" if v.current == i else "")
             name = names[i] + (" (you)" if i == seat else "")
-            if not view["active"][i]:
+            if not v.active[i]:
                 status = Text("out", style="red")
-            elif i == view["current"]:
+            elif i == v.current:
                 status = Text("turn", style="bold")
             else:
                 status = Text("")
             if no.get(str(i)):
                 status.append("  said no to: " + ", ".join(TITLE.get(c, c) for c in no[str(i)]), style="dim")
-            style = "bold" if d.get("player") == i else ("dim" if not view["active"][i] else "")
-            t.add_row(mark, Text(name, style=style), str(view["hand_sizes"][i]), status)
-        arrow = "↻ clockwise" if view["direction"] == "clockwise" else "↺ counterclockwise"
+            style = "bold" if decider == i else ("dim" if not v.active[i] else "")
+            t.add_row(mark, Text(name, style=style), str(v.hand_sizes[i]), status)
+        arrow = "↻ clockwise" if v.direction == "clockwise" else "↺ counterclockwise"
         piles = Text()
-        piles.append(f"Draw pile: {view['draw_pile']} cards", style="bold")
-        piles.append(f" ({view['ko_in_pile']} KO inside)   ")
+        piles.append(f"Draw pile: {v.draw_pile} cards", style="bold")
+        piles.append(f" ({v.ko_in_pile} KO inside)   ")
         piles.append("Discard: ", style="bold")
-        if view["discard"]:
-            count = len(view["discard"])
+        if v.discard:
+            count = len(v.discard)
             piles.append(f"{count} card{'' if count == 1 else 's'}, top ")
-            piles.append_text(card(view["discard"][-1]))
+            piles.append_text(card(v.discard[-1]))
         else:
             piles.append("empty")
-        piles.append(f"   Direction: {arrow}   Turn {view['turn']}")
+        piles.append(f"   Direction: {arrow}   Turn {v.turn}")
         parts: list[RenderableType] = [t, piles]
-        line = _pending_line(view, names)
+        line = _pending_line(v, names)
         if line:
             parts.append(Text(line, style="bold yellow"))
         return Group(*parts)
 
-    def hand(self, view: dict[str, Any], names: Sequence[str], seat: int) -> RenderableType:
-        hand = view.get("hand") or []
+    def hand(self, view: View, names: Sequence[str], seat: int) -> RenderableType:
+        v = _nak_muay(view)
+        hand = v.hand or ()
         line = Text("Your hand: ", style="bold")
         if not hand:
             line.append("no cards", style="dim")
@@ -112,26 +128,25 @@ class NakMuayRenderer:
                 line.append(f"×{counts[name]}", style="bold")
             line.append(" ")
         parts: list[RenderableType] = [line]
-        pend = view.get("pending") or {}
-        if pend.get("seen"):
+        if v.pending.seen:
             seen = Text("You see (top first): ")
-            for c in pend["seen"]:
+            for c in v.pending.seen:
                 seen.append_text(card(c))
                 seen.append(" ")
             parts.append(seen)
-        known = view.get("known_pile") or []
+        known = v.known_pile or ()
         if known:
             parts.append(
                 Text(
                     "You know in the pile: "
-                    + ", ".join(f"{TITLE.get(k['card'], k['card'])} at {_depth(k['depth'])}" for k in known),
+                    + ", ".join(f"{TITLE.get(k.card, k.card)} at {_depth(k.depth)}" for k in known),
                     style="dim",
                 )
             )
         return Group(*parts)
 
-    def action_label(self, text: str, view: dict[str, Any], names: Sequence[str]) -> str:
-        return label(text, view, names)
+    def action_label(self, text: str, view: View, names: Sequence[str]) -> str:
+        return label(text, _nak_muay(view), names)
 
     def help(self) -> RenderableType:
         t = RichTable(title="Nak Muay Knockout cards", box=None)
@@ -149,20 +164,20 @@ def _depth(depth: int) -> str:
     return "the top" if depth == 0 else f"{depth} below the top"
 
 
-def label(text: str, view: dict[str, Any], names: Sequence[str]) -> str:
+def label(text: str, view: NakMuayView, names: Sequence[str]) -> str:
     """Plain words for one action text, given the deciding seat's view."""
-    kind = (view.get("decision") or {}).get("kind", "")
-    seat = view.get("seat")
+    kind = view.decision.kind if view.decision else ""
+    seat = view.seat
     head, _, arg = text.partition(":")
-    pend = view.get("pending") or {}
+    pend = view.pending
     if text == "draw":
         return "Draw a card (no action)"
     if head == "attack":
-        target = names[next_active(view, int(seat))] if seat is not None else "the next player"
+        target = names[next_active(view, seat)] if seat is not None else "the next player"
         return f"Attack +{arg} on {target}"
     if text == "countdown":
-        target = names[next_active(view, int(seat))] if seat is not None else "the next player"
-        return f"10-Second Countdown on {target}"
+        target = names[next_active(view, seat)] if seat is not None else "the next player"
+        return f"{countdown_title(view.countdown_seconds)} on {target}"
     if text == "dodge":
         if kind == "action":
             return "Dodge: end your turn without drawing"
@@ -178,18 +193,18 @@ def label(text: str, view: dict[str, Any], names: Sequence[str]) -> str:
         return f"Clinch triple ({holds}): ask for a card"
     if head == "target":
         who = int(arg)
-        return f"Clinch {names[who]} ({view['hand_sizes'][who]} cards)"
+        return f"Clinch {names[who]} ({view.hand_sizes[who]} cards)"
     if head == "name":
         return f"Ask for {TITLE[arg]}"
     if text == "take-random":
         return "Stop asking: take a random card"
     if text == "keep":
-        return f"Keep the direction ({view['direction']})"
+        return f"Keep the direction ({view.direction})"
     if text == "reverse":
-        other = "counterclockwise" if view["direction"] == "clockwise" else "clockwise"
+        other = "counterclockwise" if view.direction == "clockwise" else "clockwise"
         return f"Reverse the direction (to {other})"
     if text == "take":
-        return f"Take the hit: draw {pend.get('value', '?')}"
+        return f"Take the hit: draw {'?' if pend.value is None else pend.value}"
     if text == "block":
         return "Block the Countdown" if kind == "countdown_response" else "Play Block on the KO"
     if head == "clinch":
@@ -200,17 +215,17 @@ def label(text: str, view: dict[str, Any], names: Sequence[str]) -> str:
         k = int(arg)
         if k == 0:
             return "Hide the KO on top"
-        if k == int(view["draw_pile"]):
+        if k == view.draw_pile:
             return "Hide the KO at the bottom"
         return f"Hide the KO {k} down"
     if head == "scout-take":
         if arg == "none":
             return "Take nothing (all KO)"
-        seen = pend.get("seen") or []
+        seen = pend.seen or ()
         i = int(arg)
         return f"Take {TITLE.get(seen[i], seen[i])}" if i < len(seen) else text
     if head == "order":
-        seen = pend.get("seen") or []
+        seen = pend.seen or ()
         order = [int(x) for x in arg.split(",")]
         if all(i < len(seen) for i in order):
             return "Put back, top first: " + ", ".join(TITLE.get(seen[i], seen[i]) for i in order)

@@ -1,7 +1,8 @@
 """A Nak Muay Knockout player made of rules a person would recognise.
 
-It reads only its seat's observation (hand, public piles, hand sizes, what it saw
-with Scout or where it hid a KO) and works out the odds from it: the chance that the
+It reads only its seat's view (:class:`~knockabout.games.nakmuay.view.NakMuayView`:
+hand, public piles, hand sizes, what it saw with Scout or where it hid a KO, the table's
+options) and works out the odds from it: the chance that the
 next draws hold a KO is the number of KOs whose place it does not know over the
 number of pile cards whose identity it does not know, position by position.
 
@@ -29,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import permutations
 from math import comb
-from typing import Any
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -37,8 +37,9 @@ from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import cards as C
-from knockabout.games.nakmuay import state as S
+from knockabout.games.nakmuay import phases as P
 from knockabout.games.nakmuay.state import NakMuayState
+from knockabout.games.nakmuay.view import NakMuayView, Pending
 
 # How much a card in hand is worth to this player (to keep, to take, to ask for).
 VALUE: dict[int, float] = {
@@ -93,7 +94,8 @@ class Table:
         sizes: list[int],
         pile: int,
         kind: str,
-        pending: dict[str, Any],
+        strict: bool,
+        pending: Pending,
         hand: list[int],
         known: dict[int, int],
         seen: list[int],
@@ -109,6 +111,8 @@ class Table:
         self.sizes = sizes
         self.pile = pile
         self.kind = kind
+        self.strict = strict
+        """Every major action ends the turn with no draw (the ``strict_end_turn`` option)."""
         self.pending = pending
         self.hand = hand
         self.known = known
@@ -124,7 +128,7 @@ class Table:
             unknown[kind_] -= 1
         for kind_ in seen:
             unknown[kind_] -= 1
-        if kind == "countdown_response" or pending.get("countdown"):
+        if kind == "countdown_response" or pending.countdown:
             unknown[C.COUNTDOWN] -= 1  # the Countdown being played
         # KOs: those in the pile minus the ones I know the place of (or hold in view)
         kos = ko_in_pile - sum(1 for v in known.values() if v == C.KO) - sum(1 for v in seen if v == C.KO)
@@ -134,28 +138,32 @@ class Table:
         self.slots_unknown = max(0, pile - len(known))
 
     @classmethod
-    def from_observation(cls, obs: dict[str, Any]) -> Table:
+    def from_observation(cls, obs: NakMuayView) -> Table:
+        """The table as the seat ``obs.seat`` sees it (a seat's view, not a spectator's)."""
+        if obs.seat is None:
+            raise ValueError("the heuristic reads a seat's view, not a spectator's")
         k = C.KIND_BY_NAME
         hand = [0] * C.NUM_KINDS
-        for name in obs.get("hand", []):
+        for name in obs.hand or ():
             hand[k[name]] += 1
-        pending: dict[str, Any] = obs.get("pending") or {}
+        pending = obs.pending
         return cls(
-            me=int(obs["seat"]),
-            n=int(obs["players"]),
-            current=int(obs["current"]),
-            direction=1 if obs["direction"] == "clockwise" else -1,
-            active=list(obs["active"]),
-            sizes=list(obs["hand_sizes"]),
-            pile=int(obs["draw_pile"]),
-            kind=obs["decision"]["kind"] if obs["decision"] else "",
+            me=obs.seat,
+            n=obs.players,
+            current=obs.current,
+            direction=1 if obs.direction == "clockwise" else -1,
+            active=list(obs.active),
+            sizes=list(obs.hand_sizes),
+            pile=obs.draw_pile,
+            kind=obs.decision.kind if obs.decision else "",
+            strict=obs.end_turn == "strict_end_turn",
             pending=pending,
             hand=hand,
-            known={e["depth"]: k[e["card"]] for e in obs.get("known_pile", [])},
-            seen=[k[x] for x in pending.get("seen", [])],
-            absent={int(p): {k[x] for x in names} for p, names in (obs.get("no_answers") or {}).items()},
-            discard=[k[name] for name in obs["discard"]],
-            ko_in_pile=int(obs["ko_in_pile"]),
+            known={e.depth: k[e.card] for e in obs.known_pile or ()},
+            seen=[k[x] for x in pending.seen or ()],
+            absent={int(p): {k[x] for x in names} for p, names in obs.no_answers.items()},
+            discard=[k[name] for name in obs.discard],
+            ko_in_pile=obs.ko_in_pile,
         )
 
     # -- who is where
@@ -230,9 +238,12 @@ class HeuristicBot(Bot):
         if len(legal) == 1:
             self.reason = "only move"
             return legal[0]
-        t = Table.from_observation(view.observation())
+        obs = view.observation()
+        if not isinstance(obs, NakMuayView):
+            raise TypeError(f"the Nak Muay heuristic reads a NakMuayView, not {type(obs).__name__}")
+        t = Table.from_observation(obs)
         by_text = {a.text: a for a in legal}
-        strict = _strict(view, rng) if t.kind in ("action", "hide_ko", "scout_order") else False
+        strict = t.strict if t.kind in ("action", "hide_ko", "scout_order") else False
         text, self.reason = self._decide(t, by_text, strict)
         return by_text.get(text, legal[0])
 
@@ -242,7 +253,7 @@ class HeuristicBot(Bot):
         if kind == "action":
             return self._turn(t, legal, strict)
         if kind == "attack_response":
-            draws = int(t.pending.get("value", 1))
+            draws = 1 if t.pending.value is None else t.pending.value
             risk = t.knockout_risk(draws, t.hand[C.BLOCK])
             if "dodge" in legal and risk >= DODGE_ATTACK_RISK:
                 return "dodge", "dodge an Attack when its draws would likely knock me out"
@@ -334,8 +345,8 @@ class HeuristicBot(Bot):
         return "no-response", "no answer to the Countdown"
 
     def _hide(self, t: Table, legal: dict[str, Action], strict: bool) -> tuple[str, str]:
-        drawer = int(t.pending.get("drawer", t.me))
-        left = int(t.pending.get("draws_left", 0))
+        drawer = t.me if t.pending.drawer is None else t.pending.drawer
+        left = t.pending.draws_left or 0
         order = [drawer] * left
         if drawer != t.current and not strict:
             order.append(t.current)  # the attacker still draws after my draws
@@ -393,7 +404,7 @@ class HeuristicBot(Bot):
         return max((p for p in order if p != t.me), key=lambda p: t.sizes[p])
 
     def _name(self, t: Table, legal: dict[str, Action]) -> tuple[str, str]:
-        target = int(t.pending.get("target", -1))
+        target = -1 if t.pending.target is None else t.pending.target
         banned = t.absent.get(target, set())
         for k in NAME_ORDER:
             text = f"name:{C.NAMES[k]}"
@@ -415,15 +426,6 @@ def _cheapest_triple(t: Table, triples: list[str]) -> str:
     return min(triples, key=cost)
 
 
-def _strict(view: SeatView, rng: Rng) -> bool:
-    """Whether every major action ends the turn without a draw (a public table option).
-
-    The observation does not carry the option, so it is read from a sample: the
-    option is the same in every determinization and reveals nothing hidden.
-    """
-    return bool(getattr(view.sample(rng), "strict", False))
-
-
 # ---------------------------------------------------------------------------
 # A cheap playout policy for search (ISMCTS rollouts).
 #
@@ -439,7 +441,7 @@ def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     if not isinstance(s, NakMuayState):
         return legal[rng.below(len(legal))]
     phase = s.phase
-    if phase == S.COUNTDOWN:
+    if phase == P.COUNTDOWN:
         hand = s.hands[s.decider]
         for h in C.HOLDS:
             if hand[h] == 1:
@@ -452,17 +454,17 @@ def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
         if hand[C.BLOCK]:
             return A.BLOCK
         return A.NO_RESPONSE
-    if phase == S.HIDE_KO:
+    if phase == P.HIDE_KO:
         depth = s.draws_left + (1 if s.draw_player != s.current and s.strict else 0)
         return A.HIDE[min(depth, len(s.pile))]
     pile = len(s.pile) or 1
     density = s.in_play[C.KO] / pile
-    if phase == S.ATTACK_REACT:
+    if phase == P.ATTACK_REACT:
         hand = s.hands[s.decider]
         if A.DODGE in legal and not hand[C.BLOCK] and density * s.attack_value >= 0.15:
             return A.DODGE
         return A.TAKE
-    if phase == S.ACTION and rng.below(4):
+    if phase == P.ACTION and rng.below(4):
         hand = s.hands[s.current]
         if hand[C.COUNTDOWN] and rng.below(2):
             return A.COUNTDOWN
