@@ -1,5 +1,6 @@
 // The fallback renderer: any game's view as a list of fields, actions as their text.
-// A game gets a real renderer by adding /static/games/<game id>.js with the same exports.
+// A game gets a real renderer by declaring `web_renderer` (a file in its own package, e.g.
+// "web/renderer.js") with the same exports; the server serves it at /games/<game id>/renderer.js.
 
 export function renderBoard(el, view, ctx) {
   el.replaceChildren();
