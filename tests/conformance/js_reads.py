@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 Path = tuple[str, ...]
@@ -66,7 +67,7 @@ def _steps(chain: str) -> Path:
 
 def _functions(js: str) -> Iterator[str]:
     starts = [m.start() for m in _FUNCTION.finditer(js)] + [len(js)]
-    for a, b in zip(starts, starts[1:], strict=False):
+    for a, b in pairwise(starts):
         yield js[a:b]
 
 
@@ -148,13 +149,10 @@ def _follow(node: dict[str, Any], step: str, defs: dict[str, Any]) -> list[dict[
         if props is not None and step in props:
             found.append(props[step])
             ok = True
-        elif kind == "array" and step in ARRAY_MEMBERS:
+        elif (kind == "array" and step in ARRAY_MEMBERS) or (kind == "string" and step in STRING_MEMBERS):
             found.append({})
             ok = True
-        elif kind == "string" and step in STRING_MEMBERS:
-            found.append({})
-            ok = True
-        elif props is None and kind in (None, "object") and not alt.get("additionalProperties") is False:
+        elif props is None and kind in (None, "object") and alt.get("additionalProperties") is not False:
             extra = alt.get("additionalProperties")
             found.append(extra if isinstance(extra, dict) else {})
             ok = True

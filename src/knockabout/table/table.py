@@ -19,11 +19,11 @@ always answers ``bot_delay`` seconds after the window opened, whatever it holds,
 the speed of an answer never tells anyone whether the bot had a response.
 
 Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
-(declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person does not choose the action; the table
-issues a puzzle from its own secret generator (sent in the seat's update) and turns
-the person's answer into the pass or fail action by checking it against the puzzle
-and its own clock (:meth:`Table.answer`). Such a log entry is ``by="judged"`` and
-carries the verdict.
+(declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person
+does not choose the action; the table issues a puzzle from its own secret generator
+(sent in that seat's update only) and turns the person's answer into the pass or fail
+action by checking it against the puzzle and its own clock (:meth:`Table.answer`).
+Such a log entry is ``by="judged"`` and carries the verdict.
 """
 
 from __future__ import annotations

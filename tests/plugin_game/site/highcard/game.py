@@ -7,15 +7,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from highcard.actions import SPACE
+from highcard.config import HighCardConfig
+from highcard.state import HighCardState
+from highcard.view import HighCardView
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
 from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.view import View
-from highcard.actions import SPACE
-from highcard.config import HighCardConfig
-from highcard.state import HighCardState
-from highcard.view import HighCardView
 
 
 class HighCardGame(Game[HighCardConfig]):

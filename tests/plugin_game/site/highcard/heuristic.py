@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from highcard.actions import card_of
+from highcard.state import HighCardState
+from highcard.view import HighCardView
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
-from highcard.actions import card_of
-from highcard.state import HighCardState
-from highcard.view import HighCardView
 
 
 def pick(led: int | None, legal: Sequence[Action]) -> Action:

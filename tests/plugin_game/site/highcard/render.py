@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from rich.console import RenderableType
 from rich.text import Text
 
-from knockabout.core.view import View
 from highcard.view import HighCardView
+from knockabout.core.view import View
 
 
 def _view(view: View) -> HighCardView:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
+from highcard.actions import PLAY, card_of
+from highcard.view import HighCardView, PendingDecision, Result
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Outcome, State
 from knockabout.core.rng import Rng
-from highcard.actions import PLAY, card_of
-from highcard.view import HighCardView, PendingDecision, Result
 
 
 class HighCardState(State):
