@@ -39,7 +39,7 @@ def test_the_installed_game_is_found_through_its_entry_point() -> None:
 
 def test_its_plug_ins_are_found_through_the_game() -> None:
     game = get_game("high-card")
-    assert renderer_for(game) is sys.modules["highcard.render"].RENDERER
+    assert renderer_for(game) is sys.modules["highcard.terminal"].RENDERER
     heuristic = game.heuristic()
     assert heuristic is not None and heuristic.bot().name == "high-card heuristic"
     js = (SITE / "highcard" / game.web_renderer).read_text()  # type: ignore[operator]

@@ -60,7 +60,7 @@ class HighCardGame(Game[HighCardConfig]):
         return HeuristicPlugin(bot=HighCardBot, rollout_policy=rollout_policy)
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from highcard.render import RENDERER
+        from highcard.terminal import RENDERER
 
         return RENDERER
 
