@@ -40,6 +40,11 @@ _FOR_OF = re.compile(
 _DEFAULTED = re.compile(
     rf"\(\s*([A-Za-z_$][\w$]*(?:{_STEP})*)\s*(?:\|\||\?\?)\s*(?:\{{\}}|\[\])\s*\)((?:{_STEP})+)"
 )
+_DECLARED = re.compile(
+    r"(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?!=))"  # const x = ...
+    r"|(?:\(\s*([A-Za-z_$][\w$]*)\s*(?:,[^()]*)?\)\s*=>)"  # (x, i) => ...
+    r"|(?:([A-Za-z_$][\w$]*)\s*=>)"  # x => ...
+)
 _FUNCTION = re.compile(r"^(?:export\s+)?(?:async\s+)?function\b", re.M)
 
 ARRAY_MEMBERS = frozenset({
@@ -71,42 +76,61 @@ def _functions(js: str) -> Iterator[str]:
         yield js[a:b]
 
 
-def _resolve(name: str, chain: str, aliases: dict[str, Path], root: str) -> Path | None:
+Binding = tuple[int, str, "Path | None"]
+
+
+def _resolve(name: str, chain: str, at: int, bound: list[Binding], root: str) -> Path | None:
+    """The view path of ``name`` + ``chain`` read at position ``at``: ``name`` is the view
+    itself, or the latest binding of ``name`` before ``at`` is a part of the view (None:
+    not the view)."""
     if name == root:
         return _steps(chain)
-    if name in aliases:
-        return aliases[name] + _steps(chain)
+    for pos, bound_name, path in reversed(bound):
+        if pos < at and bound_name == name:
+            return None if path is None else path + _steps(chain)
     return None
 
 
+def _head(expr: str) -> tuple[str, str]:
+    m = re.match(r"[A-Za-z_$][\w$]*", expr)
+    assert m is not None
+    return m.group(0), expr[m.end():]
+
+
 def view_reads(js: str, root: str = "view") -> set[Path]:
-    """Every path into the view that the renderer's source reads (see the module doc)."""
+    """Every path into the view that the renderer's source reads (see the module doc).
+
+    Within a function a name means what it was last bound to before the read (loops over
+    different parts of the view may reuse one name)."""
     reads: set[Path] = set()
     for body in _functions(_strip_comments(js)):
-        aliases: dict[str, Path] = {}
-        bindings = [(m.start(), m.group(1), m.group(2)) for m in _ALIAS.finditer(body)]
-        bindings += [(m.start(), m.group(1), m.group(2) + m.group(3)) for m in _ALIAS_DEFAULTED.finditer(body)]
-        for _, name, expr in sorted(bindings):
-            head = re.match(r"[A-Za-z_$][\w$]*", expr)
-            assert head is not None
-            path = _resolve(head.group(0), expr[head.end():], aliases, root)
-            if path is not None and name != root:
-                aliases[name] = path
-        for m in _FOR_OF.finditer(body):
-            name, expr = m.group(1), m.group(2)
-            head = re.match(r"[A-Za-z_$][\w$]*", expr)
-            assert head is not None
-            path = _resolve(head.group(0), expr[head.end():], aliases, root)
-            if path is not None:
-                aliases[name] = (*path, "[]")
+        found: list[tuple[int, str, str, Path]] = [
+            (m.start(), m.group(1), m.group(2), ()) for m in _ALIAS.finditer(body)
+        ]
+        found += [(m.start(), m.group(1), m.group(2) + m.group(3), ()) for m in _ALIAS_DEFAULTED.finditer(body)]
+        found += [(m.start(), m.group(1), m.group(2), ("[]",)) for m in _FOR_OF.finditer(body)]
+        aliased = {pos for pos, *_ in found}
+        # every other declaration (or arrow-function parameter) makes the name something else
+        for m in _DECLARED.finditer(body):
+            name = m.group(1) or m.group(2) or m.group(3)
+            if m.start() not in aliased:
+                found.append((m.start(), name, "", ()))
+        bound: list[Binding] = []
+        for pos, name, expr, item in sorted(found):
+            if name == root:
+                continue
+            path = None
+            if expr:
+                head, chain = _head(expr)
+                path = _resolve(head, chain, pos, bound, root)
+            bound.append((pos, name, None if path is None else (*path, *item)))
         for m in _CHAIN.finditer(body):
-            path = _resolve(m.group(1), m.group(2), aliases, root)
+            path = _resolve(m.group(1), m.group(2), m.start(), bound, root)
             if path:
                 reads.add(path)
         for m in _DEFAULTED.finditer(body):
-            head = re.match(r"[A-Za-z_$][\w$]*", m.group(1))
-            assert head is not None
-            path = _resolve(head.group(0), m.group(1)[head.end():] + m.group(2), aliases, root)
+            head, chain = _head(m.group(1))
+            path = _resolve(head, chain + m.group(2), m.start(), bound, root)
             if path:
                 reads.add(path)
     return reads
