@@ -6,7 +6,7 @@ export function renderBoard(el, view, ctx) {
   el.replaceChildren();
   const dl = document.createElement("dl");
   for (const [k, v] of Object.entries(view)) {
-    if (k === "legal") continue;
+    if (k === "legal" || v === null || v === undefined) continue;
     const dt = document.createElement("dt"); dt.textContent = k;
     const dd = document.createElement("dd"); dd.textContent = typeof v === "object" ? JSON.stringify(v) : String(v);
     dl.append(dt, dd);
