@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from knockabout.cli.main import app
-from knockabout.cli.play import build_table
+from knockabout.cli.play import LineReader, TerminalGame, build_table
 from knockabout.core import GameRecord, Rng, replay
+from knockabout.core.events import Event
+from knockabout.core.view import View
+from knockabout.table import Table, Update
 
 PROMPT = re.compile(r"Your move \[1-(\d+), action")
 END = re.compile(r"wins! \(|Draw among")
@@ -72,7 +78,7 @@ def _seed_where_a_countdown_hits_me() -> tuple[int, int]:
                 continue
             if d.kind == "countdown_response":
                 return seed, mine
-            t.act(0, t.state.legal_actions()[0], t.version)
+            t.act(0, t.updates_for(0).legal[0], t.version)
             mine += 1
     raise AssertionError("no seed found")
 
@@ -161,10 +167,10 @@ def _seed_where_i_can_play_a_clinch_pair() -> tuple[int, int, str]:
             if d.player != 0:
                 t.tick()
                 continue
-            pairs = [a.text for a in t.state.legal_actions() if a.text.startswith("pair:")]
+            pairs = [a for a in t.updates_for(0).legal if a.startswith("pair:")]
             if pairs:
                 return seed, mine, pairs[0]
-            t.act(0, t.state.legal_actions()[0], t.version)
+            t.act(0, t.updates_for(0).legal[0], t.version)
             mine += 1
     raise AssertionError("no seed found")
 
@@ -189,3 +195,72 @@ def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
     child.expect(PROMPT)
     child.send("q\r")
     child.expect(pexpect.EOF)
+
+
+class _Scripted(LineReader):
+    """Answers every prompt with the first listed action (no terminal needed)."""
+
+    def __init__(self) -> None:
+        super().__init__(io.StringIO(), io.StringIO())
+
+    def read(self, prompt: Any, deadline: float | None = None, clock: Any = None) -> str | None:
+        return "1"
+
+
+class _SpyRenderer:
+    """Draws nothing; remembers every view it was handed."""
+
+    def __init__(self) -> None:
+        self.views: list[View] = []
+
+    def board(self, view: View, names: Any, seat: int | None) -> str:
+        self.views.append(view)
+        return ""
+
+    def hand(self, view: View, names: Any, seat: int) -> str:
+        self.views.append(view)
+        return ""
+
+    def action_label(self, text: str, view: View, names: Any) -> str:
+        self.views.append(view)
+        return text
+
+    def help(self) -> str:
+        return ""
+
+
+def test_the_terminal_shows_only_what_the_tables_updates_give(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every view the terminal draws and every event it narrates came out of
+    ``Table.updates_for`` (for the person at the screen), and its action list is the update's."""
+    updates: list[Update] = []
+    original = Table.updates_for
+
+    def recording(self: Table, seat: int | None, cursor: int = 0) -> Update:
+        up = original(self, seat, cursor)
+        updates.append(up)
+        return up
+
+    monkeypatch.setattr(Table, "updates_for", recording)
+    table = build_table("nak-muay", 3, "me,random,random", None, 8, [], bot_delay=0, pace=0)
+    narrated: list[Event] = []
+    game = table.game
+    real_narrate = game.narrate
+
+    def narrate(ev: Event, names: Any) -> str | None:
+        narrated.append(ev)
+        return real_narrate(ev, names)
+
+    monkeypatch.setattr(game, "narrate", narrate)
+    spy = _SpyRenderer()
+    out = io.StringIO()
+    TerminalGame(table, Console(file=out, width=120), _Scripted(), clear=False, renderer=spy).run()
+    assert table.over and spy.views and narrated
+    given_views = {id(u.view) for u in updates}
+    assert all(id(v) in given_views for v in spy.views), "a view drawn that no update gave"
+    given_events = {id(e) for u in updates for _, e in u.events}
+    assert all(id(e) in given_events for e in narrated), "an event narrated that no update gave"
+    assert all(u.seat in (0, None) for u in updates), "the terminal only ever asked for its person's updates"
+    for u in updates:
+        assert all(e.visible(u.seat) for _, e in u.events)
+    listed = re.findall(r"^\s*\d+\. (\S+)", out.getvalue(), flags=re.M)
+    assert listed and set(listed) <= {a for u in updates for a in u.legal}

@@ -34,7 +34,7 @@ class ScriptedReader:
 
 
 def ids_in_order(t: Table) -> str:
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     return " ".join(c["id"] for c in sorted(ch["cubes"], key=lambda c: c["place"]))
 

@@ -45,7 +45,7 @@ def my_turn(seat: int) -> Callable[[dict[str, Any]], bool]:
     def pred(msg: dict[str, Any]) -> bool:
         if msg.get("type") not in ("sync", "update"):
             return False
-        v = msg["view"]
-        return v["outcome"] is not None or (v["decision"] is not None and v["decision"]["player"] == seat
-                                            and msg["table"]["status"] == "playing")
+        d = msg["decision"]
+        return msg["outcome"] is not None or (d is not None and d["player"] == seat
+                                              and msg["table"]["status"] == "playing")
     return pred

@@ -26,7 +26,7 @@ def judged(ws: Any, version: int) -> dict[str, Any]:
 def hello(ws: Any, token: str) -> dict[str, Any]:
     ws.send_json({"type": "hello", "token": token})
     sync = ws.receive_json()
-    assert sync["type"] == "sync" and sync["view"]["decision"]["kind"] == "tower_challenge"
+    assert sync["type"] == "sync" and sync["decision"]["kind"] == "tower_challenge"
     return sync
 
 
@@ -43,7 +43,7 @@ def test_the_puzzle_comes_with_the_sync_only_to_the_tested_seat_and_on_request(
         with c.websocket_connect(f"/ws/tables/{table_id}") as spectator:
             spectator.send_json({"type": "hello"})
             watch = spectator.receive_json()
-            assert watch["challenge"] is None and watch["view"]["decision"]["kind"] == "tower_challenge"
+            assert watch["challenge"] is None and watch["decision"]["kind"] == "tower_challenge"
 
 
 def test_a_client_cannot_claim_a_pass_and_a_right_answer_passes(make_client: Any, tmp_path: Path) -> None:

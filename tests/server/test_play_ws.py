@@ -33,10 +33,10 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_it_is_stored(make_clie
             moves = 0
             while True:
                 msg = receive_until(ws, my_turn(0))
-                if msg["view"]["outcome"] is not None:
+                if msg["outcome"] is not None:
                     break
                 assert msg["view"]["seat"] == 0
-                ws.send_json({"type": "act", "action": msg["view"]["legal"][-1], "version": msg["version"]})
+                ws.send_json({"type": "act", "action": msg["legal"][-1], "version": msg["version"]})
                 moves += 1
         assert moves >= 1
         info = c.get(f"/api/tables/{made['id']}").json()
@@ -57,7 +57,7 @@ def test_a_spectator_sees_only_public_information(make_client: Any) -> None:
         with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello"})
             sync = ws.receive_json()
-            assert sync["seat"] is None and "hand" not in sync["view"] and "legal" not in sync["view"]
+            assert sync["seat"] is None and sync["view"].get("hand") is None and sync["view"].get("legal") is None
             ws.send_json({"type": "act", "action": "draw", "version": 0})
             err = receive_until(ws, lambda m: m["type"] == "error")
             assert "spectators cannot act" in err["message"]
@@ -81,7 +81,7 @@ def test_stale_and_foreign_actions_are_refused_and_change_nothing(make_client: A
             b.send_json({"type": "hello", "token": joined["token"]})
             sa = receive_until(a, lambda m: m["type"] == "sync")
             receive_until(b, lambda m: m["type"] == "sync")
-            d = sa["view"]["decision"]["player"]
+            d = sa["decision"]["player"]
             mover, other = (a, b) if d == 0 else (b, a)
             version = sa["version"]
             other.send_json({"type": "act", "action": "draw", "version": version})

@@ -20,10 +20,10 @@ def test_a_restarted_server_resumes_unfinished_tables_from_their_log(make_client
             ws.send_json({"type": "hello", "token": made["token"]})
             for _ in range(3):
                 msg = receive_until(ws, my_turn(0))
-                assert msg["view"]["outcome"] is None, "seed 3 must leave the game running at the restart"
-                ws.send_json({"type": "act", "action": msg["view"]["legal"][0], "version": msg["version"]})
+                assert msg["outcome"] is None, "seed 3 must leave the game running at the restart"
+                ws.send_json({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
             before = receive_until(ws, my_turn(0))
-            assert before["view"]["outcome"] is None
+            assert before["outcome"] is None
     with make_client() as c2:
         info = c2.get(f"/api/tables/{made['id']}").json()
         assert info["status"] == "playing" and info["version"] == before["version"]
@@ -31,7 +31,7 @@ def test_a_restarted_server_resumes_unfinished_tables_from_their_log(make_client
             ws.send_json({"type": "hello", "token": made["token"]})
             sync = receive_until(ws, lambda m: m["type"] == "sync")
             assert sync["view"] == before["view"], "same state, same hand, same decision"
-            ws.send_json({"type": "act", "action": sync["view"]["legal"][0], "version": sync["version"]})
+            ws.send_json({"type": "act", "action": sync["legal"][0], "version": sync["version"]})
             upd = receive_until(ws, lambda m: m["type"] == "update" and m["version"] > sync["version"])
             assert upd["version"] > before["version"]
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from knockabout.core.protocol import Decision
+from knockabout.core.registry import get_game
 from knockabout.core.replay import replay
 from knockabout.core.rng import Rng
-from knockabout.table import ChallengeError, Seat, Table, TableError, tower_puzzle
+from knockabout.table import ChallengeError, Seat, Table, TableError, check_shape
 from tests.table.conftest import FakeClock
 from tests.table.towers import TOWER, tower_actions, tower_table
 
@@ -23,31 +24,32 @@ def solution(ch: dict[str, Any]) -> list[str]:
 
 def test_the_challenged_person_alone_gets_a_puzzle_of_all_their_wound_cubes(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None and ch["kind"] == "tower" and ch["left"] == 10.0 and ch["limit"] == 10.0
-    fighter = t.view(0)["fighters"][0]
-    assert len(ch["cubes"]) == fighter["heavy"] + fighter["light"] == t.view(0)["pending"]["cubes"]
+    view = t.updates_for(0).view.to_json()
+    fighter = view["fighters"][0]
+    assert len(ch["cubes"]) == fighter["heavy"] + fighter["light"] == view["pending"]["cubes"]
     assert sorted(c["place"] for c in ch["cubes"]) == list(range(1, len(ch["cubes"]) + 1))
     assert sum(c["weight"] == "heavy" for c in ch["cubes"]) == fighter["heavy"]
-    assert t.challenge_for(1) is None and t.challenge_for(None) is None
+    assert t.updates_for(1).challenge is None and t.updates_for(None).challenge is None
     clock.advance(4)
-    assert t.challenge_for(0)["left"] == 6.0  # type: ignore[index]
+    assert t.updates_for(0).challenge["left"] == 6.0  # type: ignore[index]
 
 
 def test_a_right_answer_in_time_records_a_judged_pass(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     clock.advance(9.5)
     entry = t.answer(0, solution(ch), t.version)
     assert entry.action == "tower:pass" and entry.by == "judged" and entry.verdict.startswith("passed")
     assert any(e.type == "test_result" and e.data["passed"] for e in entry.events)
-    assert t.challenge_for(0) is None
+    assert t.updates_for(0).challenge is None
 
 
 def test_a_wrong_order_fails_the_test(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     right = solution(ch)
     wrong = right[1:2] + right[:1] + right[2:]
@@ -57,7 +59,7 @@ def test_a_wrong_order_fails_the_test(clock: FakeClock) -> None:
 
 def test_a_toppled_or_unfinished_tower_fails(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     entry = t.answer(0, solution(ch)[:-1], t.version)
     assert entry.action == "tower:fail" and "unfinished" in entry.verdict
@@ -65,7 +67,7 @@ def test_a_toppled_or_unfinished_tower_fails(clock: FakeClock) -> None:
 
 def test_a_right_answer_after_the_deadline_fails_by_the_table_clock(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     clock.advance(10.2)  # the answer arrives before the table ticked the timeout
     entry = t.answer(0, solution(ch), t.version)
@@ -86,21 +88,21 @@ def test_a_person_cannot_choose_the_verdict_directly(clock: FakeClock, claim: st
     before = t.version
     with pytest.raises(TableError, match=r"cannot be chosen directly.*judges"):
         t.act(0, claim, t.version)
-    assert t.version == before and t.challenge_for(0) is not None
+    assert t.version == before and t.updates_for(0).challenge is not None
 
 
 @pytest.mark.parametrize("bad", [["zz"], "abc", [1, 2], None])
 def test_a_malformed_answer_is_refused_and_changes_nothing(clock: FakeClock, bad: Any) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     with pytest.raises(ChallengeError, match="nothing changed"):
         t.answer(0, bad, t.version)
-    assert t.version == ch["version"] and t.challenge_for(0) == ch  # type: ignore[index]
+    assert t.version == ch["version"] and t.updates_for(0).challenge == ch  # type: ignore[index]
 
 
 def test_a_repeated_cube_is_refused(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     first = solution(ch)[0]
     with pytest.raises(ChallengeError, match="twice"):
@@ -109,13 +111,13 @@ def test_a_repeated_cube_is_refused(clock: FakeClock) -> None:
 
 def test_answers_from_the_wrong_seat_or_a_stale_state_are_refused(clock: FakeClock) -> None:
     t = tower_table(clock)
-    ch = t.challenge_for(0)
+    ch = t.updates_for(0).challenge
     assert ch is not None
     with pytest.raises(TableError, match="not your decision"):
         t.answer(1, solution(ch), t.version)
     with pytest.raises(TableError, match="stale"):
         t.answer(0, solution(ch), t.version - 1)
-    assert t.challenge_for(0) == ch
+    assert t.updates_for(0).challenge == ch
 
 
 def test_a_bot_still_chooses_the_verdict_itself_without_a_puzzle(clock: FakeClock) -> None:
@@ -123,32 +125,33 @@ def test_a_bot_still_chooses_the_verdict_itself_without_a_puzzle(clock: FakeCloc
     t2 = Table("knockdown", [Seat("person", "Ann"), Seat("bot", "b", "random")], TOWER, seed, clock=clock,
                actions=acts)
     assert t2.decision().kind == "tower_challenge"  # type: ignore[union-attr]
-    assert t2.challenge is None and t2.challenge_for(1) is None
+    assert t2.challenge is None and t2.updates_for(1).challenge is None
     done = t2.tick()
     assert done and done[0].action in ("tower:pass", "tower:fail") and done[0].by == "bot"
 
 
 def test_an_away_person_gets_no_puzzle_and_a_returning_one_gets_a_fresh_clock(clock: FakeClock) -> None:
     t = tower_table(clock)
-    first = t.challenge_for(0)
+    first = t.updates_for(0).challenge
     t.set_away(0, True)
-    assert t.challenge_for(0) is None
+    assert t.updates_for(0).challenge is None
     clock.advance(3)
     t.set_away(0, False)
-    again = t.challenge_for(0)
+    again = t.updates_for(0).challenge
     assert again is not None and again["id"] != first["id"] and again["left"] == 10.0  # type: ignore[index]
 
 
 def test_the_puzzle_never_changes_the_game_or_its_replay(clock: FakeClock) -> None:
     a = tower_table(clock, challenge_seed=1)
     b = tower_table(clock, challenge_seed=2)
-    ca, cb = a.challenge_for(0), b.challenge_for(0)
+    ca, cb = a.updates_for(0).challenge, b.updates_for(0).challenge
     assert ca is not None and cb is not None and solution(ca) != solution(cb)
-    assert a.state.to_dict() == b.state.to_dict()
+    assert replay(a.record).to_dict() == replay(b.record).to_dict()
     a.answer(0, solution(ca), a.version)
     b.answer(0, solution(cb), b.version)
     assert a.record.actions == b.record.actions and a.record.actions[-1] == "tower:pass"
-    assert replay(a.record).to_dict() == a.state.to_dict() == b.state.to_dict()
+    assert replay(a.record).to_dict() == replay(b.record).to_dict()
+    assert a.updates_for(0).view == replay(a.record).observe(0)
 
 
 def test_a_local_table_cannot_undo_a_judged_answer_for_a_second_try(clock: FakeClock) -> None:
@@ -159,19 +162,42 @@ def test_a_local_table_cannot_undo_a_judged_answer_for_a_second_try(clock: FakeC
     assert not t.can_undo(0)
 
 
-@settings(max_examples=60, deadline=None)
-@given(cubes=st.integers(0, 30), heavy=st.integers(0, 30), seed=st.integers(0, 2**32))
-def test_every_tower_puzzle_is_solvable_and_grows_with_the_wounds(cubes: int, heavy: int, seed: int) -> None:
-    view = {"pending": {"tested": 0, "cubes": cubes}, "fighters": [{"heavy": heavy, "light": 0}]}
-    p = tower_puzzle(view, Decision(0, "tower_challenge", 10.0), Rng(seed))
-    n = max(1, cubes)
+@pytest.fixture(scope="module")
+def tower_positions() -> list[tuple[Any, Decision]]:
+    """Real positions where a seat must build a tower: (that seat's view, the decision)."""
+    game = get_game("knockdown")
+    out = []
+    for tested, first_seed in ((0, 0), (1, 0), (0, 40)):
+        seed, acts = tower_actions(tested, first_seed)
+        state = game.new_state(TOWER, seed)
+        for a in acts:
+            state.apply(a)
+        d = state.to_act()
+        assert d is not None and d.kind == "tower_challenge"
+        out.append((state.observe(d.player), d))
+    return out
+
+
+def test_knockdown_declares_its_tower_as_a_challenge() -> None:
+    makers = get_game("knockdown").challenges()
+    assert set(makers) == {"tower_challenge"}
+    assert all(not get_game(g).challenges() for g in ("nak-muay", "knockback"))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(0, 2), seed=st.integers(0, 2**32))
+def test_every_tower_puzzle_is_solvable(tower_positions: list[tuple[Any, Decision]], which: int, seed: int) -> None:
+    view, decision = tower_positions[which]
+    p = get_game("knockdown").challenges()["tower_challenge"](view, decision, Rng(seed))
+    n = view.to_json()["pending"]["cubes"]
     ids = [c["id"] for c in p.payload["cubes"]]
-    assert len(set(ids)) == n and sorted(p.solution) == sorted(ids)
+    assert len(set(ids)) == max(1, n) and sorted(p.solution) == sorted(ids)
+    assert check_shape(p, list(p.solution)) == list(p.solution)
     assert [c["id"] for c in sorted(p.payload["cubes"], key=lambda c: c["place"])] == list(p.solution)
     cols, rows = p.payload["grid"]
-    assert cols * rows >= n and len(p.payload["layouts"]) == n
+    assert cols * rows >= len(ids) and len(p.payload["layouts"]) == len(ids)
     for k, layout in enumerate(p.payload["layouts"]):
         standing = [tuple(xy) for xy, c in zip(layout, p.payload["cubes"], strict=True) if c["place"] > k]
         assert len(set(standing)) == len(standing), "two cubes lying on one spot"
         assert all(0 <= x < cols and 0 <= y < rows for x, y in standing)
-    assert p.payload["reshuffle"] == (n >= 4)
+    assert p.payload["reshuffle"] == (len(ids) >= 4)

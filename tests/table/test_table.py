@@ -13,7 +13,7 @@ from knockabout.table import (
     TableError,
     UndoError,
 )
-from tests.table.conftest import FakeClock
+from tests.table.conftest import FakeClock, all_events, full_state, legal
 
 
 def people(n: int) -> list[Seat]:
@@ -27,8 +27,8 @@ def play_random(table: Table, rng: Rng, until: object = None, cap: int = 2000) -
             return
         d = table.decision()
         assert d is not None
-        legal = table.state.legal_actions()
-        table.act(d.player, legal[rng.below(len(legal))], table.version)
+        options = legal(table)
+        table.act(d.player, options[rng.below(len(options))], table.version)
 
 
 def countdown_table(clock: FakeClock, seats: list[Seat], seed_from: int = 0, **kw: object) -> Table:
@@ -36,7 +36,7 @@ def countdown_table(clock: FakeClock, seats: list[Seat], seed_from: int = 0, **k
     for seed in range(seed_from, seed_from + 200):
         t = Table("nak-muay", seats, {"players": len(seats), "countdown_seconds": 5}, seed, clock=clock, **kw)  # type: ignore[arg-type]
         rng = Rng(seed)
-        play_random(t, rng, until=lambda tb: "countdown" in tb.view(tb.decision().player).get("legal", []))  # type: ignore[union-attr]
+        play_random(t, rng, until=lambda tb: "countdown" in legal(tb))
         if not t.over:
             return t
     raise AssertionError("no seed reaches a Countdown")
@@ -45,24 +45,45 @@ def countdown_table(clock: FakeClock, seats: list[Seat], seed_from: int = 0, **k
 def test_each_seat_sees_only_its_view_and_events() -> None:
     t = Table("nak-muay", people(3), {"players": 3}, seed=4)
     play_random(t, Rng(1))
-    assert t.events, "a finished game has events"
+    everything = all_events(t)
+    assert everything, "a finished game has events"
     for seat in (0, 1, 2, None):
-        mine = t.events_for(seat)
-        assert all(e.visible(seat) for _, e in mine)
-        hidden = [e for _, e in t.events if not e.visible(seat)]
-        assert all(e not in [x for _, x in mine] or e.visible(seat) for e in hidden)
-        assert t.view(seat) == t.state.observe(seat)
-    spectator = t.events_for(None)
+        up = t.updates_for(seat)
+        mine = list(up.events)
+        assert mine == [(s, e) for s, e in everything if e.visible(seat)], "exactly the visible events, in order"
+        assert up.view == full_state(t).observe(seat)
+        assert up.legal == () and up.challenge is None, "nobody decides in a finished game"
+    spectator = t.updates_for(None).events
     assert all(e.visible_to is None for _, e in spectator)
-    assert len(spectator) < len(t.events), "private draws are withheld from spectators"
-    assert "hand" not in t.view(None)
+    assert len(spectator) < len(everything), "private draws are withheld from spectators"
+    assert t.updates_for(None).view.to_json().get("hand") is None
+
+
+def test_an_update_carries_only_what_is_new_since_the_cursor() -> None:
+    t = Table("nak-muay", people(3), {"players": 3}, seed=4)
+    rng = Rng(3)
+    seen: dict[int | None, list[tuple[int, object]]] = {s: [] for s in (0, 1, 2, None)}
+    cursors: dict[int | None, int] = dict.fromkeys(seen, 0)
+    for _ in range(40):
+        d = t.decision()
+        assert d is not None
+        up = t.updates_for(d.player)
+        assert up.my_decision and up.legal == tuple(a.text for a in full_state(t).legal_actions())
+        assert all(t.updates_for(s).legal == () for s in (0, 1, 2, None) if s != d.player)
+        t.act(d.player, up.legal[rng.below(len(up.legal))], t.version)
+        for s in seen:
+            new = t.updates_for(s, cursors[s])
+            seen[s].extend(new.events)
+            cursors[s] = new.cursor
+    for s in seen:
+        assert seen[s] == list(t.updates_for(s).events), "the pieces add up to the whole log, once each"
 
 
 def test_stale_foreign_and_illegal_actions_change_nothing() -> None:
     t = Table("nak-muay", people(3), {"players": 3}, seed=2)
     d = t.decision()
     assert d is not None
-    before = t.state.to_dict()
+    before = full_state(t).to_dict()
     other = (d.player + 1) % 3
     with pytest.raises(StaleActionError, match="chosen on state 5"):
         t.act(d.player, "draw", version=5)
@@ -72,7 +93,7 @@ def test_stale_foreign_and_illegal_actions_change_nothing() -> None:
         t.act(d.player, "keep", version=0)
     with pytest.raises(TableError, match="no seat 7"):
         t.act(7, "draw")
-    assert t.state.to_dict() == before and t.version == 0 and not t.log
+    assert full_state(t).to_dict() == before and t.version == 0 and not t.log
     t.act(d.player, "draw", version=0)
     assert t.version == 1
 
@@ -97,7 +118,7 @@ def test_a_timed_decision_runs_out_into_its_default(clock: FakeClock) -> None:
     clock.advance(0.2)
     done = t.tick()
     assert [(e.action, e.by, e.seat) for e in done] == [("no-response", "timeout", d.player)]
-    assert not t.state.observe(None)["active"][d.player]
+    assert not t.updates_for(None).view.to_json()["active"][d.player]
 
 
 def test_a_person_without_a_clock_is_waited_for(clock: FakeClock) -> None:
@@ -119,14 +140,14 @@ def test_bots_answer_timed_windows_after_the_same_delay_whatever_they_hold(clock
             if d is None:
                 break
             if d.player == 0:
-                legal = t.state.legal_actions()
-                choice = "countdown" if any(a.text == "countdown" for a in legal) else legal[rng.below(len(legal))]
+                options = legal(t)
+                choice = "countdown" if "countdown" in options else options[rng.below(len(options))]
                 t.act(0, choice, t.version)
                 continue
             due = t.next_due()
             assert due is not None
             if d.time_limit is not None:
-                has_answer = len(t.state.legal_actions()) > 1
+                has_answer = len(legal(t)) > 1
                 waits[has_answer].add(round(due - clock.now, 6))
             clock.advance(due - clock.now - 0.01)
             assert t.tick() == [], "nothing happens before the bot is due"
@@ -167,8 +188,9 @@ def test_a_resumed_table_rebuilds_state_and_events() -> None:
     t = Table("nak-muay", people(3), {"players": 3}, seed=11)
     play_random(t, Rng(2), until=lambda tb: tb.version >= 25)
     again = Table("nak-muay", people(3), t.record.config, t.seed, actions=t.record.actions)
-    assert again.state.to_dict() == t.state.to_dict()
-    assert again.events == t.events and again.version == t.version
+    assert full_state(again).to_dict() == full_state(t).to_dict() and again.version == t.version
+    for seat in (0, 1, 2, None):
+        assert again.updates_for(seat) == t.updates_for(seat)
 
 
 def _steal_start(seed_range: range) -> Table:
@@ -184,30 +206,31 @@ def _steal_start(seed_range: range) -> Table:
             if d.player != 0:
                 t.tick()
                 continue
-            legal = [a.text for a in t.state.legal_actions()]
-            if any(x.startswith("pair:") for x in legal):
+            options = legal(t)
+            if any(x.startswith("pair:") for x in options):
                 return t
-            t.act(0, legal[rng.below(len(legal))], t.version)
+            t.act(0, options[rng.below(len(options))], t.version)
     raise AssertionError("no seed offers a Clinch pair")
 
 
 def test_undo_takes_back_a_public_deterministic_step_exactly() -> None:
     t = _steal_start(range(100))
-    before = t.state.to_dict()
-    events_before = list(t.events)
-    pair = next(a.text for a in t.state.legal_actions() if a.text.startswith("pair:"))
+    before = full_state(t).to_dict()
+    events_before = [t.updates_for(s) for s in (0, 1, 2, None)]
+    pair = next(a for a in legal(t) if a.startswith("pair:"))
     entry = t.act(0, pair, t.version)
     assert entry.undoable
     assert t.can_undo(0)
     assert t.undo(0) == 1
-    assert t.state.to_dict() == before and t.events == events_before
+    assert full_state(t).to_dict() == before
+    assert [t.updates_for(s) for s in (0, 1, 2, None)] == events_before
 
 
 def test_undo_never_crosses_a_draw_or_chance() -> None:
     t = _steal_start(range(100))
-    pair = next(a.text for a in t.state.legal_actions() if a.text.startswith("pair:"))
+    pair = next(a for a in legal(t) if a.startswith("pair:"))
     t.act(0, pair, t.version)
-    target = t.state.legal_actions()[0].text
+    target = legal(t)[0]
     entry = t.act(0, target, t.version)  # a random card is stolen
     assert not entry.undoable
     with pytest.raises(UndoError, match="revealed information or used chance"):

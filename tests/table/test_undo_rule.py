@@ -16,7 +16,7 @@ def _find(prefix: str, players: int = 3, pending: str | None = None) -> tuple[ob
                 break
             legal = s.legal_actions()
             hit = [a for a in legal if a.text.startswith(prefix)]
-            if pending is not None and s.observe(None)["pending"].get("steal") != pending:
+            if pending is not None and (s.observe(None).to_json().get("pending") or {}).get("steal") != pending:
                 hit = []
             if hit:
                 return s, hit[0].text

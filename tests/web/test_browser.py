@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from knockabout.table import Seat, Table
+from tests.table.conftest import all_events
 from tests.web.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -89,7 +90,7 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
     # nothing private of one seat ever reached the other: views and events, frame by frame
     table = live_table(server, table_id)
     visible = {
-        seat: {(step, ev.type, json.dumps(dict(ev.data), sort_keys=True)) for step, ev in table.events
+        seat: {(step, ev.type, json.dumps(dict(ev.data), sort_keys=True)) for step, ev in all_events(table)
                if ev.visible(seat)}
         for seat in (0, 1)
     }
@@ -106,7 +107,7 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
                 assert (e["step"], e["type"], json.dumps(e["data"], sort_keys=True)) in visible[seat]
     # Bo had something private (the deal always, draws most games), else the test proves nothing;
     # a short game can end before Bo ever draws, so the dealt hand counts too
-    private_events = [ev for _, ev in table.events if ev.visible_to == frozenset({1})]
+    private_events = [ev for _, ev in all_events(table) if ev.visible_to == frozenset({1})]
     bo_hands = [f["view"]["hand"] for f in frames_b if f.get("type") in ("sync", "update") and f["view"].get("hand")]
     assert private_events or bo_hands, "Bo had private cards or events"
     for f in frames_a:  # Ann's frames carry her own hand only, never anyone else's
@@ -185,7 +186,7 @@ def _seed_where_the_bot_counts_down_on_me() -> int:
             elif d.kind == "countdown_response":
                 return seed
             else:
-                t.act(0, t.state.legal_actions()[0], t.version)
+                t.act(0, t.updates_for(0).legal[0], t.version)
     raise AssertionError("no seed found")
 
 

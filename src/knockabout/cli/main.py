@@ -11,6 +11,7 @@ from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
 from knockabout.cli import play as play_cmd
 from knockabout.cli import replay as replay_cmd
+from knockabout.cli import schema as schema_cmd
 from knockabout.cli import serve as serve_cmd
 from knockabout.cli import sim as sim_cmd
 
@@ -33,6 +34,9 @@ app.command("play", help="Play a game in the terminal against bots or friends (h
 app.command("serve", help="Serve the web app: lobby, tables against bots or friends, replays.")(serve_cmd.serve)
 app.command("balance", help="Balance matrix of KNOCKBACK packs or Knockdown fighters, bot against bot.")(
     balance_cmd.balance
+)
+app.command("schema", help="Print the JSON Schema of a game's view (what its renderers may read).")(
+    schema_cmd.schema
 )
 app.add_typer(content_cmd.app, name="content")
 

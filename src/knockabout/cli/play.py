@@ -30,11 +30,11 @@ from rich.text import Text
 
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.cli.options import parse_options
-from knockabout.cli.render import TerminalRenderer, get_renderer
+from knockabout.cli.render import TerminalRenderer, renderer_for
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.registry import get_game
-from knockabout.table import Seat, Table, default_names, parse_seats
+from knockabout.table import Seat, Table, Update, default_names, parse_seats
 
 LOG_LINES = 12
 QUIT_WORDS = ("q", "quit", "exit")
@@ -143,12 +143,12 @@ class TerminalGame:
         self.console = console
         self.reader = reader
         self.clear = clear
-        self.renderer = renderer or get_renderer(table.game.id)
+        self.renderer = renderer or renderer_for(table.game)
         self.names = table.names()
         self.people = table.persons()
         self.hotseat = len(self.people) > 1
         self.at_screen: int | None = self.people[0] if len(self.people) == 1 else None
-        self.shown = 0
+        self.shown = 0  # the table's event cursor: what the screen has narrated so far
         self.notice: Text | None = None  # shown once, under the log, on the next screen
 
     # -- output
@@ -181,19 +181,21 @@ class TerminalGame:
 
     def narrate_new(self) -> None:
         """Print the events since the last call that the person at the screen may see."""
-        new = [ev for _, ev in self.table.events[self.shown :] if ev.visible(self.at_screen)]
-        for line in self._lines(new):
+        up = self.table.updates_for(self.at_screen, self.shown)
+        for line in self._lines([ev for _, ev in up.events]):
             self.console.print(line)
-        self.shown = len(self.table.events)
+        self.shown = up.cursor
 
-    def screen(self, seat: int) -> None:
-        """The whole screen for the person at ``seat``."""
+    def screen(self, seat: int) -> Update:
+        """The whole screen for the person at ``seat``, drawn from the table's update for
+        that seat (and nothing else); returns that update."""
         self._wipe()
         t = self.table
-        view = t.view(seat)
+        up = t.updates_for(seat)
+        view = up.view
         header = f"{t.game.name} · {self.names[seat]}"
         self.console.print(Rule(header))
-        lines = self._lines([ev for _, ev in t.events_for(seat)])
+        lines = self._lines([ev for _, ev in up.events])
         if t.first_player is not None:
             lines.insert(0, Text(f"The cards are dealt: {self.names[t.first_player]} goes first.", style="dim"))
         lines = lines[-LOG_LINES:]
@@ -204,8 +206,8 @@ class TerminalGame:
             self.notice = None
         self.console.print(self.renderer.board(view, self.names, seat))
         self.console.print(self.renderer.hand(view, self.names, seat))
-        d = t.decision()
-        challenge = t.challenge_for(seat)
+        d = up.decision
+        challenge = up.challenge
         if d is not None and d.player == seat and challenge is not None:
             if d.prompt:
                 self.console.print(Text(d.prompt, style="bold"))
@@ -216,14 +218,15 @@ class TerminalGame:
             label = self.renderer.action_label
             items = [
                 Text(f"{i:>2}. ") + Text(label(a, view, self.names)) + Text(f"  [{a}]", style="dim")
-                for i, a in enumerate(view.to_json().get("legal") or [], 1)  # TRANSITIONAL (issue 13)
+                for i, a in enumerate(up.legal, 1)
             ]
             if len(items) > 12:
                 self.console.print(Columns(items, column_first=True, padding=(0, 3)))
             else:
                 for item in items:
                     self.console.print(item)
-        self.shown = len(t.events)
+        self.shown = up.cursor
+        return up
 
     # -- the loop
     def run(self) -> None:
@@ -341,13 +344,13 @@ class TerminalGame:
 
     def _turn(self, seat: int) -> None:
         t = self.table
-        self.screen(seat)
-        if t.challenge_for(seat) is not None:
+        up = self.screen(seat)
+        if up.challenge is not None:
             self._challenge_turn(seat)
             return
         version = t.version
+        legal = list(up.legal)
         while t.version == version and not t.over:
-            legal = t.view(seat).to_json().get("legal") or []  # TRANSITIONAL (issue 13)
             dl = t.deadline()
 
             extra = ", u undo" if t.can_undo(seat) else ""
@@ -402,8 +405,9 @@ class TerminalGame:
         self.at_screen = self.people[0] if len(self.people) == 1 else None
         self.narrate_new()
         self.console.print(Rule("game over"))
-        self.console.print(self.renderer.board(t.view(None), self.names, None))
-        out = t.outcome()
+        final = t.updates_for(None, self.shown)
+        self.console.print(self.renderer.board(final.view, self.names, None))
+        out = final.outcome
         if out is not None:
             if out.draw:
                 self.console.print(

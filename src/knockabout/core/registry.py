@@ -6,10 +6,17 @@ pyproject.toml) plugs in the same way. An entry point names a :class:`Game` inst
 ``id = "package.module:GAME"``, and is loaded only when that game is first asked for,
 so core never imports a game module at import time. Games may also be added at run
 time with :func:`register` (tests do).
+
+A broken entry point (its module fails to import, it names something that is not a
+:class:`Game`, or a game whose id is not the entry point's name) is reported in one
+line naming the entry point: :func:`get_game` raises it for that id, while
+:func:`game_ids` leaves the game out and logs the same line, so one broken plug-in does
+not take the other games down with it.
 """
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -19,6 +26,8 @@ from knockabout.core.protocol import Game
 GROUP = "knockabout.games"
 
 _GAMES: dict[str, Game[Any]] = {}
+
+log = logging.getLogger(__name__)
 
 
 def register(game: Game[Any]) -> Game[Any]:
@@ -40,14 +49,16 @@ def _entry_points() -> dict[str, EntryPoint]:
 
 
 def _load(game_id: str, ep: EntryPoint) -> None:
+    where = f"entry point {game_id!r} ({ep.value}) of the {GROUP} group"
     try:
         game = ep.load()
     except Exception as exc:
-        raise KnockaboutError(f"game {game_id!r} ({ep.value}) failed to load: {exc}") from exc
+        why = (str(exc).strip().splitlines() or [""])[0]
+        raise KnockaboutError(f"{where} failed to load: {type(exc).__name__}: {why}") from exc
     if not isinstance(game, Game):
-        raise KnockaboutError(f"entry point {game_id!r} ({ep.value}) is not a knockabout Game instance")
+        raise KnockaboutError(f"{where} is not a knockabout Game instance (it is a {type(game).__name__})")
     if game.id != game_id:
-        raise KnockaboutError(f"entry point {game_id!r} ({ep.value}) names a game whose id is {game.id!r}")
+        raise KnockaboutError(f"{where} names a game whose id is {game.id!r}; the names must match")
     _GAMES.setdefault(game_id, game)
 
 
@@ -68,7 +79,10 @@ def game_ids() -> list[str]:
     """The ids of every available game (installed through entry points, or registered)."""
     for gid, ep in _entry_points().items():
         if gid not in _GAMES:
-            _load(gid, ep)
+            try:
+                _load(gid, ep)
+            except KnockaboutError as exc:
+                log.warning("%s", exc)
     return sorted(_GAMES)
 
 

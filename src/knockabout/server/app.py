@@ -13,6 +13,8 @@ Routes
                                         {"type": "act", "action": TEXT, "version": N},
                                         {"type": "answer", "answer": [ID, ...], "version": N}
                                         (a judged decision's challenge), {"type": "challenge"}
+  GET  /games/{game}/renderer.js        the game's own web renderer (its declared
+                                        ``web_renderer`` file), else the generic one
   GET  /, /t/{id}, /replay/{id}         the front end (static files, no build step)
 """
 
@@ -33,12 +35,27 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from knockabout.bots.levels import LEVELS
 from knockabout.core.errors import KnockaboutError
+from knockabout.core.protocol import Game
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.replay import GameRecord
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
 from knockabout.store import Store
 
 STATIC = Path(str(resources.files("knockabout.web"))) / "static"
+GENERIC_RENDERER = STATIC / "generic.js"
+
+
+def web_renderer_file(game: Game[Any]) -> Path:
+    """The ES module that draws ``game``'s views in the browser: the file the game declares
+    in ``web_renderer``, inside its own package (wherever that is installed), or the
+    generic renderer when it declares none."""
+    if game.web_renderer is None:
+        return GENERIC_RENDERER
+    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
+    path = Path(str(resources.files(package))) / game.web_renderer
+    if not path.is_file():
+        raise KnockaboutError(f"{game.id}: its web renderer {game.web_renderer!r} is not a file of {package}")
+    return path
 
 
 class CreateTable(BaseModel):
@@ -325,6 +342,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(index)
+
+    @app.get("/games/{game_id}/renderer.js", include_in_schema=False)
+    async def game_renderer(game_id: str) -> FileResponse:
+        try:
+            path = web_renderer_file(get_game(game_id))
+        except KnockaboutError as exc:
+            raise ApiError(404, str(exc)) from None
+        return FileResponse(path, media_type="text/javascript")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -23,7 +23,7 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.store import Store, StoredTable
-from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
+from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
 
 
 @dataclass
@@ -62,7 +62,7 @@ def token_hash(token: str) -> str:
 class Connection:
     ws: WebSocket
     seat: int | None
-    sent: int = 0  # how many of the table's events were considered for this connection
+    cursor: int = 0  # the table's event cursor after the last update this connection got
 
 
 @dataclass
@@ -135,26 +135,14 @@ class LiveTable:
                 "text": self.game.narrate(ev, self.table.names())}
 
     def message(self, conn: Connection, kind: str) -> dict[str, Any]:
-        """A sync (everything) or update (what is new) message for one connection."""
+        """A sync (everything) or update (what is new) message for one connection, built
+        from the table's :meth:`~knockabout.table.Table.updates_for` and nothing else."""
         t = self.table
-        start = 0 if kind == "sync" else conn.sent
-        events = [self.event_json(s, e) for s, e in t.events[start:] if e.visible(conn.seat)]
-        if kind == "sync" and t.first_player is not None:
-            first = t.names()[t.first_player]
-            events.insert(0, {"step": 0, "type": "start", "data": {"player": t.first_player},
-                              "text": f"The cards are dealt: {first} goes first."})
-        conn.sent = len(t.events)
-        return {
-            "type": kind,
-            "seat": conn.seat,
-            "table": self.info(),
-            "version": t.version,
-            "view": t.view(conn.seat).to_json(),
-            "events": events,
-            "clock": self.clock_info(),
-            "challenge": t.challenge_for(conn.seat),
-            "can_undo": False,
-        }
+        up = t.updates_for(conn.seat, 0 if kind == "sync" else conn.cursor)
+        conn.cursor = up.cursor
+        return update_message(up, kind, self.info(), self.clock_info(), self.event_json,
+                              t.names() if kind == "sync" and t.first_player is not None else None,
+                              t.first_player)
 
     # -- fan-out
     async def send(self, conn: Connection, data: dict[str, Any]) -> None:
@@ -270,7 +258,40 @@ class LiveTable:
 
     def challenge_message(self, conn: Connection) -> dict[str, Any]:
         t = self.table
-        return {"type": "challenge", "version": t.version, "challenge": t.challenge_for(conn.seat)}
+        up = t.updates_for(conn.seat, conn.cursor)
+        return {"type": "challenge", "version": up.version, "challenge": up.challenge}
+
+
+def update_message(
+    up: Update,
+    kind: str,
+    info: dict[str, Any],
+    clock: dict[str, Any] | None,
+    event_json: Callable[[int, Event], dict[str, Any]],
+    start_names: list[str] | None = None,
+    first_player: int | None = None,
+) -> dict[str, Any]:
+    """The WebSocket frame for one :class:`~knockabout.table.Update`: the view's wire JSON
+    (``view.to_json()``), the new events narrated, the pending decision, the seat's legal
+    actions and challenge. ``start_names`` adds the opening "who goes first" line (a sync)."""
+    events = [event_json(s, e) for s, e in up.events]
+    if start_names is not None and first_player is not None:
+        events.insert(0, {"step": 0, "type": "start", "data": {"player": first_player},
+                          "text": f"The cards are dealt: {start_names[first_player]} goes first."})
+    return {
+        "type": kind,
+        "seat": up.seat,
+        "table": info,
+        "version": up.version,
+        "view": up.view.to_json(),
+        "events": events,
+        "decision": None if up.decision is None else up.decision.to_dict(),
+        "legal": list(up.legal),
+        "outcome": None if up.outcome is None else up.outcome.to_dict(),
+        "clock": clock,
+        "challenge": up.challenge,
+        "can_undo": False,
+    }
 
 
 def stored_seats(table: Table, tokens: list[str | None]) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """Live play: one game at a table of people, bots and empty seats (see :mod:`.table`)."""
 
-from knockabout.table.challenge import MAKERS, Challenge, ChallengeError, Puzzle, tower_puzzle
+from knockabout.table.challenge import Challenge, ChallengeError, Puzzle, check_shape
 from knockabout.table.seats import Seat, SeatError, default_names, parse_seat, parse_seats
 from knockabout.table.table import (
     LogEntry,
@@ -11,9 +11,9 @@ from knockabout.table.table import (
     UndoError,
 )
 from knockabout.table.undo import public_and_deterministic
+from knockabout.table.update import Update
 
 __all__ = [
-    "MAKERS",
     "Challenge",
     "ChallengeError",
     "LogEntry",
@@ -25,9 +25,10 @@ __all__ = [
     "Table",
     "TableError",
     "UndoError",
+    "Update",
+    "check_shape",
     "default_names",
     "parse_seat",
     "parse_seats",
     "public_and_deterministic",
-    "tower_puzzle",
 ]

@@ -12,57 +12,48 @@ opened + its ``time_limit``). A right answer in time becomes the maker's pass ac
 anything else its fail action; the person cannot choose either directly. Bots still
 choose the action directly (Knockdown's skill curve).
 
-A maker is ``maker(view, decision, rng) -> Puzzle`` where ``view`` is the deciding
-seat's ``observe()``. Register one per decision kind in :data:`MAKERS` (or pass
-``challenges=`` to the table).
+A maker is ``maker(view, decision, rng) -> Puzzle`` (:data:`knockabout.core.plugins.Maker`)
+where ``view`` is the deciding seat's typed view. A game declares its makers, one per
+decision kind, in :meth:`Game.challenges <knockabout.core.protocol.Game.challenges>`
+(Knockdown's tower puzzle lives in its own package); a table may be handed others with
+``challenges=``. The puzzles themselves are the game's; the table keeps only what is
+the same for every puzzle: issuing, the answer's shape, the clock and the verdict.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from knockabout.core.errors import KnockaboutError
-from knockabout.core.protocol import Decision
-from knockabout.core.rng import Rng
+from knockabout.core.plugins import Maker, Puzzle
 
-_ID_LETTERS = "abcdefghjkmnpqrstuvwxyz"
-_ID_DIGITS = "23456789"
+__all__ = ["Challenge", "ChallengeError", "Maker", "Puzzle", "check_shape"]
 
 
 class ChallengeError(KnockaboutError):
     """An answer that is not an answer to the challenge (unknown ids, repeats, wrong shape)."""
 
 
-@dataclass(frozen=True)
-class Puzzle:
-    """What a maker builds: the payload the person sees, the one right answer, and the
-    actions a pass and a fail become."""
-
-    kind: str
-    payload: dict[str, Any]
-    solution: tuple[str, ...]
-    pass_action: str
-    fail_action: str
-    rule: str = ""
-
-    def check_shape(self, answer: object) -> list[str]:
-        """The answer as a list of ids, or ChallengeError naming what is wrong with it."""
-        if not isinstance(answer, (list, tuple)) or not all(isinstance(a, str) for a in answer):
-            raise ChallengeError("an answer is a list of piece ids (texts); nothing changed")
-        known = set(self.solution)
-        unknown = [a for a in answer if a not in known]
-        if unknown:
-            raise ChallengeError(
-                f"{unknown[0]!r} is not a piece of this challenge (pieces: {', '.join(sorted(known))}); nothing changed"
-            )
-        seen: set[str] = set()
-        for a in answer:
-            if a in seen:
-                raise ChallengeError(f"piece {a!r} is named twice; each piece can be placed once; nothing changed")
-            seen.add(a)
-        return list(answer)
+def check_shape(puzzle: Puzzle, answer: object) -> list[str]:
+    """The answer as a list of piece ids, or :class:`ChallengeError` naming what is wrong
+    with it (not a list of texts, a piece the puzzle does not have, a piece named twice).
+    Only the shape is checked here; whether it is right is :meth:`Challenge.judge`'s call."""
+    if not isinstance(answer, (list, tuple)) or not all(isinstance(a, str) for a in answer):
+        raise ChallengeError("an answer is a list of piece ids (texts); nothing changed")
+    known = set(puzzle.solution)
+    unknown = [a for a in answer if a not in known]
+    if unknown:
+        raise ChallengeError(
+            f"{unknown[0]!r} is not a piece of this challenge (pieces: {', '.join(sorted(known))}); nothing changed"
+        )
+    seen: set[str] = set()
+    for a in answer:
+        if a in seen:
+            raise ChallengeError(f"piece {a!r} is named twice; each piece can be placed once; nothing changed")
+        seen.add(a)
+    return list(answer)
 
 
 @dataclass
@@ -105,61 +96,3 @@ class Challenge:
             if got != right:
                 return False, f"wrong: piece {i + 1} was {got!r}, so the tower fell ({took:.2f} s)"
         return False, f"unfinished: {len(answer)} of {len(want)} pieces placed ({took:.2f} s)"
-
-
-Maker = Callable[[dict[str, Any], Decision, Rng], Puzzle]
-
-
-def piece_ids(rng: Rng, n: int) -> list[str]:
-    """``n`` distinct short ids (a letter and a digit) in random order."""
-    pool = [a + b for a in _ID_LETTERS for b in _ID_DIGITS]
-    rng.shuffle(pool)
-    return pool[:n]
-
-
-def tower_puzzle(view: dict[str, Any], decision: Decision, rng: Rng) -> Puzzle:
-    """Knockdown's tower: every wound cube of the tested fighter, each labelled with its
-    place in the tower, lies at a random spot of a field; the person stacks them by
-    picking them in order (place 1 on the table, each next one on top: one cube on the
-    ground and none touching more than two others). Harder as the tower grows: the field
-    grows, and from 4 cubes on the cubes still lying move to new spots after every
-    correct pick (``layouts[k]`` is where they lie after k picks). A wrong pick topples
-    the tower (the client sends the picks so far, and the table judges a fail)."""
-    pending = view.get("pending") or {}
-    tested = int(pending.get("tested", decision.player))
-    fighter = (view.get("fighters") or [{}] * (tested + 1))[tested]
-    n = max(1, int(pending.get("cubes", 0)))
-    heavy = min(n, int(fighter.get("heavy", 0)))
-    ids = piece_ids(rng, n)
-    # place k (1-based) is ids[k-1]: heavy cubes at the bottom, light ones on top
-    cubes: list[dict[str, Any]] = [
-        {"id": ids[k], "weight": "heavy" if k < heavy else "light", "place": k + 1} for k in range(n)
-    ]
-    rng.shuffle(cubes)
-    cols, rows = 4 + n // 3, 3 + n // 4
-    reshuffle = n >= 4
-    slots = [(x, y) for y in range(rows) for x in range(cols)]
-    layouts: list[list[list[int]]] = []
-    first = list(slots)
-    rng.shuffle(first)
-    where = {c["id"]: list(first[i]) for i, c in enumerate(cubes)}
-    layouts.append([where[c["id"]] for c in cubes])
-    for k in range(1, n):
-        if reshuffle:
-            free = list(slots)
-            rng.shuffle(free)
-            left = [c for c in cubes if c["place"] > k]
-            for i, c in enumerate(left):
-                where[c["id"]] = list(free[i])
-        layouts.append([where[c["id"]] for c in cubes])
-    return Puzzle(
-        kind="tower",
-        payload={"cubes": cubes, "grid": [cols, rows], "layouts": layouts, "reshuffle": reshuffle},
-        solution=tuple(ids),
-        pass_action="tower:pass",
-        fail_action="tower:fail",
-        rule="Stack every cube in the order of its number, 1 on the table first; a wrong cube topples the tower.",
-    )
-
-
-MAKERS: dict[str, Maker] = {"tower_challenge": tower_puzzle}

@@ -7,20 +7,23 @@ calls :meth:`Table.tick` then. People act through :meth:`Table.act`, naming the 
 number (``version``) they chose on, so a stale or foreign action is refused with a
 clear message and changes nothing.
 
-Redaction happens here and only here: a seat gets ``state.observe(seat)`` and the
-events :meth:`~knockabout.core.events.Event.visible` to it; a spectator (seat None)
-gets the public view and public events.
+Redaction happens here and only here, in :meth:`Table.updates_for`: a seat gets an
+:class:`~knockabout.table.update.Update` holding ``state.observe(seat)``, the events
+:meth:`~knockabout.core.events.Event.visible` to it since a cursor, its legal actions
+when it decides and its open challenge; a spectator (seat None) gets the public view
+and public events. The state, the match and the full event log are private: the
+server and the terminal build everything they show from updates.
 
 Fairness of timed windows: a bot answering a timed decision (Nak Muay's Countdown)
 always answers ``bot_delay`` seconds after the window opened, whatever it holds, so
 the speed of an answer never tells anyone whether the bot had a response.
 
 Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
-(Knockdown's ``tower_challenge``) a person does not choose the action; the table
-issues a puzzle from its own secret generator (:meth:`Table.challenge_for`) and turns
-the person's answer into the pass or fail action by checking it against the puzzle
-and its own clock (:meth:`Table.answer`). Such a log entry is ``by="judged"`` and
-carries the verdict.
+(declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person
+does not choose the action; the table issues a puzzle from its own secret generator
+(sent in that seat's update only) and turns the person's answer into the pass or fail
+action by checking it against the puzzle and its own clock (:meth:`Table.answer`).
+Such a log entry is ``by="judged"`` and carries the verdict.
 """
 
 from __future__ import annotations
@@ -39,13 +42,16 @@ from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
+from knockabout.core.plugins import Maker
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord, Match
 from knockabout.core.rng import Rng, mix_seed
-from knockabout.table.challenge import MAKERS, Challenge, Maker
+from knockabout.core.view import View
+from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
 from knockabout.table.undo import public_and_deterministic
+from knockabout.table.update import Update
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +111,8 @@ class Table:
         challenge_seed: int | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
-        self.match = Match(self.game, config, seed)
-        n = self.match.state.num_players
+        self._match = Match(self.game, config, seed)
+        n = self._match.state.num_players
         if len(seats) != n:
             raise TableError(f"{self.game.id}: {len(seats)} seats given for a {n}-player game")
         self.seats = list(seats)
@@ -117,36 +123,38 @@ class Table:
         self.clock = clock
         self.stand_in = stand_in or standin_level()
         self.log: list[LogEntry] = []
-        self.events: list[tuple[int, Event]] = []
+        self._events: list[tuple[int, Event]] = []
         self._bots: dict[int, Bot] = {}
         self._bot_rng = Rng(mix_seed(seed, "table-bots"))
         self._decided_at = clock()
-        self.makers: Mapping[str, Maker] = MAKERS if challenges is None else challenges
+        self.makers: Mapping[str, Maker] = self.game.challenges() if challenges is None else challenges
         # the puzzles' generator is the table's secret, never the game's (tests may fix it)
         self._challenge_rng = Rng(secrets.randbits(64) if challenge_seed is None else challenge_seed)
         self.challenge: Challenge | None = None
         self._issuing = False
-        first = self.match.state.to_act()
+        first = self._state.to_act()
         self.first_player: int | None = None if first is None else first.player
         for text in actions:
-            self._apply(self.match.state.to_act(), text, "person", check_undo=False)
+            self._apply(self._state.to_act(), text, "person", check_undo=False)
         self._decided_at = clock()
         self._issuing = True
         self._issue_challenge()
 
     # ------------------------------------------------------------------ facts
     @property
-    def state(self) -> State:
-        return self.match.state
+    def _state(self) -> State:
+        return self._match.state
 
     @property
     def record(self) -> GameRecord:
-        return self.match.record
+        """The replay record so far (game, rules version, config, seed, actions): what a
+        table is saved as. It holds no hidden information beyond the seed."""
+        return self._match.record
 
     @property
     def version(self) -> int:
         """The state number: how many actions have been applied."""
-        return len(self.match.record.actions)
+        return len(self._match.record.actions)
 
     @property
     def started(self) -> bool:
@@ -155,13 +163,14 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.state.to_act() is None
+        return self._state.to_act() is None
 
     def decision(self) -> Decision | None:
-        return self.state.to_act()
+        """The pending decision (public: every view shows who decides what), None when over."""
+        return self._state.to_act()
 
     def outcome(self) -> Outcome | None:
-        return self.state.outcome()
+        return self._state.outcome()
 
     def names(self) -> list[str]:
         return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
@@ -250,12 +259,12 @@ class Table:
         if c is not None and c.version == self.version and c.seat == d.player and c.issued_at == self._decided_at:
             return
         limit = d.time_limit if d.time_limit is not None else float("inf")
-        puzzle = self.makers[d.kind](self.view(d.player), d, self._challenge_rng)
+        puzzle = self.makers[d.kind](self._view(d.player), d, self._challenge_rng)
         cid = f"{self.version}-{self._challenge_rng.below(1 << 30):08x}"
         self.challenge = Challenge(cid, d.player, self.version, d.kind, self._decided_at,
                                    self._decided_at + limit, limit, puzzle)
 
-    def challenge_for(self, seat: int | None) -> dict[str, Any] | None:
+    def _challenge_for(self, seat: int | None) -> dict[str, Any] | None:
         """The open puzzle for this seat (what to solve, the time left), or None. Only the
         challenged seat gets it; everyone else sees the decision in the public view."""
         c = self.challenge
@@ -272,7 +281,7 @@ class Table:
         c = self.challenge
         if c is None or c.seat != seat or c.version != self.version or not self.judged(seat):
             raise TableError(f"there is no challenge for you to answer: the pending decision is {d.kind}")
-        picks = c.puzzle.check_shape(answer)
+        picks = check_shape(c.puzzle, answer)
         passed, why = c.judge(picks, self.clock())
         action = c.puzzle.pass_action if passed else c.puzzle.fail_action
         return self._apply(d, action, "judged", verdict=f"{'passed' if passed else 'failed'}: {why}")
@@ -358,20 +367,40 @@ class Table:
         k = self._undo_span(seat)
         keep = self.record.actions[: len(self.record.actions) - k]
         rec = GameRecord(**{**self.record.__dict__, "actions": list(keep)})
-        self.match = Match.from_record(rec)
+        self._match = Match.from_record(rec)
         del self.log[len(self.log) - k :]
-        self.events = [(step, e) for step, e in self.events if step < len(keep)]
+        self._events = [(step, e) for step, e in self._events if step < len(keep)]
         self.restart_clock()
         return k
 
     # --------------------------------------------------------------- fan-out
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The seat's view of the game (None: a spectator)."""
-        return self.state.observe(seat)
+    def updates_for(self, seat: int | None, cursor: int = 0) -> Update:
+        """Everything ``seat`` may see (None: a spectator), with the events since ``cursor``.
 
-    def events_for(self, seat: int | None, since_step: int = 0) -> list[tuple[int, Event]]:
-        """``(step, event)`` for the events this seat may see, from ``since_step`` on."""
-        return [(s, e) for s, e in self.events if s >= since_step and e.visible(seat)]
+        The one place the table redacts: the seat's typed view, the events of the log
+        from position ``cursor`` on that are visible to it, its legal actions when it
+        must decide, its open challenge, and the new cursor to pass next time (a cursor
+        past the log, as after an undo, starts from the end).
+        """
+        state = self._state
+        since = min(max(cursor, 0), len(self._events))
+        d = state.to_act()
+        mine = seat is not None and d is not None and d.player == seat
+        return Update(
+            seat=seat,
+            version=self.version,
+            view=self._view(seat),
+            events=tuple((s, e) for s, e in self._events[since:] if e.visible(seat)),
+            decision=d,
+            legal=tuple(a.text for a in state.legal_actions()) if mine else (),
+            challenge=self._challenge_for(seat),
+            outcome=state.outcome(),
+            since=since,
+            cursor=len(self._events),
+        )
+
+    def _view(self, seat: int | None) -> View:
+        return self._state.observe(seat)
 
     # -------------------------------------------------------------- internals
     def _bot_for(self, seat: int) -> Bot:
@@ -386,9 +415,9 @@ class Table:
     def _bot_move(self, seat: int) -> Action:
         """The bot's choice; a bot that fails or answers illegally never freezes a live
         table: the move becomes a random legal one (and the failure is logged)."""
-        legal = self.state.legal_actions()
+        legal = self._state.legal_actions()
         try:
-            action = self._bot_for(seat).choose(SeatView(self.state, seat), legal, self._bot_rng)
+            action = self._bot_for(seat).choose(SeatView(self._state, seat), legal, self._bot_rng)
         except Exception:
             log.exception("the bot of seat %d failed; it plays a random legal action", seat)
             return legal[self._bot_rng.below(len(legal))]
@@ -402,17 +431,17 @@ class Table:
     ) -> LogEntry:
         if d is None:
             raise TableError("the game is over; no more actions are accepted")
-        before = self.state.clone() if (self.local and check_undo) else None
-        events = self.match.apply(action)
+        before = self._state.clone() if (self.local and check_undo) else None
+        events = self._match.apply(action)
         text = self.record.actions[-1]
         step = len(self.record.actions) - 1
         undoable = False
         if before is not None and by != "judged":  # a judged answer is never taken back (no second try)
             viewers = self.persons() or [d.player]
-            undoable = public_and_deterministic(before, self.game.actions.parse(text), events, self.state, viewers)
+            undoable = public_and_deterministic(before, self.game.actions.parse(text), events, self._state, viewers)
         entry = LogEntry(step, d.player, text, tuple(events), by, undoable, verdict)
         self.log.append(entry)
-        self.events.extend((step, e) for e in events)
+        self._events.extend((step, e) for e in events)
         self._decided_at = self.clock()
         self._issue_challenge()
         return entry

@@ -70,7 +70,7 @@ def _seed_with_a_tower_for_me() -> int:
             elif d.kind == "tower_challenge":
                 return seed
             else:
-                t.act(0, t.state.legal_actions()[0], t.version)
+                t.act(0, t.updates_for(0).legal[0], t.version)
             steps += 1
     raise AssertionError("no seed found")
 

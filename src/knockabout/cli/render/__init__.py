@@ -1,73 +1,63 @@
-"""Terminal renderers: how each game's view is drawn in ``knockabout play``.
+"""Terminal renderers: how ``knockabout play`` draws a game's views.
 
-A renderer is any object with the :class:`TerminalRenderer` methods. Games add theirs
-by writing ``knockabout/cli/render/<module>.py`` with a module-level ``RENDERER`` and
-one line in :data:`RENDERERS`. A game without one is shown by :class:`GenericRenderer`
-(its view as a key/value table, actions as their text), so every registered game is
-playable from the first day.
+A game brings its own renderer through its plug-in,
+:meth:`Game.terminal_renderer <knockabout.core.protocol.Game.terminal_renderer>` (an object
+with the :class:`~knockabout.core.plugins.TerminalRenderer` methods, kept in the game's
+own package). A game without one is shown by :class:`GenericRenderer` (its view's wire
+JSON as a key/value table, actions as their text), so every game is playable in the
+terminal from the first day.
 """
 
 from __future__ import annotations
 
-import importlib
+import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from rich.console import RenderableType
 from rich.table import Table as RichTable
 
-RENDERERS: dict[str, str] = {
-    "nak-muay": "knockabout.games.nakmuay.terminal",  # TRANSITIONAL (issue 13)
-    "knockdown": "knockabout.cli.render.knockdown",
-    "knockback": "knockabout.cli.render.knockback",
-}
+from knockabout.core.plugins import TerminalRenderer
+from knockabout.core.protocol import Game
+from knockabout.core.registry import get_game
+from knockabout.core.view import View
+
+__all__ = ["GenericRenderer", "TerminalRenderer", "get_renderer", "renderer_for"]
+
+_NOT_ON_BOARD = ("hand", "legal", "seat")
 
 
-class TerminalRenderer(Protocol):
-    """Draws one game's views for the terminal. ``view`` is ``state.observe(seat)``;
-    ``names`` are the seats' display names; ``seat`` is who looks (None: spectator)."""
-
-    def board(self, view: dict[str, Any], names: Sequence[str], seat: int | None) -> RenderableType:
-        """Everything public: players, piles, direction, what is pending."""
-        ...
-
-    def hand(self, view: dict[str, Any], names: Sequence[str], seat: int) -> RenderableType:
-        """What only ``seat`` may see (its hand, cards it knows in the pile)."""
-        ...
-
-    def action_label(self, text: str, view: dict[str, Any], names: Sequence[str]) -> str:
-        """A short plain-words label for a legal action's text."""
-        ...
-
-    def help(self) -> RenderableType:
-        """A short reference of the game's pieces (shown on '?')."""
-        ...
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))
 
 
 class GenericRenderer:
-    """The fallback: shows the view's fields and actions as their texts."""
+    """The fallback: the view's fields (from ``view.to_json()``) and actions as their texts."""
 
-    def board(self, view: dict[str, Any], names: Sequence[str], seat: int | None) -> RenderableType:
+    def board(self, view: View, names: Sequence[str], seat: int | None) -> RenderableType:
         t = RichTable(show_header=False, box=None)
-        for key, value in view.items():
-            if key in ("hand", "legal", "seat"):
+        for key, value in view.to_json().items():
+            if key in _NOT_ON_BOARD or value is None:
                 continue
-            t.add_row(str(key), str(value))
+            t.add_row(str(key), _shown(value))
         return t
 
-    def hand(self, view: dict[str, Any], names: Sequence[str], seat: int) -> RenderableType:
-        return f"Your hand: {view.get('hand', '(not shown)')}"
+    def hand(self, view: View, names: Sequence[str], seat: int) -> RenderableType:
+        hand = view.to_json().get("hand")
+        return f"Your hand: {'(not shown)' if hand is None else _shown(hand)}"
 
-    def action_label(self, text: str, view: dict[str, Any], names: Sequence[str]) -> str:
+    def action_label(self, text: str, view: View, names: Sequence[str]) -> str:
         return text
 
     def help(self) -> RenderableType:
         return "No help for this game yet: actions are listed by their text."
 
 
+def renderer_for(game: Game[Any]) -> TerminalRenderer:
+    """The game's own terminal renderer, or the generic one."""
+    return game.terminal_renderer() or GenericRenderer()
+
+
 def get_renderer(game_id: str) -> TerminalRenderer:
-    module = RENDERERS.get(game_id)
-    if module is None:
-        return GenericRenderer()
-    renderer: TerminalRenderer = importlib.import_module(module).RENDERER
-    return renderer
+    """The terminal renderer of the game with this id (see :func:`renderer_for`)."""
+    return renderer_for(get_game(game_id))

@@ -46,6 +46,7 @@ class KnockbackGame(Game[KnockbackConfig]):
     id: ClassVar[str] = "knockback"
     name: ClassVar[str] = "KNOCKBACK 'til they croak"
     rules_version: ClassVar[str] = "1.0"
+    web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=2,

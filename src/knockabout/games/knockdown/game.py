@@ -65,6 +65,7 @@ class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
     rules_version: ClassVar[str] = "1.0"
+    web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=2,

@@ -23,6 +23,7 @@ class NakMuayGame(Game[NakMuayConfig]):
     id: ClassVar[str] = "nak-muay"
     name: ClassVar[str] = "Nak Muay Knockout"
     rules_version: ClassVar[str] = "1.0"
+    web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=5,

@@ -1,6 +1,8 @@
 // knockabout front end: lobby, live table (one WebSocket per seat or spectator), replays.
-// Plain ES modules, no build step. Game-specific drawing lives in /static/games/<game>.js
-// (see docs/live-play.md for the renderer interface).
+// Plain ES modules, no build step. Game-specific drawing lives in each game's package: the
+// server serves the module a game declares (its `web_renderer`) at /games/<game>/renderer.js,
+// or the generic one (see docs/live-play.md for the renderer interface). The shell reads
+// only the frame's own fields (decision, legal, outcome); the view is the renderer's.
 
 const app = document.getElementById("app");
 const crumb = document.getElementById("crumb");
@@ -55,7 +57,8 @@ const myName = {
 const renderers = {};
 async function renderer(gameId) {
   if (!renderers[gameId]) {
-    renderers[gameId] = await import(`/static/games/${gameId}.js`).catch(() => import("/static/games/generic.js"));
+    renderers[gameId] = await import(`/games/${encodeURIComponent(gameId)}/renderer.js`)
+      .catch(() => import("/static/generic.js"));
   }
   return renderers[gameId];
 }
@@ -265,14 +268,15 @@ function connect(id, token) {
       ui.decide.append(h("p", { class: "panel" }, "Waiting for players to join: share the invite link. Open seats: ",
         t.free_seats.map((i) => i + 1).join(", ")));
     }
-    if (v.outcome) {
-      const o = v.outcome;
+    if (cur.outcome) {
+      const o = cur.outcome;
       const text = o.draw ? `Draw among ${o.winners.map((w) => nm[w]).join(", ")}` : `${nm[o.winners[0]]} wins!`;
       ui.result.append(h("div", { class: "panel result", id: "outcome" }, text, " ",
         h("a", { class: "btn", href: `/replay/${id}`, onclick: nav }, "Replay step by step")));
     }
-    const d = v.decision;
-    const myMove = !!(d && v.legal && d.player === cur.seat && t.status === "playing");
+    const d = cur.decision;
+    const legal = cur.legal || [];
+    const myMove = !!(d && legal.length && d.player === cur.seat && t.status === "playing");
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
     if (myMove && challenge) {
       ui.decide.append(h("div", { class: "panel", id: "challenge", "data-kind": d.kind },
@@ -280,9 +284,9 @@ function connect(id, token) {
         h("p", {}, challenge.rule || "Solve the challenge on the board."),
         h("p", { class: "muted" }, "The table's clock decides: only a right answer in time counts.")));
     } else if (myMove) {
-      const many = v.legal.length > 10;
+      const many = legal.length > 10;
       const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
-      for (const a of v.legal) {
+      for (const a of legal) {
         box.append(h("button", { "data-action": a, class: ["draw", "take", "no-response"].includes(a) ? "" : "primary",
           onclick: (e) => { for (const b of box.querySelectorAll("button")) b.disabled = true;
             send({ type: "act", action: a, version: cur.version }); } },

@@ -1,0 +1,44 @@
+"""What one seat (or a spectator) may see of a live table, handed out in one piece.
+
+:meth:`knockabout.table.Table.updates_for` is the table's single redaction point: the
+server's WebSocket frames and the terminal's screens are built from the
+:class:`Update` it returns and from nothing else, so what a seat may see is decided
+in exactly one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from knockabout.core.events import Event
+from knockabout.core.protocol import Decision, Outcome
+from knockabout.core.view import View
+
+
+@dataclass(frozen=True)
+class Update:
+    """Everything ``seat`` may see now, and the log entries it has not seen yet.
+
+    ``events`` are ``(step, event)`` for the table's events from ``since`` on that are
+    visible to ``seat``; pass ``cursor`` back next time to get only newer ones.
+    ``legal`` holds the texts of the legal actions when ``seat`` is the one deciding
+    (empty otherwise); ``challenge`` is the open puzzle when the table judges this
+    seat's decision (see :mod:`knockabout.table.challenge`).
+    """
+
+    seat: int | None
+    version: int
+    view: View
+    events: tuple[tuple[int, Event], ...]
+    decision: Decision | None
+    legal: tuple[str, ...]
+    challenge: dict[str, Any] | None
+    outcome: Outcome | None
+    since: int
+    cursor: int
+
+    @property
+    def my_decision(self) -> bool:
+        """Whether ``seat`` must decide now."""
+        return self.seat is not None and self.decision is not None and self.decision.player == self.seat
