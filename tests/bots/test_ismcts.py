@@ -14,7 +14,6 @@ from knockabout.core.protocol import State
 from knockabout.core.registry import game_ids, get_game
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import cards as C
-from knockabout.games.nakmuay.heuristic import rollout_policy
 from knockabout.games.nakmuay.state import NakMuayState
 from tests.bots.positions import build
 

@@ -14,7 +14,6 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import get_game, register, unregister
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import state as S
-from knockabout.games.nakmuay.heuristic import HeuristicBot
 from tests.bots.positions import build
 from tests.sim.tiny_game import COACHED, TINY, HighCardBot
 

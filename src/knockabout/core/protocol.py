@@ -216,6 +216,14 @@ class Game(ABC, Generic[C]):
         """What a content balance run pits against each other, and the metrics it watches."""
         return None
 
+    def check_players(self, players: int | None) -> int | None:
+        """``players`` as given, or :class:`ConfigError` when it is outside the game's range."""
+        if players is not None and not self.min_players <= players <= self.max_players:
+            span = (f"exactly {self.min_players}" if self.min_players == self.max_players
+                    else f"between {self.min_players} and {self.max_players}")
+            raise ConfigError(f"{self.id}: players must be {span} (got {players})")
+        return players
+
     def make_config(self, config: Mapping[str, Any] | BaseModel | None = None) -> C:
         """Validate a configuration (a mapping of options) into the game's config model.
 

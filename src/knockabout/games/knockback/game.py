@@ -77,8 +77,9 @@ class KnockbackGame(Game[KnockbackConfig]):
             raise ConfigError(f"knockback: pack_files: {exc}") from None
 
     def new_state(
-        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0
+        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
     ) -> KnockbackState:
+        self.check_players(players)
         cfg = self.make_config(config)
         packs = self.packs(cfg.pack_files)
         rng = Rng(seed)

@@ -88,7 +88,10 @@ class KnockdownGame(Game[KnockdownConfig]):
     def __init__(self) -> None:
         self.actions = A.SPACE
 
-    def new_state(self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0) -> KnockdownState:
+    def new_state(
+        self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
+    ) -> KnockdownState:
+        self.check_players(players)
         cfg = self.make_config(config)
         rng = Rng(seed)
         picks = resolve_picks(cfg, rng)

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ConfigError, ReplayError
+from knockabout.core.errors import ReplayError
 from knockabout.core.events import Event
 from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
@@ -40,7 +40,6 @@ class NakMuayGame(Game[NakMuayConfig]):
     )
     view_type: ClassVar[type[View]] = NakMuayView
     config_model: ClassVar[type[BaseModel]] = NakMuayConfig
-    web_renderer: ClassVar[str | None] = "web/renderer.js"
 
     def __init__(self) -> None:
         self.actions = A.SPACE
@@ -49,10 +48,7 @@ class NakMuayGame(Game[NakMuayConfig]):
         self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
     ) -> NakMuayState:
         cfg = self.make_config(config)
-        if players is not None and not self.min_players <= players <= self.max_players:
-            raise ConfigError(
-                f"{self.id}: players must be between {self.min_players} and {self.max_players} (got {players})"
-            )
+        self.check_players(players)
         return NakMuayState.deal(
             cfg.players if players is None else players,
             cfg.end_turn == "strict_end_turn",
