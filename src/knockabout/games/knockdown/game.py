@@ -104,7 +104,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         )
 
     def heuristic(self) -> HeuristicPlugin:
-        from knockabout.bots.heuristic import knockdown as h
+        from knockabout.games.knockdown import heuristic as h
 
         return HeuristicPlugin(
             bot=h.HeuristicBot,
