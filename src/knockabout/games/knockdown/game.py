@@ -114,12 +114,12 @@ class KnockdownGame(Game[KnockdownConfig]):
         )
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.cli.render.knockdown import RENDERER
+        from knockabout.games.knockdown.terminal import RENDERER
 
         return RENDERER
 
     def challenges(self) -> Mapping[str, Maker]:
-        from knockabout.table.challenge import tower_puzzle
+        from knockabout.games.knockdown.challenge import tower_puzzle
 
         return {"tower_challenge": tower_puzzle}
 
