@@ -172,12 +172,13 @@ is what the board shows in brackets: [row:2] and [attack:2] take or play the Att
 [dash:1], [card:1] and [pay:0+1] use the cards [0], [1] of your hand; [special:0] and [react:0]
 your Special Attack [0]. Board squares are named by column letter and row number (c2).
 
-Cards: [PK] Jab ■□ 1-2 ability K.O.
-  [PK]   the card's symbols, which pay for Special Attacks: P punch, K kick, B block, D dash
-         ([-]: no symbol, e.g. a Contamination card)
-  ■ □    the wounds it deals: ■ a heavy wound, □ a light wound (· none)
-  1-2    its range; then its type when it is not a plain strike (ability, reaction)
-  K.O.   it may start a Knockdown Test
+Cards, read like  [KD] <name> ■□ range 1 K.O.
+  [KD]     the card's symbols, which pay for Special Attacks: P punch, K kick, B block, D dash
+           ([-]: no symbol, e.g. a Contamination card)
+  ■ □      the wounds it deals: ■ a heavy wound, □ a light wound (· none)
+  range 1  how far it reaches (or: any range, projectile); then its type when it is not a
+           plain strike (ability, reaction)
+  K.O.     it may start a Knockdown Test
 Fighters: ■ heavy and □ light wounds taken; tokens held; skills face up (+N face down).
 Arena: M1 / B2 the fighters (initial, seat number); ⚠ a trap; red squares burn (Fading Menhir
 candles), orange ones are dangerous, green ones have a Technical Corridor.
@@ -223,6 +224,13 @@ class KnockdownRenderer:
         for i, sp in enumerate(f.sheet.specials):
             sheet.append(f"\n  {_slot(i)}{sp.text}")
         parts: list[RenderableType] = [t, sheet]
+        owner = v.pending.owner
+        if v.phase == "choose_card" and owner is not None and owner != seat:
+            theirs = Text(f"{names[owner]}'s hand:", style="bold")
+            for i, name in enumerate(v.fighters[owner].hand):
+                theirs.append(f"\n  {_slot(i)}")
+                theirs.append_text(card_line(name, v))
+            parts.append(theirs)
         if v.phase in ("skill_draft", "skill_face_up") and v.draft is not None:
             offered = v.draft.received or v.draft.dealt
             parts.append(Text("Skills: " + "; ".join(s.text for s in offered), style="cyan"))

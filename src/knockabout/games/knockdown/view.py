@@ -91,7 +91,7 @@ class Sheet:
     __pydantic_config__: ClassVar[ConfigDict] = _BY_ALIAS
 
     name: str
-    fighter_class: Annotated[str, Field(serialization_alias="class")]
+    fighter_class: Annotated[str, Field(alias="class")]
     ko_effect: str
     specials: tuple[SheetSpecial, ...]
     text: str
@@ -119,7 +119,7 @@ class FighterView:
     seat: int
     id: str
     name: str
-    fighter_class: Annotated[str, Field(serialization_alias="class")]
+    fighter_class: Annotated[str, Field(alias="class")]
     box: str
     space: int
     """The arena space it stands on (an index into ``arena.spaces``)."""
