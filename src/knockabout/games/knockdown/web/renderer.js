@@ -238,7 +238,7 @@ function movedLayout(ch, st) {
   return ch.cubes.map((c, i) => (st.ids.includes(c.id) ? st.layout[i] : free[k++]));
 }
 
-function towerGame(ch, ctx) {
+export function towerGame(ch, ctx) {
   const st = towerPicks[ch.id]
     || (towerPicks[ch.id] = { ids: [], toppled: false, sent: false, layout: ch.layout.map((xy) => xy.slice()) });
   const n = ch.cubes.length;
