@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
+from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, LobbyInfo, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A
@@ -99,6 +99,11 @@ class KnockbackGame(Game[KnockbackConfig]):
             max_rounds=cfg.max_rounds,
             rng=rng,
         )
+
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.knockback.lobby import lobby_info
+
+        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.bots.heuristic import knockback as h

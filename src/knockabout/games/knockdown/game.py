@@ -10,7 +10,15 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    LobbyInfo,
+    Maker,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
@@ -102,6 +110,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         return KnockdownState.start(
             setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
         )
+
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.knockdown.lobby import lobby_info
+
+        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockdown import heuristic as h
