@@ -75,7 +75,7 @@ function connect(id, token) {
     board: h("section", { id: "board", class: "panel" }),
     side: h("aside", { id: "side" }),
     players: h("div", { class: "panel", id: "players" }),
-    log: h("div", { class: "log", id: "log", "aria-live": "polite" }),
+    log: h("div", { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-label": "what happened", tabindex: "0" }),
   };
   // the address this browser used: a friend on the network opens the same one
   const invite = `${location.origin}/t/${id}`;
@@ -203,7 +203,9 @@ function connect(id, token) {
       const many = legal.length > 10;
       const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
       for (const a of legal) {
+        const tipText = rend.actionTip ? rend.actionTip(a, v, { seat: cur.seat, names: nm }) : "";
         box.append(h("button", { "data-action": a, class: rend.quietAction && rend.quietAction(a) ? "" : "primary",
+          "data-tip": tipText || null,
           onclick: (e) => { for (const b of box.querySelectorAll("button")) b.disabled = true;
             send({ type: "act", action: a, version: cur.version }); } },
           rend.actionLabel(a, v, { seat: cur.seat, names: nm })));
@@ -274,7 +276,7 @@ async function replayPage(id) {
   const slider = h("input", { type: "range", min: 0, max: data.steps, value: 0, id: "step-slider", "aria-label": "step" });
   const label = h("span", { id: "step-label" });
   const board = h("section", { class: "panel", id: "board" });
-  const events = h("div", { class: "log", id: "log", style: "height:auto;min-height:6rem" });
+  const events = h("div", { class: "log", id: "log", role: "log", "aria-label": "this step", tabindex: "0", style: "height:auto;min-height:6rem" });
   let playing = null;
   async function show(step) {
     step = Math.max(0, Math.min(data.steps, step));
