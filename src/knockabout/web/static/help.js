@@ -32,6 +32,8 @@ export async function openRules(gameId, from) {
     const page = rulesCache[gameId] || (rulesCache[gameId] = await api(`/api/games/${encodeURIComponent(gameId)}/rules`));
     drawer.querySelector("#rules-title").textContent = `Rules: ${page.name}`;
     drawer.querySelector("#rules-body").innerHTML = page.html;  // rendered from the package's Markdown, raw HTML escaped
+    // wide tables scroll sideways on a phone: the keyboard can reach (and scroll) them
+    for (const t of drawer.querySelectorAll("#rules-body table")) t.tabIndex = 0;
   } catch (e) {
     drawer.querySelector("#rules-body").replaceChildren(h("p", {}, e.message));
   }

@@ -35,6 +35,7 @@ function symIcon(s) {
   return svg;
 }
 const SEAT_COLOR = ["#c62828", "#1565c0"];
+const SEAT_TEXT = ["#ff8a80", "#90b8ff"];  // the seat colours, light enough to read on the dark panel
 const CELL = 44;
 
 function el(tag, cls, text) {
@@ -68,7 +69,7 @@ function ensureStyle() {
   .kd-fighters { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: .6rem; }
   .kd-fighter { border: 2px solid var(--kd-c); border-radius: .5rem; padding: .4rem .6rem; }
   .kd-fighter.deciding { box-shadow: 0 0 0 3px var(--kd-c); }
-  .kd-fighter .name { font-weight: 700; color: var(--kd-c); }
+  .kd-fighter .name { font-weight: 700; color: var(--kd-t); }
   .kd-cubes { display: flex; flex-wrap: wrap; gap: 2px; margin: .2rem 0; min-height: 14px; }
   .kd-cube { width: 12px; height: 12px; border-radius: 2px; border: 2px solid #8b0000; }
   .kd-cube.heavy { background: #8b0000; }
@@ -77,14 +78,14 @@ function ensureStyle() {
   .kd-cards { display: flex; flex-wrap: wrap; gap: .35rem; }
   .kd-card { width: 92px; min-height: 112px; border-radius: .4rem; border: 1px solid #999; padding: .25rem;
              font-size: .72rem; background: #fffdf5; color: #222; display: flex; flex-direction: column; gap: 2px; }
-  .kd-card.empty { opacity: .35; align-items: center; justify-content: center; }
+  .kd-card.empty { background: transparent; border: 1px dashed #777; color: var(--muted); align-items: center; justify-content: center; }
   .kd-card.ability { background: #f3e5f5; }
   .kd-card .sy { font-size: 1rem; letter-spacing: 2px; }
   .kd-card .nm { font-weight: 700; overflow-wrap: break-word; }
   .kd-card .pos { float: right; font-size: .65rem; color: #666; }
-  .kd-card .ko { color: #b8860b; font-weight: 700; }
+  .kd-card .ko { color: #7a4d00; font-weight: 700; }
   .kd-sheet li { font-size: .8rem; margin-bottom: .2rem; }
-  .kd-pending { font-weight: 700; color: #b26a00; }
+  .kd-pending { font-weight: 700; color: var(--accent); }
   .kd-tower { border: 2px dashed #b26a00; border-radius: .5rem; padding: .5rem; }
   .kd-tower .stack { display: flex; flex-direction: column-reverse; align-items: center; gap: 2px; }
   .kd-tower .stack i { width: 22px; height: 14px; background: #8b0000; border-radius: 2px; display: block; }
@@ -191,6 +192,7 @@ function fighterBox(view, f, ctx) {
   const d = view.decision || {};
   const box = el("div", `kd-fighter${d.player === f.seat ? " deciding" : ""}`);
   box.style.setProperty("--kd-c", SEAT_COLOR[f.seat]);
+  box.style.setProperty("--kd-t", SEAT_TEXT[f.seat]);
   box.dataset.seat = f.seat;
   const name = el("div", "name", `${ctx.names[f.seat]}: ${f.name} (${f.class}) `);
   if (f.victories) name.append(tip(el("span", "stars", "★".repeat(f.victories)), `${f.victories} round victory (two win the match)`));
