@@ -85,7 +85,7 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
         if not acted:
             a.wait_for_timeout(30)
     assert a.locator("#outcome").count() and b.locator("#outcome").count(), "both people see the end"
-    assert "wins" in a.inner_text("#outcome") or "Draw" in a.inner_text("#outcome")
+    assert "win" in a.inner_text("#outcome .winner") or "Draw" in a.inner_text("#outcome .winner")
 
     # nothing private of one seat ever reached the other: views and events, frame by frame
     table = live_table(server, table_id)
@@ -120,7 +120,7 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
     assert shown == sorted(last_a["view"].get("hand", []))
 
     # the finished game replays step by step
-    a.click("#outcome a")
+    a.click("#replay-link")
     a.wait_for_selector("#step-slider")
     a.click("#next")
     a.wait_for_function("document.querySelector('#step-label').textContent.startsWith('step 1 ')")
