@@ -26,13 +26,15 @@ OVERLAPS = """(sel) => {
     if (a.contains(b) || b.contains(a)) continue;
     const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
     const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
-    if (w > 1 && h > 1) out.push(`${a.className} "${a.textContent.trim().slice(0, 20)}" / ${b.className} "${b.textContent.trim().slice(0, 20)}"`);
+    const name = (e) => `${e.className} "${e.textContent.trim().slice(0, 20)}"`;
+    if (w > 1 && h > 1) out.push(`${name(a)} / ${name(b)}`);
   }
   return out;
 }"""
 
 MARK_FOCUSABLE = """() => {
-  const sel = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, summary, [tabindex]:not([tabindex="-1"])';
+  const sel = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, '
+    + 'summary, [tabindex]:not([tabindex="-1"])';
   const els = [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length
     && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden], details:not([open]) > :not(summary)'));
   els.forEach((e, i) => { e.dataset.kbd = String(i); });

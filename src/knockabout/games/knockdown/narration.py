@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from knockabout.core.events import Event
+from knockabout.games.knockdown.content import builtin_boxes
 
 
 def _wounds(heavy: int, light: int) -> str:
@@ -14,6 +16,26 @@ def _wounds(heavy: int, light: int) -> str:
     if light:
         parts.append(f"{light} light")
     return " and ".join(parts) + (" wound" if heavy + light == 1 else " wounds") if parts else "no wounds"
+
+
+def _n(count: object, word: str, many: str | None = None) -> str:
+    """``1 light wound``, ``2 light wounds``: a count with its word in the right number."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def _column(x: object) -> str:
+    """A column as the arena labels it (column 0 is ``a``)."""
+    return chr(ord("a") + int(str(x)))
+
+
+@cache
+def _card_types() -> dict[str, str]:
+    return {c.name: c.type for b in builtin_boxes().values() for c in b.cards}
+
+
+def _plays(card: str) -> str:
+    """``attacks with Jab``, but ``plays Healing Draught`` for a card that is not a strike."""
+    return f"attacks with {card}" if _card_types().get(card, "strike") != "ability" else f"plays {card}"
 
 
 def narrate(event: Event, names: Sequence[str]) -> str | None:
@@ -64,7 +86,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
                "backward": "is pushed back", "forward": "lunges forward"}.get(d["how"], "moves")
         return f"{who()} {how} to {d['at']}."
     if t == "attack":
-        return f"{who()} attacks with {d['card']}."
+        return f"{who()} {_plays(d['card'])}."
     if t == "out_of_range":
         return f"{d['card']} does not reach: {who()} just takes the card."
     if t == "special":
@@ -73,7 +95,8 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "reaction":
         return f"{who()} reacts with {d['special']}!"
     if t == "dash":
-        return f"{who()} discards {d['card']} to Dash {d['moves']} time(s)."
+        moves = int(d["moves"])
+        return f"{who()} discards {d['card']} to Dash {'once' if moves == 1 else f'{moves} times'}."
     if t == "sequence":
         return f"{d['attack']} hits {who('target')} for {_wounds(d['heavy'], d['light'])}."
     if t == "block":
@@ -93,12 +116,12 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "heal":
         return f"{who()} recovers {_wounds(d['heavy'], d['light'])}."
     if t == "potion":
-        return f"{who()} drinks a Potion and recovers {d['healed']} light wound(s)."
+        return f"{who()} drinks a Potion and recovers {_n(d['healed'], 'light wound')}."
     if t == "tokens":
         n = int(d["change"])
-        return f"{who()} {'gains' if n > 0 else 'loses'} {abs(n)} {d['token']} token(s)."
+        return f"{who()} {'gains' if n > 0 else 'loses'} {_n(abs(n), str(d['token']) + ' token')}."
     if t == "tokens_spent":
-        return f"{who()} spends {d['count']} {d['token']} token(s)."
+        return f"{who()} spends {_n(d['count'], str(d['token']) + ' token')}."
     if t == "discard":
         return f"{who()} discards {d['card']}."
     if t == "reveal":
@@ -117,9 +140,10 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
         return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
     if t == "recover":
-        return f"{who()} shakes off {d['light']} light wound(s)."
+        return f"{who()} shakes off {_n(d['light'], 'light wound')}."
     if t == "candle":
-        return f"A Candle card burns: the Menhir's candles stand at columns {d['left']} and {d['right']}."
+        return (f"A Candle card burns: the Menhir's candles stand at columns {_column(d['left'])} "
+                f"and {_column(d['right'])}.")
     if t == "candles_shuffled":
         return None
     if t == "deck_empty":
