@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from knockabout.games.knockback.cards import card_text
-from knockabout.games.knockback.state import TURN
+from knockabout.games.knockback.phases import TURN
 from tests.games.knockback.builders import battle, board, card, legal, of_type, play, where
 
 

@@ -154,9 +154,9 @@ def test_a_missing_file_is_reported(tmp_path: Path) -> None:
 def test_your_own_pack_file_can_be_played(tmp_path: Path) -> None:
     path = _write(tmp_path, GOOD)
     s = G.new_state({"packs": ["my-pack", "granite-ward"], "pack_files": [str(path)]}, 2)
-    names = [c["card"]["name"] for c in s.observe(0)["cards"]]
+    names = [c.card.name for c in s.observe(0).cards]
     assert names[:3] == ["One", "Two", "Three"]
-    assert s.observe(0)["cards"][0]["card"]["set"] == "player-made pack"
+    assert s.observe(0).cards[0].card.set == "player-made pack"
     rng = Rng(1)
     while s.to_act() is not None:
         legal = s.legal_actions()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from knockabout.core import IllegalActionError, get_game
-from knockabout.games.knockback.state import EDGE, PLACE, SYMBOL, TURN
+from knockabout.games.knockback.phases import EDGE, PLACE, SYMBOL, TURN
 from tests.games.knockback.builders import battle, board, card, legal, of_type, play, where
 
 G = get_game("knockback")

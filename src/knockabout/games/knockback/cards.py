@@ -8,17 +8,23 @@ printed order (north, east, south, west); a state turns them to face their owner
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from knockabout.core.view import View
+from knockabout.games.knockback.grid import DIRS
 
 EDGE_NAMES: Final = ("north", "east", "south", "west")
-DIRS: Final = ("N", "E", "S", "W")
 
 MOVE: Final = 1
 PUNCH: Final = 2
 EITHER: Final = MOVE | PUNCH
 SYMBOL_CODES: Final = {"move": MOVE, "punch": PUNCH, "move_or_punch": EITHER}
-SYMBOL_NAMES: Final = {MOVE: "move", PUNCH: "punch", EITHER: "move_or_punch"}
+Symbol = Literal["move", "punch", "move_or_punch"]
+SYMBOL_NAMES: Final[dict[int, Symbol]] = {MOVE: "move", PUNCH: "punch", EITHER: "move_or_punch"}
 SYMBOL_TITLES: Final = {MOVE: "MOVE", PUNCH: "PUNCH", EITHER: "MOVE-OR-PUNCH"}
+
+__all__ = ["DIRS", "EDGE_NAMES", "Card", "CardFace", "compile_card"]
 
 SET_LABEL: Final = "knockabout original set"
 """How the shipped packs are labelled in the product: the project's own designs."""
@@ -38,6 +44,7 @@ class Card:
         "charge",
         "data",
         "effects",
+        "face",
         "heart",
         "kind",
         "knockback",
@@ -65,7 +72,10 @@ class Card:
     shove: bool
     steadfast: bool
     charge: int
+    face: CardFace
+    """The card as players see it (printed orientation), built once."""
     summary: dict[str, Any]
+    """:attr:`face` as JSON data (for menus and the game's description)."""
 
     def __repr__(self) -> str:
         return f"Card({self.pack}:{self.name})"
@@ -100,7 +110,8 @@ def compile_card(data: Mapping[str, Any]) -> Card:
     c.shove = "shove" in ops
     c.steadfast = "steadfast" in ops
     c.charge = ops.get("charge", 0)
-    c.summary = card_summary(c)
+    c.face = card_face(c)
+    c.summary = c.face.to_json()
     return c
 
 
@@ -160,17 +171,62 @@ def actions_text(card: Card) -> str:
     return " → ".join(SYMBOL_TITLES[s] for s in card.symbols)
 
 
-def card_summary(card: Card) -> dict[str, Any]:
-    """The card as JSON-able data for views and menus (printed orientation)."""
-    return {
-        "name": card.name,
-        "pack": card.pack,
-        "pack_name": card.pack_name,
-        "set": SET_LABEL if card.builtin else "player-made pack",
-        "actions": [SYMBOL_NAMES[s] for s in card.symbols],
-        "edges": {
-            EDGE_NAMES[i]: {"attack": card.attack[i], "heart": card.heart[i]} for i in range(4)
-        },
-        "ability": {"kind": card.kind, "name": card.ability_name},
-        "text": card_text(card),
-    }
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EdgeValues:
+    """One edge of a card: its attack and its heart."""
+
+    attack: int
+    heart: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrintedEdges:
+    """A card's edges as printed (north up), whoever owns it."""
+
+    north: EdgeValues
+    east: EdgeValues
+    south: EdgeValues
+    west: EdgeValues
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbilityFace:
+    kind: Literal["punching", "moving", "passive"]
+    name: str
+    """The ability's flavour name (empty: none)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardFace(View):
+    """A card as players read it, in its printed orientation: what views and menus show."""
+
+    name: str
+    pack: str
+    pack_name: str
+    set: str
+    """Where the card comes from: the project's own set or a player-made pack."""
+    actions: tuple[Symbol, ...]
+    edges: PrintedEdges
+    ability: AbilityFace
+    text: str
+    """The ability in plain words, generated from its effect data."""
+
+
+def card_face(card: Card) -> CardFace:
+    """The card as players see it (printed orientation)."""
+    a, h = card.attack, card.heart
+    return CardFace(
+        name=card.name,
+        pack=card.pack,
+        pack_name=card.pack_name,
+        set=SET_LABEL if card.builtin else "player-made pack",
+        actions=tuple(SYMBOL_NAMES[s] for s in card.symbols),
+        edges=PrintedEdges(
+            north=EdgeValues(attack=a[0], heart=h[0]),
+            east=EdgeValues(attack=a[1], heart=h[1]),
+            south=EdgeValues(attack=a[2], heart=h[2]),
+            west=EdgeValues(attack=a[3], heart=h[3]),
+        ),
+        ability=AbilityFace(kind=card.kind, name=card.ability_name),  # type: ignore[arg-type]
+        text=card_text(card),
+    )

@@ -22,74 +22,37 @@ from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
-from knockabout.core.view import DictView
 from knockabout.games.knockback import actions as A
+from knockabout.games.knockback import view as V
 from knockabout.games.knockback.actions import LABELS
-from knockabout.games.knockback.cards import DIRS, EITHER, MOVE, PUNCH, SYMBOL_NAMES, Card, compile_card
+from knockabout.games.knockback.cards import DIRS, MOVE, PUNCH, SYMBOL_NAMES, Card, compile_card
 from knockabout.games.knockback.effects import after_move, after_punch, attack_value, heart_value
+from knockabout.games.knockback.grid import DELTA, HALF, OPP, STEP, STRIDE, cell, coords
+from knockabout.games.knockback.phases import (
+    ALL_SIX,
+    BEST_OF,
+    DECISIONS,
+    DRAFT,
+    EDGE,
+    MIDDLE,
+    OVER,
+    PLACE,
+    SCORING_NAMES,
+    SEAT_MASK,
+    SPEED,
+    SYMBOL,
+    SYMBOL_DECISIONS,
+    TUG,
+    TURN,
+    bits,
+)
 
-# phases
-DRAFT: Final = 0
-PLACE: Final = 1
-TURN: Final = 2
-SYMBOL: Final = 3
-EDGE: Final = 4
-OVER: Final = 5
-PHASE_NAMES: Final = ("draft", "place", "turn", "symbol", "punch_edge", "over")
-
-# scoring
-TUG: Final = 0
-SPEED: Final = 1
-BEST_OF: Final = 2
-SCORING_NAMES: Final = ("tug", "speed", "best_of")
-MIDDLE: Final = -1
-
-# the packed grid
-STRIDE: Final = 1 << 32
-HALF: Final = 1 << 31
-DELTA: Final = (1, STRIDE, -1, -STRIDE)  # N E S W
-STEP: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
-OPP: Final = (2, 3, 0, 1)
-SEAT_MASK: Final = (0b000111, 0b111000)
-ALL_SIX: Final = 0b111111
-
-
-def cell(x: int, y: int) -> int:
-    return x * STRIDE + y
-
-
-def coords(k: int) -> tuple[int, int]:
-    x = (k + HALF) >> 32
-    return x, k - x * STRIDE
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    return tuple(i for i in range(6) if mask >> i & 1)
-
-
-_PROMPTS = {
-    DRAFT: "Draft: keep one card of the hand you hold; the rest pass to your opponent.",
-    PLACE: "Placement: put one of your cards on an empty cell next to a card.",
-    TURN: "Your turn: activate one of your rested cards, or rest.",
-    EDGE: "The target is exhausted: choose which of its edges takes the punch.",
-}
-_DECISIONS: Final = {
-    ph: tuple(Decision(p, PHASE_NAMES[ph], None, None, _PROMPTS[ph]) for p in range(2)) for ph in _PROMPTS
-}
-_SYMBOL_DECISIONS: Final = {
-    sym: tuple(
-        Decision(p, "symbol", None, None, f"Take the active card's {SYMBOL_NAMES[sym].replace('_', '-').upper()} "
-                 "symbol, or skip it.")
-        for p in range(2)
-    )
-    for sym in (MOVE, PUNCH, EITHER)
-}
 # legal actions of a battle turn, by the mask of the current player's rested cards on the grid
 _TURN_ACTIONS: Final = {
-    mask: (*(A.ACTIVATE[i] for i in _bits(mask)), A.REST) for mask in range(64)
+    mask: (*(A.ACTIVATE[i] for i in bits(mask)), A.REST) for mask in range(64)
 }
 _FORCED_REST: Final = (A.REST,)
-_MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in _bits(mask)) for mask in range(64))
+_MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in bits(mask)) for mask in range(64))
 _EMPTY: tuple[Action, ...] = ()
 
 
@@ -265,10 +228,10 @@ class KnockbackState(State):
     def to_act(self) -> Decision | None:
         ph = self.phase
         if ph == SYMBOL:
-            return _SYMBOL_DECISIONS[self.lab[self.active].symbols[self.sym]][self.current]
+            return SYMBOL_DECISIONS[self.lab[self.active].symbols[self.sym]][self.current]
         if ph == OVER:
             return None
-        return _DECISIONS[ph][self.current]
+        return DECISIONS[ph][self.current]
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -283,7 +246,7 @@ class KnockbackState(State):
         if ph == PLACE:
             return self._placements()
         if ph == EDGE:
-            return tuple(A.HIT[d] for d in self._edge_options())
+            return tuple(A.HIT[d] for d in self.edge_options())
         if ph == DRAFT:
             return A.KEEP[: len(self.hands[self.current])]
         return _EMPTY
@@ -375,7 +338,7 @@ class KnockbackState(State):
             out.append(A.SKIP)
         return tuple(out)
 
-    def _edge_options(self) -> list[int]:
+    def edge_options(self) -> list[int]:
         """The sides of the exhausted target that may take the punch: the one facing the
         attacker, and every free side (no card next to it)."""
         t = self.p_target
@@ -586,7 +549,7 @@ class KnockbackState(State):
         if self.exhausted >> t & 1:
             self.p_target = t
             self.p_dir = d
-            if len(self._edge_options()) > 1:
+            if len(self.edge_options()) > 1:
                 self.p_attack = attack
                 self.phase = EDGE
                 return
@@ -717,82 +680,8 @@ class KnockbackState(State):
         ev.append(Event("round_start", {"round": self.round, "starter": self.starter}))
 
     # ------------------------------------------------------------------ views
-    def card_view(self, i: int) -> dict[str, Any]:
-        """One card of the line-up as players see it (public information only)."""
-        c = self.lab[i]
-        on = bool(self.onboard >> i & 1)
-        status = "board" if on else ("out" if self.placed >> i & 1 else "hand")
-        view: dict[str, Any] = {
-            "label": LABELS[i],
-            "owner": int(i >= 3),
-            "status": status,
-            "exhausted": bool(self.exhausted >> i & 1),
-            "rotation": 180 if i >= 3 else 0,
-            "card": c.summary,
-            "board_edges": {
-                DIRS[d]: {"attack": self.atk[i][d], "heart": self.hrt[i][d]} for d in range(4)
-            },
-        }
-        if on:
-            view["x"], view["y"] = coords(self.pos[i])
-        return view
-
-    def observe(self, player: int | None) -> DictView:
-        return DictView(self._observe_dict(player))
-
-    def _observe_dict(self, player: int | None) -> dict[str, Any]:
-        decision = self.to_act()
-        view: dict[str, Any] = {
-            "game": "knockback",
-            "seat": player,
-            "phase": PHASE_NAMES[self.phase],
-            "round": self.round,
-            "turn": self.turn,
-            "max_turns": self.max_turns,
-            "scoring": SCORING_NAMES[self.scoring],
-            "best_of": self.best_of,
-            "knockback": "whole_line" if self.whole_line else "push",
-            "token": None if self.token == MIDDLE else self.token,
-            "wins": list(self.wins),
-            "starter": self.starter,
-            "current": None if decision is None else self.current,
-            "decision": None if decision is None else decision.to_dict(),
-            "cards": [self.card_view(i) for i in range(len(self.lab))],
-            "activation": None,
-            "punch": None,
-            "draft": None,
-            "outcome": None if self.result is None else self.result.to_dict(),
-        }
-        if self.phase in (SYMBOL, EDGE):
-            a = self.active
-            view["activation"] = {
-                "card": LABELS[a],
-                "symbols": [SYMBOL_NAMES[s] for s in self.lab[a].symbols],
-                "index": self.sym,
-                "moved": self.moved,
-            }
-        if self.phase == EDGE:
-            view["punch"] = {
-                "attacker": LABELS[self.active],
-                "target": LABELS[self.p_target],
-                "dir": DIRS[self.p_dir],
-                "attack": self.p_attack,
-                "sides": [DIRS[d] for d in self._edge_options()],
-            }
-        if self.phase == DRAFT:
-            draft: dict[str, Any] = {
-                "pool": [c.summary for c in self.cards],
-                "hand_sizes": [len(h) for h in self.hands],
-                "kept_counts": [len(k) for k in self.kept],
-            }
-            if player is not None:
-                draft["hand"] = [self.cards[i].summary for i in self.hands[player]]
-                draft["kept"] = [self.cards[i].summary for i in self.kept[player]]
-                draft["picked"] = self.pick if player == 0 and self.pick >= 0 else None
-            view["draft"] = draft
-        if player is not None and decision is not None and decision.player == player:
-            view["legal"] = [a.text for a in self.legal_actions()]
-        return view
+    def observe(self, player: int | None) -> V.KnockbackView:
+        return V.observe(self, player)
 
     # ------------------------------------------------------------------ search
     def turns(self) -> int | None:
