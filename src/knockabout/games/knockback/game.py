@@ -114,7 +114,7 @@ class KnockbackGame(Game[KnockbackConfig]):
         )
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.cli.render.knockback import RENDERER
+        from knockabout.games.knockback.terminal import RENDERER
 
         return RENDERER
 

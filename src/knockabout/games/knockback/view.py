@@ -35,6 +35,19 @@ class BoardEdges:
     S: EdgeValues
     W: EdgeValues
 
+    def side(self, d: str) -> EdgeValues:
+        """The edge on side ``d`` (``N``, ``E``, ``S`` or ``W``)."""
+        match d:
+            case "N":
+                return self.N
+            case "E":
+                return self.E
+            case "S":
+                return self.S
+            case "W":
+                return self.W
+        raise ValueError(f"not a side: {d!r} (expected N, E, S or W)")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardView:
@@ -227,7 +240,7 @@ def observe(s: KnockbackState, player: int | None) -> KnockbackView:
     decision = s.to_act()
     phase = s.phase
     activation = punch = None
-    if phase == SYMBOL or phase == EDGE:
+    if phase in (SYMBOL, EDGE):
         a = s.active
         activation = Activation(
             card=LABELS[a],
