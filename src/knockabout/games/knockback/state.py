@@ -26,7 +26,15 @@ from knockabout.games.knockback import actions as A
 from knockabout.games.knockback import view as V
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import DIRS, MOVE, PUNCH, SYMBOL_NAMES, Card, compile_card
-from knockabout.games.knockback.effects import after_move, after_punch, attack_value, heart_value
+from knockabout.games.knockback.effects import (
+    after_move,
+    after_punch,
+    attack_value,
+    heart_value,
+    knockback_cells,
+    may_shove,
+    stopper,
+)
 from knockabout.games.knockback.grid import DELTA, HALF, OPP, STEP, STRIDE, cell, coords
 from knockabout.games.knockback.phases import (
     ALL_SIX,
@@ -217,9 +225,8 @@ class KnockbackState(State):
         self.rest_moves = tuple(
             tuple(sum(1 for s in c.symbols[j + 1 :] if s & MOVE) for j in range(len(c.symbols))) for c in lab
         )
-        ops = {e[0] for c in lab for e in c.effects}
-        self.has_aura_attack = "aura_attack" in ops
-        self.has_aura_heart = "aura_heart" in ops
+        self.has_aura_attack = any(c.behaviour.aura_attack for c in lab)
+        self.has_aura_heart = any(c.behaviour.aura_heart for c in lab)
 
     def _num_players(self) -> int:
         return 2
@@ -314,7 +321,7 @@ class KnockbackState(State):
                 nb = here + DELTA[d]
                 if nb in grid:
                     # a shove always ends next to the card it pushed
-                    if card.shove and self._pushable(self._beyond(nb, d)):
+                    if may_shove(self, a) and stopper(self, self._beyond(nb, d)) < 0:
                         out.append(A.MOVE[d])
                     continue
                 dx, dy = STEP[d]
@@ -376,10 +383,6 @@ class KnockbackState(State):
             xc = (start + HALF) >> 32
             return [i for i in range(6) if on >> i & 1 and (pos[i] + HALF) >> 32 == xc]
         return [i for i in range(6) if on >> i & 1 and (pos[i] - start) % STRIDE == 0]
-
-    def _pushable(self, group: list[int]) -> bool:
-        lab = self.lab
-        return not any(lab[i].steadfast for i in group)
 
     def _shift(self, group: list[int], d: int, cells: int) -> None:
         grid = self.grid
@@ -575,13 +578,13 @@ class KnockbackState(State):
             self.exhausted &= ~(1 << t)
             del self.grid[tcell]
             ev.append(Event("knockout", {"card": LABELS[t], "name": lab[t].name, "owner": int(t >= 3)}))
-        cells = lab[a].knockback
+        cells = knockback_cells(self, a)
         if cells:
             group = self._whole_line(tcell, d) if self.whole_line else self._beyond(tcell, d)
             if group:
-                stopper = next((i for i in group if lab[i].steadfast), -1)
-                if stopper >= 0:
-                    ev.append(Event("knockback_held", {"card": LABELS[stopper], "name": lab[stopper].name}))
+                held = stopper(self, group)
+                if held >= 0:
+                    ev.append(Event("knockback_held", {"card": LABELS[held], "name": lab[held].name}))
                 else:
                     self._shift(group, d, cells)
                     ev.append(
