@@ -11,6 +11,11 @@ Representation (chosen for fast legal-action generation, apply and clone):
 * an activation is the active label, the index of the symbol being taken and the
   number of steps moved so far; a punch on an exhausted card waits for the attacker's
   choice of edge in its own phase.
+
+This module holds the state, its set-up and the turn's rules (draft, placement,
+activation, moves and punches); the rest is split by concern: :mod:`.legal` (legal
+actions), :mod:`.lines` (pushes), :mod:`.effects` (card abilities), :mod:`.scoring`
+(rounds and the match), :mod:`.view`, :mod:`.search` and :mod:`.serde`.
 """
 
 from __future__ import annotations
@@ -23,22 +28,16 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A
+from knockabout.games.knockback import search, serde
 from knockabout.games.knockback import view as V
 from knockabout.games.knockback.actions import LABELS
-from knockabout.games.knockback.cards import DIRS, MOVE, PUNCH, SYMBOL_NAMES, Card, compile_card
-from knockabout.games.knockback.effects import (
-    after_move,
-    after_punch,
-    attack_value,
-    heart_value,
-    knockback_cells,
-    may_shove,
-    stopper,
-)
-from knockabout.games.knockback.grid import DELTA, HALF, OPP, STEP, STRIDE, cell, coords
+from knockabout.games.knockback.cards import DIRS, MOVE, SYMBOL_NAMES, Card
+from knockabout.games.knockback.effects import after_move, after_punch, attack_value, heart_value
+from knockabout.games.knockback.grid import DELTA, OPP, coords
+from knockabout.games.knockback.legal import edge_options, placements, symbol_options
+from knockabout.games.knockback.lines import knock_back, shove
 from knockabout.games.knockback.phases import (
     ALL_SIX,
-    BEST_OF,
     DECISIONS,
     DRAFT,
     EDGE,
@@ -47,13 +46,12 @@ from knockabout.games.knockback.phases import (
     PLACE,
     SCORING_NAMES,
     SEAT_MASK,
-    SPEED,
     SYMBOL,
     SYMBOL_DECISIONS,
-    TUG,
     TURN,
     bits,
 )
+from knockabout.games.knockback.scoring import end_round, end_turn
 
 # legal actions of a battle turn, by the mask of the current player's rested cards on the grid
 _TURN_ACTIONS: Final = {
@@ -199,18 +197,18 @@ class KnockbackState(State):
             s.hands = [deal[:half], deal[half:]]
             s.kept = [[], []]
             s.lineup = [[], []]
-            s._set_lineup()
+            s.set_lineup()
             s.phase = DRAFT
             s.current = 0
         else:
             s.hands = [[], []]
             s.kept = [[], []]
             s.lineup = [list(lineup[0]), list(lineup[1])]
-            s._set_lineup()
+            s.set_lineup()
             s.phase = PLACE
         return s
 
-    def _set_lineup(self) -> None:
+    def set_lineup(self) -> None:
         """Build the per-label tables (cards turned to face their owner)."""
         if not self.lineup[0]:
             self.lab = ()
@@ -249,151 +247,14 @@ class KnockbackState(State):
             mask = self.onboard & ~self.exhausted & SEAT_MASK[self.current]
             return _TURN_ACTIONS[mask] if mask else _FORCED_REST
         if ph == SYMBOL:
-            return self._symbol_options()
+            return symbol_options(self)
         if ph == PLACE:
-            return self._placements()
+            return placements(self)
         if ph == EDGE:
-            return tuple(A.HIT[d] for d in self.edge_options())
+            return tuple(A.HIT[d] for d in edge_options(self))
         if ph == DRAFT:
             return A.KEEP[: len(self.hands[self.current])]
         return _EMPTY
-
-    # -- placement
-    def _placements(self) -> tuple[Action, ...]:
-        base = 3 * self.current
-        unplaced = [x for x in range(base, base + 3) if not self.placed >> x & 1]
-        if not self.placed:
-            return tuple(A.PLACE_FIRST[x] for x in unplaced)
-        grid = self.grid
-        pos = self.pos
-        seen: set[int] = set()
-        spots: list[tuple[int, int]] = []
-        for y in range(6):
-            if self.onboard >> y & 1:
-                here = pos[y]
-                for d in range(4):
-                    c = here + DELTA[d]
-                    if c not in grid and c not in seen:
-                        seen.add(c)
-                        spots.append((y, d))
-        at = A.PLACE_AT
-        return tuple(at[x][y][d] for x in unplaced for y, d in spots)  # type: ignore[misc]
-
-    # -- activation
-    def _others(self) -> list[tuple[int, int]]:
-        a = self.active
-        on = self.onboard
-        pos = self.pos
-        out = []
-        for i in range(6):
-            if on >> i & 1 and i != a:
-                k = pos[i]
-                x = (k + HALF) >> 32
-                out.append((x, k - x * STRIDE))
-        return out
-
-    def _symbol_options(self) -> tuple[Action, ...]:
-        """Moves, punches and skip for the active card's current symbol.
-
-        A move is offered when the card can still end next to another card with the
-        MOVE symbols left after it. Every cell nearer than the closest other card is
-        empty, so a shortest path to that card is free: the card can end next to one
-        exactly when some other card is at most (moves left + 1) steps away.
-        """
-        a = self.active
-        card = self.lab[a]
-        sym = card.symbols[self.sym]
-        lim = self.rest_moves[a][self.sym] + 1
-        grid = self.grid
-        here = self.pos[a]
-        hx = (here + HALF) >> 32
-        hy = here - hx * STRIDE
-        others = self._others()
-        skip_ok = False
-        for x, y in others:
-            if abs(x - hx) + abs(y - hy) <= lim:
-                skip_ok = True
-                break
-        out: list[Action] = []
-        if sym & MOVE:
-            free: list[Action] = []
-            for d in range(4):
-                nb = here + DELTA[d]
-                if nb in grid:
-                    # a shove always ends next to the card it pushed
-                    if may_shove(self, a) and stopper(self, self._beyond(nb, d)) < 0:
-                        out.append(A.MOVE[d])
-                    continue
-                dx, dy = STEP[d]
-                cx = hx + dx
-                cy = hy + dy
-                for x, y in others:
-                    if abs(x - cx) + abs(y - cy) <= lim:
-                        out.append(A.MOVE[d])
-                        break
-                else:
-                    free.append(A.MOVE[d])
-            if not out and not skip_ok:
-                # no way left to end next to a card: the requirement lapses
-                out = free
-                skip_ok = True
-        if sym & PUNCH:
-            for d in range(4):
-                if here + DELTA[d] in grid:
-                    out.append(A.PUNCH[d])
-        if skip_ok or not (sym & MOVE):
-            out.append(A.SKIP)
-        return tuple(out)
-
-    def edge_options(self) -> list[int]:
-        """The sides of the exhausted target that may take the punch: the one facing the
-        attacker, and every free side (no card next to it)."""
-        t = self.p_target
-        facing = OPP[self.p_dir]
-        tp = self.pos[t]
-        grid = self.grid
-        return [d for d in range(4) if d == facing or tp + DELTA[d] not in grid]
-
-    # -- lines of cards
-    def _beyond(self, start: int, d: int) -> list[int]:
-        """Labels on the grid in ``start``'s row/column at or beyond ``start`` towards ``d``."""
-        out = []
-        pos = self.pos
-        on = self.onboard
-        if d == 0 or d == 2:
-            xc = (start + HALF) >> 32
-            for i in range(6):
-                if on >> i & 1:
-                    k = pos[i]
-                    if (k + HALF) >> 32 == xc and (k >= start if d == 0 else k <= start):
-                        out.append(i)
-        else:
-            for i in range(6):
-                if on >> i & 1:
-                    k = pos[i]
-                    if (k - start) % STRIDE == 0 and (k >= start if d == 1 else k <= start):
-                        out.append(i)
-        return out
-
-    def _whole_line(self, start: int, d: int) -> list[int]:
-        """Every label on the grid in ``start``'s column (d = N/S) or row (d = E/W)."""
-        pos = self.pos
-        on = self.onboard
-        if d == 0 or d == 2:
-            xc = (start + HALF) >> 32
-            return [i for i in range(6) if on >> i & 1 and (pos[i] + HALF) >> 32 == xc]
-        return [i for i in range(6) if on >> i & 1 and (pos[i] - start) % STRIDE == 0]
-
-    def _shift(self, group: list[int], d: int, cells: int) -> None:
-        grid = self.grid
-        pos = self.pos
-        delta = DELTA[d] * cells
-        for i in group:
-            del grid[pos[i]]
-        for i in group:
-            k = pos[i] + delta
-            pos[i] = k
-            grid[k] = i
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action: Action) -> list[Event]:
@@ -434,7 +295,7 @@ class KnockbackState(State):
             self.lineup = [self.kept[0][:], self.kept[1][:]]
             self.hands = [[], []]
             self.kept = [[], []]
-            self._set_lineup()
+            self.set_lineup()
             ev.append(
                 Event(
                     "draft_done",
@@ -479,7 +340,7 @@ class KnockbackState(State):
         mine = self.exhausted & SEAT_MASK[me]
         self.exhausted &= ~mine
         ev.append(Event("rest", {"player": me, "cards": list(_MASK_LABELS[mine])}))
-        self._end_turn(ev)
+        end_turn(self, ev)
 
     def _activate(self, a: int, ev: list[Event]) -> None:
         self.active = a
@@ -498,7 +359,7 @@ class KnockbackState(State):
             if self.sym >= len(symbols):
                 self._end_activation(ev)
                 return
-            opts = self._symbol_options()
+            opts = symbol_options(self)
             if opts != _ONLY_SKIP:
                 self.phase = SYMBOL
                 self._legal = opts
@@ -534,9 +395,7 @@ class KnockbackState(State):
         here = self.pos[a]
         nb = here + DELTA[d]
         if nb in grid:
-            group = self._beyond(nb, d)
-            self._shift(group, d, 1)
-            ev.append(Event("shove", {"card": LABELS[a], "dir": DIRS[d], "cards": [LABELS[i] for i in group]}))
+            shove(self, a, nb, d, ev)
         del grid[here]
         grid[nb] = a
         self.pos[a] = nb
@@ -552,7 +411,7 @@ class KnockbackState(State):
         if self.exhausted >> t & 1:
             self.p_target = t
             self.p_dir = d
-            if len(self.edge_options()) > 1:
+            if len(edge_options(self)) > 1:
                 self.p_attack = attack
                 self.phase = EDGE
                 return
@@ -578,24 +437,13 @@ class KnockbackState(State):
             self.exhausted &= ~(1 << t)
             del self.grid[tcell]
             ev.append(Event("knockout", {"card": LABELS[t], "name": lab[t].name, "owner": int(t >= 3)}))
-        cells = knockback_cells(self, a)
-        if cells:
-            group = self._whole_line(tcell, d) if self.whole_line else self._beyond(tcell, d)
-            if group:
-                held = stopper(self, group)
-                if held >= 0:
-                    ev.append(Event("knockback_held", {"card": LABELS[held], "name": lab[held].name}))
-                else:
-                    self._shift(group, d, cells)
-                    ev.append(
-                        Event("knockback", {"cards": [LABELS[i] for i in group], "dir": DIRS[d], "cells": cells})
-                    )
+        knock_back(self, a, tcell, d, ev)
         after_punch(self, a, t, ko, ev)
         if ko:
             on = self.onboard
             for seat in (0, 1):
                 if not on & SEAT_MASK[seat]:
-                    self._end_round(1 - seat, "no cards left", ev)
+                    end_round(self, 1 - seat, "no cards left", ev)
                     return
         self._next_symbol(ev)
 
@@ -609,78 +457,7 @@ class KnockbackState(State):
         self.sym = 0
         self.moved = 0
         self.stay_ready = False
-        self._end_turn(ev)
-
-    def _end_turn(self, ev: list[Event]) -> None:
-        self.turn += 1
-        if self.turn >= self.max_turns:
-            on = self.onboard
-            left = (bin(on & 7).count("1"), bin(on >> 3).count("1"))
-            winner = -1 if left[0] == left[1] else int(left[1] > left[0])
-            self._end_round(winner, f"turn limit ({self.max_turns}) reached", ev)
-            return
-        self.current ^= 1
-        self.phase = TURN
-        ev.append(Event("turn", {"player": self.current, "turn": self.turn}))
-
-    # -- rounds and the match
-    def _end_round(self, winner: int, reason: str, ev: list[Event]) -> None:
-        self.active = -1
-        self.sym = 0
-        self.moved = 0
-        self.stay_ready = False
-        if winner >= 0:
-            self.wins[winner] += 1
-        done = -2  # -2: match goes on; -1: drawn; else the match winner
-        if self.scoring == SPEED:
-            done = winner
-        elif self.scoring == BEST_OF:
-            if winner >= 0 and self.wins[winner] >= self.need:
-                done = winner
-        elif winner >= 0:
-            if self.token == winner:
-                done = winner
-            elif self.token == MIDDLE:
-                self.token = winner
-            else:
-                self.token = MIDDLE
-        ev.append(
-            Event(
-                "round_over",
-                {"round": self.round, "winner": None if winner < 0 else winner, "reason": reason,
-                 "token": None if self.token == MIDDLE else self.token, "wins": list(self.wins)},
-            )
-        )
-        why = ""
-        if done == -2 and self.round >= self.max_rounds:
-            if self.scoring == TUG:
-                done = self.token
-            else:
-                done = -1 if self.wins[0] == self.wins[1] else int(self.wins[1] > self.wins[0])
-            why = f"round limit ({self.max_rounds}) reached"
-        if done >= 0:
-            how = {TUG: "won with the score token", SPEED: "won the round", BEST_OF: "won the most rounds"}
-            self.result = Outcome.win(done, 2, why or how[self.scoring])
-        elif done == -1:
-            self.result = Outcome.shared((0, 1), 2, why or "drawn round")
-        if self.result is not None:
-            self.phase = OVER
-            ev.append(
-                Event(
-                    "game_over",
-                    {"winners": list(self.result.winners), "draw": self.result.draw, "reason": self.result.reason},
-                )
-            )
-            return
-        self.starter = (1 - winner) if winner >= 0 else (1 - self.starter)
-        self.round += 1
-        self.pos = [0] * 6
-        self.grid = {}
-        self.placed = self.onboard = self.exhausted = 0
-        self.turn = 0
-        self.phase = PLACE
-        self.current = self.starter
-        ev.append(Event("round_start", {"round": self.round, "starter": self.starter}))
+        end_turn(self, ev)
 
     # ------------------------------------------------------------------ views
     def observe(self, player: int | None) -> V.KnockbackView:
@@ -736,89 +513,15 @@ class KnockbackState(State):
         return s
 
     def determinize(self, player: int, rng: Rng) -> KnockbackState:
-        """Only a draft hides anything: the opponent's hand and kept cards are re-dealt
-        from the cards ``player`` does not hold."""
-        s = self.clone()
-        s._legal = None
-        if self.phase == DRAFT:
-            o = 1 - player
-            unknown = s.hands[o] + s.kept[o]
-            rng.shuffle(unknown)
-            n = len(s.hands[o])
-            s.hands[o] = unknown[:n]
-            s.kept[o] = unknown[n:]
-        s.rng = Rng(rng.next64())
-        return s
+        return search.determinize(self, player, rng)
 
     # ------------------------------------------------------------------ serde
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "whole_line": self.whole_line,
-            "scoring": SCORING_NAMES[self.scoring],
-            "best_of": self.best_of,
-            "max_turns": self.max_turns,
-            "max_rounds": self.max_rounds,
-            "cards": [c.data for c in self.cards],
-            "hands": [list(h) for h in self.hands],
-            "kept": [list(k) for k in self.kept],
-            "pick": self.pick,
-            "lineup": [list(x) for x in self.lineup],
-            "pos": [list(coords(k)) for k in self.pos],
-            "placed": self.placed,
-            "onboard": self.onboard,
-            "exhausted": self.exhausted,
-            "phase": self.phase,
-            "current": self.current,
-            "turn": self.turn,
-            "round": self.round,
-            "starter": self.starter,
-            "token": self.token,
-            "wins": list(self.wins),
-            "active": self.active,
-            "sym": self.sym,
-            "moved": self.moved,
-            "stay_ready": self.stay_ready,
-            "p_target": self.p_target,
-            "p_dir": self.p_dir,
-            "p_attack": self.p_attack,
-            "result": None if self.result is None else self.result.to_dict(),
-            "rng": self.rng.state,
-        }
+        return serde.to_dict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> KnockbackState:
-        s = cls.__new__(cls)
-        s._legal = None
-        s.whole_line = bool(d["whole_line"])
-        s.scoring = SCORING_NAMES.index(d["scoring"])
-        s.best_of = int(d["best_of"])
-        s.need = (s.best_of + 1) // 2
-        s.max_turns = int(d["max_turns"])
-        s.max_rounds = int(d["max_rounds"])
-        s.cards = tuple(compile_card(c) for c in d["cards"])
-        s.hands = [[int(x) for x in h] for h in d["hands"]]
-        s.kept = [[int(x) for x in k] for k in d["kept"]]
-        s.lineup = [[int(x) for x in seat] for seat in d["lineup"]]
-        s._set_lineup()
-        s.pos = [cell(int(x), int(y)) for x, y in d["pos"]]
-        for name in (
-            "pick", "placed", "onboard", "exhausted", "phase", "current", "turn", "round", "starter",
-            "token", "active", "sym", "moved", "p_target", "p_dir", "p_attack",
-        ):
-            setattr(s, name, int(d[name]))
-        s.grid = {s.pos[i]: i for i in range(6) if s.onboard >> i & 1}
-        s.wins = [int(x) for x in d["wins"]]
-        s.stay_ready = bool(d["stay_ready"])
-        r = d["result"]
-        s.result = (
-            None
-            if r is None
-            else Outcome(tuple(r["winners"]), tuple(r["payoffs"]), bool(r["draw"]), r["reason"])
-        )
-        s.rng = Rng(int(d["rng"]))
-        if s.phase == SYMBOL:
-            s._legal = None
-        return s
+        return serde.from_dict(cls, d)
 
 
 _ONLY_SKIP: Final = (A.SKIP,)

@@ -19,6 +19,7 @@ from knockabout.core.view import View
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import SYMBOL_NAMES, CardFace, EdgeValues, Symbol
 from knockabout.games.knockback.grid import DIRS, HALF, STRIDE, Dir
+from knockabout.games.knockback.legal import edge_options
 from knockabout.games.knockback.phases import DRAFT, EDGE, MIDDLE, PHASE_NAMES, SCORING_NAMES, SYMBOL, Phase, Scoring
 
 if TYPE_CHECKING:
@@ -254,7 +255,7 @@ def observe(s: KnockbackState, player: int | None) -> KnockbackView:
                 target=LABELS[s.p_target],
                 dir=DIRS[s.p_dir],
                 attack=s.p_attack,
-                sides=tuple(DIRS[d] for d in s.edge_options()),
+                sides=tuple(DIRS[d] for d in edge_options(s)),
             )
     r = s.result
     return KnockbackView(
