@@ -167,6 +167,7 @@ class KnockbackView(View):
 # views are immutable, so equal parts are built once and shared
 _EDGES: dict[tuple[tuple[int, ...], tuple[int, ...]], BoardEdges] = {}
 _DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
+_CARD_VIEWS: dict[tuple[object, ...], CardView] = {}
 
 
 def _board_edges(atk: tuple[int, ...], hrt: tuple[int, ...]) -> BoardEdges:
@@ -200,6 +201,19 @@ def _decision_view(d: Decision) -> DecisionView:
 
 def card_view(s: KnockbackState, i: int) -> CardView:
     """Label ``i`` of the line-up as players see it (public information only)."""
+    bit = 1 << i
+    on = s.onboard & bit
+    k = s.pos[i] if on else None
+    key = (s.lab[i], i, on, s.placed & bit, s.exhausted & bit, k)
+    view = _CARD_VIEWS.get(key)
+    if view is None:
+        if len(_CARD_VIEWS) > 50_000:
+            _CARD_VIEWS.clear()
+        view = _CARD_VIEWS[key] = _build_card_view(s, i)
+    return view
+
+
+def _build_card_view(s: KnockbackState, i: int) -> CardView:
     on = bool(s.onboard >> i & 1)
     x = y = None
     if on:
