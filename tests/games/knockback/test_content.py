@@ -261,3 +261,15 @@ def test_compiled_effects_are_enums_and_the_behaviour_comes_from_them() -> None:
     assert first.effects[1] == Effect(Op.ATTACK_BONUS, 1, AttackWhen.MOVED)
     assert first.behaviour.knockback == 2 and first.behaviour.attack_bonus == ((AttackWhen.MOVED, 1),)
     assert pack.cards[1].behaviour.shove and not first.behaviour.shove
+
+
+def test_every_op_has_a_pack_model_and_belongs_to_exactly_one_kind() -> None:
+    from typing import get_args
+
+    from knockabout.games.knockback.ops import OPS_BY_KIND
+
+    union = get_args(get_args(content.EffectModel)[0])
+    modelled = {get_args(m.model_fields["op"].annotation)[0] for m in union}
+    assert modelled == set(Op)
+    kinds = [op for ops in OPS_BY_KIND.values() for op in ops]
+    assert sorted(kinds) == sorted(Op)
