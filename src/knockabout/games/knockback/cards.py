@@ -107,9 +107,10 @@ def compile_card(data: Mapping[str, Any]) -> Card:
 
 
 # -- generated text --------------------------------------------------------------
-def _attack_when(when: AttackWhen) -> str:
+def _when_text(when: AttackWhen | HeartWhen) -> str:
+    """A bonus's condition in words (after the bonus)."""
     match when:
-        case AttackWhen.ALWAYS:
+        case AttackWhen.ALWAYS | HeartWhen.ALWAYS:
             return ""
         case AttackWhen.MOVED:
             return " if it moved earlier in this activation"
@@ -119,14 +120,6 @@ def _attack_when(when: AttackWhen) -> str:
             return " against an enemy card"
         case AttackWhen.TARGET_RESTED:
             return " against a rested card"
-        case _:  # pragma: no cover - every condition is listed above
-            assert_never(when)
-
-
-def _heart_when(when: HeartWhen) -> str:
-    match when:
-        case HeartWhen.ALWAYS:
-            return ""
         case HeartWhen.RESTED:
             return " while it is rested"
         case HeartWhen.EXHAUSTED:
@@ -140,7 +133,7 @@ def effect_text(effect: Effect) -> str:
     amount = effect.amount
     match effect.op:
         case Op.ATTACK_BONUS:
-            return f"+{amount} attack{_attack_when(effect.attack_when())}"
+            return f"+{amount} attack{_when_text(effect.attack_when())}"
         case Op.KNOCKBACK:
             if amount == 0:
                 return "its punches cause no knockback"
@@ -156,7 +149,7 @@ def effect_text(effect: Effect) -> str:
         case Op.INTIMIDATE:
             return "after each of its moves, enemy cards next to it become exhausted"
         case Op.HEART_BONUS:
-            return f"+{amount} heart on every edge{_heart_when(effect.heart_when())}"
+            return f"+{amount} heart on every edge{_when_text(effect.heart_when())}"
         case Op.STEADFAST:
             return "knockback and shoves never move it (a push that would move it does not happen)"
         case Op.AURA_ATTACK:
@@ -167,22 +160,10 @@ def effect_text(effect: Effect) -> str:
             assert_never(effect.op)
 
 
-def _kind_title(kind: Kind) -> str:
-    match kind:
-        case Kind.PUNCHING:
-            return "Punching"
-        case Kind.MOVING:
-            return "Moving"
-        case Kind.PASSIVE:
-            return "Passive"
-        case _:  # pragma: no cover - every kind is listed above
-            assert_never(kind)
-
-
 def card_text(card: Card) -> str:
     """The ability text shown to players, generated from the card's effect data."""
     body = "; ".join(effect_text(e) for e in card.effects)
-    head = _kind_title(card.kind)
+    head = card.kind.value.capitalize()
     if card.ability_name:
         head = f"{card.ability_name} ({head.lower()})"
     return f"{head}: {body[:1].upper()}{body[1:]}."

@@ -114,30 +114,19 @@ def _aura(s: KnockbackState, label: int, heart: bool) -> int:
     return total
 
 
-def _attack_counts(when: AttackWhen, s: KnockbackState, a: int, t: int) -> bool:
+def _holds(when: AttackWhen | HeartWhen, s: KnockbackState, a: int, t: int) -> bool:
+    """Whether a bonus of card ``a`` counts against (or, for a heart bonus, on) card ``t``."""
     match when:
-        case AttackWhen.ALWAYS:
+        case AttackWhen.ALWAYS | HeartWhen.ALWAYS:
             return True
         case AttackWhen.MOVED:
             return s.moved > 0
-        case AttackWhen.TARGET_EXHAUSTED:
+        case AttackWhen.TARGET_EXHAUSTED | HeartWhen.EXHAUSTED:
             return bool(s.exhausted >> t & 1)
-        case AttackWhen.TARGET_RESTED:
+        case AttackWhen.TARGET_RESTED | HeartWhen.RESTED:
             return not s.exhausted >> t & 1
         case AttackWhen.TARGET_ENEMY:
             return (t >= 3) != (a >= 3)
-        case _:  # pragma: no cover - every condition is listed above
-            assert_never(when)
-
-
-def _heart_counts(when: HeartWhen, s: KnockbackState, t: int) -> bool:
-    match when:
-        case HeartWhen.ALWAYS:
-            return True
-        case HeartWhen.RESTED:
-            return not s.exhausted >> t & 1
-        case HeartWhen.EXHAUSTED:
-            return bool(s.exhausted >> t & 1)
         case _:  # pragma: no cover - every condition is listed above
             assert_never(when)
 
@@ -146,7 +135,7 @@ def attack_value(s: KnockbackState, a: int, t: int, d: int) -> int:
     b = s.lab[a].behaviour
     value = s.atk[a][d] + s.moved * b.charge
     for when, amount in b.attack_bonus:
-        if _attack_counts(when, s, a, t):
+        if _holds(when, s, a, t):
             value += amount
     if s.has_aura_attack:
         value += _aura(s, a, False)
@@ -157,7 +146,7 @@ def heart_value(s: KnockbackState, t: int, side: int) -> int:
     b = s.lab[t].behaviour
     value = s.hrt[t][side]
     for when, amount in b.heart_bonus:
-        if _heart_counts(when, s, t):
+        if _holds(when, s, t, t):
             value += amount
     if s.has_aura_heart:
         value += _aura(s, t, True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from knockabout.core.view import View
+from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import SYMBOL_NAMES, CardFace, EdgeValues, Symbol
 from knockabout.games.knockback.grid import DIRS, HALF, STRIDE, Dir
@@ -23,7 +23,6 @@ from knockabout.games.knockback.legal import edge_options
 from knockabout.games.knockback.phases import DRAFT, EDGE, MIDDLE, PHASE_NAMES, SCORING_NAMES, SYMBOL, Phase, Scoring
 
 if TYPE_CHECKING:
-    from knockabout.core.protocol import Decision
     from knockabout.games.knockback.state import KnockbackState
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,27 +109,6 @@ class DraftView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DecisionView:
-    """The pending decision (see :class:`~knockabout.core.protocol.Decision`)."""
-
-    player: int
-    kind: str
-    time_limit: float | None
-    timeout_action: str | None
-    prompt: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutcomeView:
-    """How the match ended (see :class:`~knockabout.core.protocol.Outcome`)."""
-
-    winners: tuple[int, ...]
-    payoffs: tuple[float, ...]
-    draw: bool
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class KnockbackView(View):
     """One seat's view of a KNOCKBACK table (``seat`` None: a spectator's)."""
 
@@ -166,7 +144,6 @@ class KnockbackView(View):
 
 # views are immutable, so equal parts are built once and shared
 _EDGES: dict[tuple[tuple[int, ...], tuple[int, ...]], BoardEdges] = {}
-_DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
 _CARD_VIEWS: dict[tuple[object, ...], CardView] = {}
 
 
@@ -179,24 +156,6 @@ def _board_edges(atk: tuple[int, ...], hrt: tuple[int, ...]) -> BoardEdges:
         e = [EdgeValues(attack=atk[d], heart=hrt[d]) for d in range(4)]
         edges = _EDGES[key] = BoardEdges(N=e[0], E=e[1], S=e[2], W=e[3])
     return edges
-
-
-def _decision_view(d: Decision) -> DecisionView:
-    # decisions are shared objects (see phases.DECISIONS), so their views are too
-    hit = _DECISION_VIEWS.get(id(d))
-    if hit is not None and hit[0] is d:
-        return hit[1]
-    view = DecisionView(
-        player=d.player,
-        kind=d.kind,
-        time_limit=d.time_limit,
-        timeout_action=None if d.timeout_action is None else str(d.timeout_action),
-        prompt=d.prompt,
-    )
-    if len(_DECISION_VIEWS) > 10_000:
-        _DECISION_VIEWS.clear()
-    _DECISION_VIEWS[id(d)] = (d, view)
-    return view
 
 
 def card_view(s: KnockbackState, i: int) -> CardView:
@@ -285,12 +244,12 @@ def observe(s: KnockbackState, player: int | None) -> KnockbackView:
         wins=tuple(s.wins),
         starter=s.starter,
         current=None if decision is None else s.current,
-        decision=None if decision is None else _decision_view(decision),
+        decision=None if decision is None else decision_view(decision),
         cards=tuple(card_view(s, i) for i in range(len(s.lab))),
         activation=activation,
         punch=punch,
         draft=_draft(s, player) if phase == DRAFT else None,
-        outcome=None if r is None else OutcomeView(winners=r.winners, payoffs=r.payoffs, draw=r.draw, reason=r.reason),
+        outcome=None if r is None else outcome_view(r),
         legal=tuple(a.text for a in s.legal_actions())
         if player is not None and decision is not None and decision.player == player
         else None,
