@@ -25,6 +25,7 @@ from knockabout.games.knockback.phases import DRAFT, EDGE, MIDDLE, PHASE_NAMES, 
 if TYPE_CHECKING:
     from knockabout.games.knockback.state import KnockbackState
 
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BoardEdges:
     """A card's edges as it lies on the board (north up): the second seat's cards are
