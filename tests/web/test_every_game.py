@@ -54,6 +54,14 @@ def play_to_the_end(page: Any, rng: random.Random, at_decision: Any, seconds: fl
         if page.locator("#tower-field button:not([disabled])").count():
             click_tower(page)
             continue
+        # what the board offers itself (KNOCKBACK: a highlighted cell, then the card; a punch target)
+        board = page.locator("#kb-choose button[data-place], #grid button.kb-cell.spot, #grid .kb-card.target")
+        if board.count() and rng.random() < 0.7:
+            try:
+                board.nth(rng.randrange(board.count())).click(timeout=500)
+            except Exception:  # redrawn under the click
+                pass
+            continue
         buttons = page.locator("#actions button:not([disabled])")
         n = buttons.count()
         if not n:

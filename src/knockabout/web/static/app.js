@@ -200,18 +200,28 @@ function connect(id, token) {
         h("p", {}, challenge.rule || "Solve the challenge on the board."),
         h("p", { class: "muted" }, "The table's clock decides: only a right answer in time counts.")));
     } else if (myMove) {
-      const many = legal.length > 10;
+      // actions the board itself offers (a highlighted cell, a target) fold into a list when there are many
+      const onBoard = rend.boardAction ? legal.filter((a) => rend.boardAction(a, v)) : [];
+      const fold = onBoard.length > 4;
+      const shown = fold ? legal.filter((a) => !onBoard.includes(a)) : legal;
+      const many = shown.length > 10;
       const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
-      for (const a of legal) {
+      const folded = h("div", { class: "actions many", id: "board-actions" });
+      const button = (a, into) => {
         const tipText = rend.actionTip ? rend.actionTip(a, v, { seat: cur.seat, names: nm }) : "";
-        box.append(h("button", { "data-action": a, class: rend.quietAction && rend.quietAction(a) ? "" : "primary",
+        into.append(h("button", { "data-action": a, class: rend.quietAction && rend.quietAction(a) ? "" : "primary",
           "data-tip": tipText || null,
-          onclick: (e) => { for (const b of box.querySelectorAll("button")) b.disabled = true;
+          onclick: () => { for (const b of ui.decide.querySelectorAll("button")) b.disabled = true;
             send({ type: "act", action: a, version: cur.version }); } },
           rend.actionLabel(a, v, { seat: cur.seat, names: nm })));
-      }
+      };
+      for (const a of shown) button(a, box);
+      if (fold) for (const a of onBoard) button(a, folded);
+      const list = fold ? h("details", { class: "board-list" },
+        h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
+      if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board below."));
       ui.decide.append(h("div", { class: "panel your-turn" }, h("div", { class: "prompt" },
-        h("span", { class: "badge turn" }, "Your move"), " ", d.prompt || "Your decision"), hintLine, box));
+        h("span", { class: "badge turn" }, "Your move"), " ", d.prompt || "Your decision"), hintLine, box, list));
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
       ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },

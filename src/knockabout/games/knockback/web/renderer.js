@@ -67,7 +67,7 @@ function ensureStyle() {
 }
 
 function clickAction(text) {
-  const b = document.querySelector(`#actions button[data-action="${text}"]`);
+  const b = document.querySelector(`#decide button[data-action="${text}"]`);
   if (b && !b.disabled) b.click();
 }
 
@@ -388,6 +388,12 @@ export function hint(view, ctx) {
 
 export function quietAction(text) {
   return text === "rest" || text === "skip";
+}
+
+// actions the grid offers itself (a highlighted cell, a punch target): the shell folds them
+// into a list behind the board when there are many
+export function boardAction(text) {
+  return /^(place|move|punch):/.test(text);
 }
 
 export function outcomeText(outcome, view, ctx) {
