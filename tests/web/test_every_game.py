@@ -4,6 +4,7 @@ screenshot (the folder is printed; set KNOCKABOUT_SCREENSHOTS to choose it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import time
@@ -57,16 +58,16 @@ def play_to_the_end(page: Any, rng: random.Random, at_decision: Any, seconds: fl
         # what the board offers itself (KNOCKBACK: a highlighted cell, then the card; a punch target)
         board = page.locator("#kb-choose button[data-place], #grid button.kb-cell.spot, #grid .kb-card.target")
         if board.count() and rng.random() < 0.7:
-            try:
+            with contextlib.suppress(Exception):  # redrawn under the click: look again
                 board.nth(rng.randrange(board.count())).click(timeout=500)
-            except Exception:  # redrawn under the click
-                pass
             continue
         buttons = page.locator("#actions button:not([disabled])")
         n = buttons.count()
         if not n:
             page.wait_for_timeout(40)
             continue
+        labels = buttons.evaluate_all("els => els.map(e => e.textContent)")
+        assert len(labels) == len(set(labels)), f"two buttons say the same for different actions: {labels}"
         if not checked:
             at_decision()
             checked = True
@@ -117,5 +118,16 @@ def test_a_whole_game_by_clicking_only(server: LiveServer, browser: Any, shots: 
     assert ":" not in page.inner_text("#step-label").split("·", 1)[-1].split(": ", 1)[-1], \
         "the replay label is in words, not an action id"
     check_screen(page, shots, f"{game}-{size}-replay")
+    if size == "desktop":  # back at the finished table: a rematch seats everyone again, new seed
+        old = page.url.replace("/replay/", "/t/")
+        page.goto(old)
+        page.click("#rematch")
+        page.wait_for_function(f"location.pathname.startsWith('/t/') && location.href !== {old!r}")
+        page.wait_for_selector("#invite")
+        new_id = page.url.rsplit("/", 1)[1]
+        again = server.app.state.manager.get(new_id).table
+        before = server.app.state.manager.get(old.rsplit("/", 1)[1]).table
+        assert [(s.kind, s.level) for s in again.seats] == [(s.kind, s.level) for s in before.seats]
+        assert again.record.config == before.record.config and again.seed != before.seed
     assert not errors, errors
     ctx.close()

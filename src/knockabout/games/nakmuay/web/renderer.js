@@ -257,8 +257,19 @@ export function hint(view, ctx) {
 }
 
 const LAST = new Set(["no-response", "take"]);
-export function sortActions(legal) {
-  return [...legal.filter((a) => !LAST.has(a)), ...legal.filter((a) => LAST.has(a))];
+// real answers first, giving up last; orders that put back the same cards in the same order
+// (two KOs swapped) leave the same pile, so only the first of them gets a button
+export function sortActions(legal, view) {
+  const seen = (view.pending || {}).seen || [];
+  const piles = new Set();
+  const kept = legal.filter((a) => {
+    if (!a.startsWith("order:")) return true;
+    const pile = a.slice(6).split(",").map((i) => seen[Number(i)]).join(",");
+    if (piles.has(pile)) return false;
+    piles.add(pile);
+    return true;
+  });
+  return [...kept.filter((a) => !LAST.has(a)), ...kept.filter((a) => LAST.has(a))];
 }
 
 export function quietAction(text) {
