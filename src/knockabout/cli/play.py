@@ -34,6 +34,7 @@ from knockabout.cli.render import TerminalRenderer, renderer_for
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.registry import get_game
+from knockabout.core.replay import GameRecord
 from knockabout.table import Seat, Table, Update, default_names, parse_seats
 
 LOG_LINES = 12
@@ -487,7 +488,8 @@ def play(
             raise typer.Exit(0) from None
     if record is not None:
         try:
-            record.write_text(table.record.to_json(indent=1), encoding="utf-8")
+            kept = GameRecord(**{**table.record.__dict__, "names": table.names()})
+            record.write_text(kept.to_json(indent=1), encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc.strerror}") from None
         console.print(f"Record written to {record} (replay it with: knockabout replay {record}).")
