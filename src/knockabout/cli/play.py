@@ -278,7 +278,7 @@ class TerminalGame:
             return f"{self.names[self.at_screen or 0]}: press Enter, then pass the screen to {self.names[seat]} > "
 
         if (self.reader.read(prompt) or "").lower() in QUIT_WORDS:
-            raise Quit
+            self._leave()
 
     def _hand_over(self, seat: int) -> bool:
         """Clear the screen and wait for the next person (the clock keeps running).
@@ -295,7 +295,7 @@ class TerminalGame:
 
         got = self.reader.read(prompt, self.table.deadline(), self.table.clock)
         if got is not None and got.lower() in QUIT_WORDS:
-            raise Quit
+            self._leave()
         self.at_screen = seat
         if got is None:
             self.table.tick()
@@ -327,7 +327,8 @@ class TerminalGame:
                 self.narrate_new()
                 return
             if got.strip().lower() in QUIT_WORDS:
-                raise Quit
+                self._leave()
+                continue
             if got.strip().lower() in ("?", "h", "help"):
                 self.console.print(self.renderer.help())
                 continue
@@ -381,7 +382,8 @@ class TerminalGame:
             return None
         low = word.lower()
         if low in QUIT_WORDS:
-            raise Quit
+            self._leave()
+            return None
         if low in ("?", "h", "help"):
             self.console.print(self.renderer.help())
             return None
@@ -400,6 +402,19 @@ class TerminalGame:
             self.console.print(Text(f"{word} is not on the list: choose 1-{len(legal)}.", style="red"))
             return None
         return word
+
+    def _leave(self) -> None:
+        """Ask before leaving (the game cannot be picked up again); raises :class:`Quit` on yes.
+        A running clock keeps running meanwhile; when it runs out the answer counts as no."""
+        t = self.table
+
+        def prompt(left: float | None) -> str:
+            return f"{_seconds(left)}Leave the table? This game ends here and cannot be resumed [y/N] > "
+
+        got = self.reader.read(prompt, t.deadline(), t.clock)
+        if got is not None and got.strip().lower() in ("y", "yes"):
+            raise Quit
+        self.console.print(Text("Staying at the table.", style="dim"))
 
     def _finish(self) -> None:
         t = self.table
