@@ -212,3 +212,18 @@ def test_the_readme_pack_example_works_as_written(tmp_path: Path, monkeypatch: p
                             "-o", "packs=my-pack,random", "--record", str(rec)])
     assert r.exit_code == 0, r.output
     assert "Copper Hare" in r.output or "Slate Tortoise" in r.output or "Brass Mantis" in r.output
+
+
+# ---------------------------------------------------------------- a fresh install
+def test_a_fresh_install_and_the_tests_print_no_deprecation_warnings() -> None:
+    import subprocess
+    import sys
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert isinstance(project["license"], str), "an SPDX expression: setuptools warns about a license table"
+    assert not any(c.startswith("License ::") for c in project.get("classifiers", [])), "setuptools warns on both"
+    assert any(d.startswith("httpx2") for d in project["optional-dependencies"]["dev"])
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import fastapi.testclient"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr  # starlette's test client warns when it has only httpx
