@@ -52,7 +52,8 @@ def test_replay_tells_the_recorded_game_and_names_the_demos_winner(tmp_path: Pat
 
 def test_replay_of_a_record_without_names_counts_seats_from_one(tmp_path: Path) -> None:
     rec = tmp_path / "game.json"
-    assert runner.invoke(app, ["demo", "nak-muay", "--players", "3", "--seed", "5", "--record", str(rec)]).exit_code == 0
+    r = runner.invoke(app, ["demo", "nak-muay", "--players", "3", "--seed", "5", "--record", str(rec)])
+    assert r.exit_code == 0, r.output
     data = GameRecord.load(rec)
     data.names = []
     rec.write_text(data.to_json())
@@ -102,7 +103,7 @@ def test_a_clean_sweep_leaves_the_rating_unbounded() -> None:
     mixed = [[(0, 1, 1.0)], [(0, 1, 0.0)], [(0, 1, 1.0)]]
     assert all(r.unbounded is None for r in elo_ratings(mixed, 2, anchor=1, bootstrap=10))
     # the anchor swept: every other rating is unbounded relative to it
-    a, b, c = elo_ratings([[(2, 0, 0.0), (2, 1, 0.0), (0, 1, 0.5)]], 3, anchor=2, bootstrap=5)
+    a, b, _ = elo_ratings([[(2, 0, 0.0), (2, 1, 0.0), (0, 1, 0.5)]], 3, anchor=2, bootstrap=5)
     assert a.unbounded == b.unbounded == "above" and "anchor" in a.reason
 
 

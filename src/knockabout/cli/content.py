@@ -57,7 +57,9 @@ def _expand(paths: list[Path]) -> list[Path]:
 
 @app.command("validate")
 def validate(
-    files: list[Path] = typer.Argument(..., help="content files (TOML) to check, or folders holding them (searched to the bottom)"),
+    files: list[Path] = typer.Argument(
+        ..., help="content files (TOML) to check, or folders holding them (searched to the bottom)"
+    ),
     game: str | None = typer.Option(None, "--game", "-g", help="game id; default: the file's `game` key"),
 ) -> None:
     """Check content files and explain every problem (file, entry, field, what is expected)."""

@@ -82,7 +82,8 @@ def games(
     for g in shown:
         console.print(game_panel(g))
     first = shown[0]
-    name, prop = next(iter(first.describe().get("options", {}).get("properties", {}).items()), ("key", {}))
+    props: dict[str, dict[str, Any]] = first.describe().get("options", {}).get("properties", {})
+    name, prop = next(iter(props.items()), ("key", {"default": "value"}))
     console.print(
         "Set an option with -o key=value (a list with commas: -o key=a,b), e.g. "
         f"knockabout play {first.id} -o {name}={typed(prop.get('default', 'value'))}",
