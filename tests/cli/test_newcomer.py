@@ -117,7 +117,7 @@ def test_sim_report_says_unbounded_instead_of_a_zero_width_interval() -> None:
     render(summary, Console(file=out, width=140))
     text = out.getvalue()
     assert "+607 … +607" not in text and "+607" not in text
-    assert "unbounded: won every game" in text and "+∞" in text and "anchor (0)" in text
+    assert "hard: rating unbounded above, won every game" in text and "+∞" in text and "anchor (0)" in text
 
 
 # ---------------------------------------------------------------- games

@@ -44,7 +44,7 @@ def _elo_interval(r: Rating | None) -> str:
     if r is None:
         return ""
     if r.unbounded is not None:
-        return f"unbounded: {r.reason}"
+        return "unbounded"
     if r.anchor:
         return "anchor (0)"
     return f"{r.low:+.0f} … {r.high:+.0f}"
@@ -75,6 +75,14 @@ def render(summary: Summary, console: Console, title: str = "") -> None:
                 f"{b.ms_per_move:.2f}",
             )
         console.print(t)
+        for b in summary.bots:
+            r = b.rating
+            if r is not None and r.unbounded is not None:
+                console.print(
+                    f"{b.label}: rating unbounded {r.unbounded}, {r.reason}: the games set no limit "
+                    "to it (it needs a win and a loss against the others; play more games).",
+                    style="dim", soft_wrap=True,
+                )
     t = Table(title="seats" if len(summary.bots) > 1 else f"seats ({summary.bots[0].label if summary.bots else ''})")
     for col in ("seat", "games", "win rate", "95% Wilson"):
         t.add_column(col, justify="left" if col == "seat" else "right")
