@@ -228,3 +228,10 @@ def test_a_fresh_install_and_the_tests_print_no_deprecation_warnings() -> None:
     done = subprocess.run([sys.executable, "-W", "error", "-c", "import fastapi.testclient"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr  # starlette's test client warns when it has only httpx
+
+
+def test_bench_table_fits_80_columns_with_whole_headers() -> None:
+    r = runner.invoke(app, ["bench", "--game", "nak-muay", "--seconds", "0.1"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    assert "…" not in r.output and "determinize" in r.output and "ms/move" in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80
