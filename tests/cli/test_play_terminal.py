@@ -220,6 +220,7 @@ def test_q_asks_before_leaving_and_no_keeps_the_game(tmp_path: Path) -> None:
     child.expect("Leave the table?")
     child.send("yes\r")
     child.expect("You left the table")
+    child.expect(re.escape("Seed 4: play the same deal again with --seed 4."))
     child.expect(pexpect.EOF)
 
 

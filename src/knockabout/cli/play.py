@@ -499,6 +499,7 @@ def play(
         runner.run()
     except (Quit, EOFError, KeyboardInterrupt):
         console.print(Text("\nYou left the table.", style="yellow"))
+        console.print(Text(f"Seed {seed}: play the same deal again with --seed {seed}.", style="dim"))
         if record is None:
             raise typer.Exit(0) from None
     if record is not None:
