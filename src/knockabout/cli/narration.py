@@ -16,7 +16,7 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game, Outcome
 from knockabout.table import Seat, default_names
 
-PACE = 0.3
+PACE = 0.15
 """Seconds between narrated lines when a person watches (standard output is a terminal)."""
 
 
