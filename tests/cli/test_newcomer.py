@@ -63,6 +63,13 @@ def test_replay_of_a_record_without_names_counts_seats_from_one(tmp_path: Path) 
     assert "— Turn" not in r.output
 
 
+def test_replay_of_sim_results_points_to_report(tmp_path: Path) -> None:
+    res = tmp_path / "results.json"
+    assert runner.invoke(app, ["sim", "nak-muay", "-n", "2", "--out", str(res)]).exit_code == 0
+    r = runner.invoke(app, ["replay", str(res)])
+    assert r.exit_code == 2 and "holds saved sim results" in r.output and f"knockabout report {res}" in r.output
+
+
 def test_demo_deals_a_fresh_seed_it_prints_so_the_game_can_be_watched_again(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(demo_cmd, "fresh_seed", lambda: 4242)
     fresh = runner.invoke(app, ["demo", "nak-muay", "--players", "3"])

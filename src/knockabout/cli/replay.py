@@ -10,9 +10,24 @@ from rich.rule import Rule
 
 from knockabout.cli.errors import friendly_errors
 from knockabout.cli.narration import Narrator, seat_names
+from knockabout.core.errors import KnockaboutError, ReplayError
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord
 from knockabout.core.replay import replay as replay_record
+from knockabout.sim.results import SimResults
+
+
+def _load(path: Path) -> GameRecord:
+    """The record in ``path``; saved sim results given by mistake are named as such."""
+    try:
+        return GameRecord.load(path)
+    except ReplayError:
+        try:
+            SimResults.load(path)
+        except KnockaboutError:
+            raise  # the replay error: it says what is wrong with the record
+        raise ReplayError(f"{path} holds saved sim results, not a game record: "
+                          f"open it with knockabout report {path}") from None
 
 
 def replay(
@@ -25,7 +40,7 @@ def replay(
 ) -> None:
     console = Console(highlight=False)
     with friendly_errors():
-        record = GameRecord.load(path)
+        record = _load(path)
         replay_record(record)  # checks versions, content and every step, naming the one that fails
         game = get_game(record.game)
         state = game.new_state(record.config, record.seed)
