@@ -21,11 +21,11 @@ def _load(path: Path) -> GameRecord:
     """The record in ``path``; saved sim results given by mistake are named as such."""
     try:
         return GameRecord.load(path)
-    except ReplayError:
+    except ReplayError as not_a_record:
         try:
             SimResults.load(path)
         except KnockaboutError:
-            raise  # the replay error: it says what is wrong with the record
+            raise not_a_record from None  # it says what is wrong with the record
         raise ReplayError(f"{path} holds saved sim results, not a game record: "
                           f"open it with knockabout report {path}") from None
 
