@@ -22,6 +22,7 @@ from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
+from knockabout.core.rng import fresh_seed
 from knockabout.store import Store, StoredTable
 from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
 
@@ -190,18 +191,28 @@ class LiveTable:
         return changed
 
     async def drive(self) -> None:
-        """Bots, clocks and grace periods. A bot thinks in a worker thread (a strong bot
-        may take a second) while the table is locked, so the server keeps answering."""
+        """Bots, clocks and grace periods. A bot thinks in a worker thread on a copy of the
+        state *without* the table's lock (so the table keeps answering and nobody can time
+        the thinking by how long the table is busy); its move is released when due."""
         clock = self.settings.clock
         while not self.table.over:
             async with self.lock:
-                seats_changed = self._expire_grace()
-                entries = await asyncio.to_thread(self.table.tick)
-                if entries or seats_changed:
-                    await self.changed(entries)
+                if self._expire_grace():
+                    await self.changed([])
                     continue
-                wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
-                self.wake.clear()
+                thought = self.table.think()
+                if thought is None:
+                    entries = await asyncio.to_thread(self.table.tick)  # planned moves and timeouts
+                    if entries:
+                        await self.changed(entries)
+                        continue
+                    wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
+                    self.wake.clear()
+            if thought is not None:
+                await asyncio.to_thread(thought.run)
+                async with self.lock:
+                    self.table.accept(thought)
+                continue
             if not wakes:
                 await self.wake.wait()
                 continue
@@ -311,7 +322,7 @@ class Manager:
                actions: list[str] | None = None) -> Table:
         s = self.settings
         return Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
-                     actions=actions or ())
+                     actions=actions or (), steady_bots=True)
 
     def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
                seed: int | None = None) -> tuple[LiveTable, int | None, str | None]:
@@ -341,7 +352,8 @@ class Manager:
             if s.kind == "empty":
                 s.name = f"Seat {i + 1}"
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        seed = seed if seed is not None else secrets.randbelow(2**31)
+        # a secret 256-bit seed: the deal comes from keyed BLAKE2b (see knockabout.core.rng)
+        seed = seed if seed is not None else fresh_seed()
         table = self._table(game, seats, cfg, seed)
         tokens: list[str | None] = [None] * len(seats)
         token = None

@@ -14,9 +14,13 @@ when it decides and its open challenge; a spectator (seat None) gets the public 
 and public events. The state, the match and the full event log are private: the
 server and the terminal build everything they show from updates.
 
-Fairness of timed windows: a bot answering a timed decision (Nak Muay's Countdown)
-always answers ``bot_delay`` seconds after the window opened, whatever it holds, so
-the speed of an answer never tells anyone whether the bot had a response.
+Timing that tells nothing: a bot's move is worked out ahead (:meth:`Table.think`, which
+a driver may run in another thread without holding anything) and released at a time
+fixed when its decision opened, whatever it holds and however long it thought: a timed
+decision (Nak Muay's Countdown) ``bot_delay`` seconds after the window opened, any other
+``bot_pace`` seconds after. With ``steady_bots`` the table also never releases a move
+sooner than the longest thinking it has seen (x1.25), so a slow search does not stand
+out from a forced move either. How long the bot really thought shows nowhere.
 
 Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
 (declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person
@@ -46,7 +50,7 @@ from knockabout.core.plugins import Maker
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord, Match
-from knockabout.core.rng import Rng, mix_seed
+from knockabout.core.rng import Rng, derive_seed
 from knockabout.core.view import View
 from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
@@ -59,6 +63,10 @@ Actor = Literal["person", "bot", "stand-in", "timeout", "judged"]
 
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
+# With steady_bots, every bot move waits at least this many times the longest thinking
+# seen at the table (capped), so thinking time does not show.
+_FLOOR_MARGIN = 1.25
+_MAX_FLOOR = 10.0
 
 
 class TableError(KnockaboutError):
@@ -91,6 +99,48 @@ class LogEntry:
     verdict: str = ""  # for a judged answer: why it passed or failed
 
 
+def _choose(bot: Bot, state: State, seat: int, rng: Rng) -> Action:
+    """The bot's choice; a bot that fails or answers illegally never freezes a live
+    table: the move becomes a random legal one (and the failure is logged)."""
+    legal = state.legal_actions()
+    try:
+        action = bot.choose(SeatView(state, seat), legal, rng)
+    except Exception:
+        log.exception("the bot of seat %d failed; it plays a random legal action", seat)
+        return legal[rng.below(len(legal))]
+    if action not in legal:
+        log.error("the bot of seat %d chose %r, which is not legal; it plays a random legal action", seat, action)
+        return legal[rng.below(len(legal))]
+    return action
+
+
+PlanKey = tuple[int, int, int, float]  # version, seat, which bot, when the decision's clock started
+
+
+class Thought:
+    """A bot's move being worked out ahead of its release (see :meth:`Table.think`).
+
+    :meth:`run` touches only a copy of the state, the bot and the table's bot generator,
+    so it may run in another thread while the table goes on answering people; hand the
+    result back with :meth:`Table.accept`."""
+
+    def __init__(self, key: PlanKey, bot: Bot, state: State, seat: int, rng: Rng,
+                 clock: Callable[[], float], opened: float) -> None:
+        self.key = key
+        self._bot = bot
+        self._state = state
+        self._seat = seat
+        self._rng = rng
+        self._clock = clock
+        self._opened = opened
+        self.action: Action | None = None
+        self.ready_after = 0.0  # clock seconds from the decision's opening until the move was ready
+
+    def run(self) -> None:
+        self.action = _choose(self._bot, self._state, self._seat, self._rng)
+        self.ready_after = max(0.0, self._clock() - self._opened)
+
+
 class Table:
     """A live game. See the module doc for how it is driven."""
 
@@ -109,6 +159,7 @@ class Table:
         stand_in: str | None = None,
         challenges: Mapping[str, Maker] | None = None,
         challenge_seed: int | None = None,
+        steady_bots: bool = False,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         self._match = Match(self.game, config, seed)
@@ -125,7 +176,12 @@ class Table:
         self.log: list[LogEntry] = []
         self._events: list[tuple[int, Event]] = []
         self._bots: dict[int, Bot] = {}
-        self._bot_rng = Rng(mix_seed(seed, "table-bots"))
+        # the bots' generator: secret when the deal is (a secret seed), so bot moves tell
+        # nothing about the deal's key; mix_seed(seed, "table-bots") for other seeds
+        self._bot_rng = Rng(derive_seed(seed, "table-bots"))
+        self.steady_bots = steady_bots
+        self.think_floor = 0.0  # with steady_bots: no bot move is released sooner than this
+        self._plan: tuple[PlanKey, Action] | None = None
         self._decided_at = clock()
         self.makers: Mapping[str, Maker] = self.game.challenges() if challenges is None else challenges
         # the puzzles' generator is the table's secret, never the game's (tests may fix it)
@@ -196,9 +252,46 @@ class Table:
         return None if dl is None else max(0.0, dl - self.clock())
 
     def _bot_due(self, d: Decision) -> float:
+        """When the bot's move is released: fixed when the decision opened (never by what
+        the bot holds or how long it thought)."""
         if d.time_limit is not None:
-            return self._decided_at + min(self.bot_delay, d.time_limit * _MAX_WINDOW_SHARE)
-        return self._decided_at + self.bot_pace
+            wait = min(max(self.bot_delay, self.think_floor), d.time_limit * _MAX_WINDOW_SHARE)
+        else:
+            wait = max(self.bot_pace, self.think_floor)
+        return self._decided_at + wait
+
+    # ------------------------------------------------------------ bot thinking
+    def _plan_key(self, d: Decision) -> PlanKey:
+        s = self.seats[d.player]
+        return (self.version, d.player, d.player if s.kind == "bot" else -1 - d.player, self._decided_at)
+
+    def _planned(self, d: Decision) -> Action | None:
+        plan = self._plan
+        return plan[1] if plan is not None and plan[0] == self._plan_key(d) else None
+
+    def think(self) -> Thought | None:
+        """The thinking a bot must do now for the pending decision, or None (no bot decides,
+        play has not started, or its move is already worked out). Run it (in any thread; it
+        needs no lock on the table) and give it back to :meth:`accept`; :meth:`tick` then
+        releases the move when it is due. A driver that never calls this still works:
+        :meth:`tick` thinks itself, ahead of the release time when called early."""
+        d = self.decision()
+        if d is None or not self.started or not self.bot_controls(d.player) or self._planned(d) is not None:
+            return None
+        key = self._plan_key(d)
+        return Thought(key, self._bot_for(d.player), self._state.clone(), d.player, self._bot_rng,
+                       self.clock, self._decided_at)
+
+    def accept(self, thought: Thought) -> bool:
+        """Keep a finished :class:`Thought` if the decision it was for is still pending
+        (same state, same seat and bot, same clock start); False when it came too late."""
+        d = self.decision()
+        if thought.action is None or d is None or self._plan_key(d) != thought.key:
+            return False
+        self._plan = (thought.key, thought.action)
+        if self.steady_bots:
+            self.think_floor = min(_MAX_FLOOR, max(self.think_floor, thought.ready_after * _FLOOR_MARGIN))
+        return True
 
     def next_due(self) -> float | None:
         """The clock time at which :meth:`tick` will have something to do, or None when
@@ -221,12 +314,20 @@ class Table:
             d = self.decision()
             if d is None:
                 break
+            if self.bot_controls(d.player):
+                action = self._planned(d)
+                if action is None:
+                    thought = self.think()
+                    assert thought is not None
+                    thought.run()
+                    self.accept(thought)
+                    action = thought.action
+                if action is not None and self.clock() >= self._bot_due(d):
+                    self._plan = None
+                    by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
+                    done.append(self._apply(d, action, by))
+                    continue
             now = self.clock()
-            if self.bot_controls(d.player) and now >= self._bot_due(d):
-                action = self._bot_move(d.player)
-                by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
-                done.append(self._apply(d, action, by))
-                continue
             dl = self.deadline()
             if dl is not None and now >= dl and d.timeout_action is not None:
                 done.append(self._apply(d, d.timeout_action, "timeout"))
@@ -411,20 +512,6 @@ class Table:
         if bot is None:
             bot = self._bots[key] = make_bot(level, self.game.id)
         return bot
-
-    def _bot_move(self, seat: int) -> Action:
-        """The bot's choice; a bot that fails or answers illegally never freezes a live
-        table: the move becomes a random legal one (and the failure is logged)."""
-        legal = self._state.legal_actions()
-        try:
-            action = self._bot_for(seat).choose(SeatView(self._state, seat), legal, self._bot_rng)
-        except Exception:
-            log.exception("the bot of seat %d failed; it plays a random legal action", seat)
-            return legal[self._bot_rng.below(len(legal))]
-        if action not in legal:
-            log.error("the bot of seat %d chose %r, which is not legal; it plays a random legal action", seat, action)
-            return legal[self._bot_rng.below(len(legal))]
-        return action
 
     def _apply(
         self, d: Decision | None, action: Action | str, by: Actor, *, check_undo: bool = True, verdict: str = ""
