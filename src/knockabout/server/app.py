@@ -20,14 +20,13 @@ Routes
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -38,6 +37,16 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.protocol import Game
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.replay import GameRecord
+from knockabout.server.guards import (
+    GONE,
+    BadFrame,
+    BodyLimit,
+    close_safely,
+    install_error_handlers,
+    json_problem,
+    receive_text,
+    send_safely,
+)
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
 from knockabout.store import Store
 
@@ -145,6 +154,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="knockabout", lifespan=lifespan)
+    app.add_middleware(BodyLimit)
+    install_error_handlers(app)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -271,35 +282,40 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # -- play
     @app.websocket("/ws/tables/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        await ws.accept()
+        try:
+            await ws.accept()
+            await session(ws, table_id)
+        except GONE:
+            return  # the client went away mid-way (also while its message waited for the table)
+
+    async def session(ws: WebSocket, table_id: str) -> None:
         live = manager(ws).get(table_id)
         if live is None:
-            await ws.send_json({"type": "error", "message": f"no live table {table_id!r}"})
-            await ws.close(code=4404)
+            await send_safely(ws, {"type": "error", "message": f"no live table {table_id!r}"})
+            await close_safely(ws, 4404, "no such live table")
             return
         try:
-            first = await ws.receive_text()
-            hello = Hello.model_validate_json(first)
+            hello = Hello.model_validate_json(await receive_text(ws))
             seat = live.seat_of(hello.token)
-        except (ValidationError, ValueError) as exc:
-            msg = _first_problem(exc) if isinstance(exc, ValidationError) else str(exc)
-            await ws.send_json({"type": "error", "message": f"the first message must be hello: {msg}"})
-            await ws.close(code=4400)
+        except (ValidationError, BadFrame) as exc:
+            msg = (json_problem(exc) or _first_problem(exc)) if isinstance(exc, ValidationError) else str(exc)
+            await send_safely(ws, {"type": "error", "message": f"the first message must be hello: {msg}"})
+            await close_safely(ws, 4400, f"the first message must be hello: {msg}")
             return
         except KnockaboutError as exc:
-            await ws.send_json({"type": "error", "message": str(exc)})
-            await ws.close(code=4403)
-            return
-        except WebSocketDisconnect:
+            await send_safely(ws, {"type": "error", "message": str(exc)})
+            await close_safely(ws, 4403, str(exc))
             return
         conn = Connection(ws, seat)
         await live.connect(conn)
         try:
             while True:
-                text = await ws.receive_text()
+                try:
+                    text = await receive_text(ws)
+                except BadFrame as exc:
+                    await live.send(conn, {"type": "error", "message": f"{exc}; nothing changed"})
+                    continue
                 await handle(live, conn, text)
-        except WebSocketDisconnect:
-            pass
         finally:
             await live.disconnect(conn)
 
@@ -307,11 +323,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         try:
             msg = ClientMessage.validate_json(text)
         except ValidationError as exc:
-            try:
-                json.loads(text)
-                why = _first_problem(exc)
-            except ValueError:
-                why = "not JSON"
+            why = json_problem(exc) or _first_problem(exc)
             await live.send(conn, {"type": "error", "message": f"malformed message ({why}); nothing changed"})
             return
         if isinstance(msg, Ping):
