@@ -74,12 +74,14 @@ class CreateTable(BaseModel):
     config: dict[str, Any] = Field(default_factory=dict)
     name: str = Field("", max_length=64)
     seed: int | None = Field(None, ge=0, lt=2**63)
+    listed: bool = Field(True, description="show the table in the public lobby (else only its link finds it)")
 
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field("", max_length=64)
     seat: int | None = Field(None, ge=0, lt=64, description="0-based seat; the first free one when left out")
+    invite: str | None = Field(None, min_length=1, max_length=64, description="the code of an invite link")
 
 
 class Hello(BaseModel):
@@ -193,14 +195,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed)
-        return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "table": live.info()}
+        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
+                                                    listed=body.listed)
+        invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
+        live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
+        return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
+                "table": live.info()}
 
     @app.get("/api/tables")
     async def tables(request: Request) -> dict[str, Any]:
         m = manager(request)
         out = []
-        for st in m.store.recent(50):
+        for st in m.store.recent(50, listed_only=True):
             live = m.get(st.id)
             if live is not None:
                 out.append(live.info())
@@ -228,7 +234,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.table.over:
             raise ApiError(409, "this game is over; watch its replay instead")
         try:
-            seat, token = await manager(request).join(live, body.name, body.seat)
+            seat, token = await manager(request).join(live, body.name, body.seat, body.invite)
         except KnockaboutError as exc:
             raise ApiError(409, str(exc)) from None
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
