@@ -219,7 +219,7 @@ class LiveTable:
                     continue
                 thought = self.table.think()
                 if thought is None:
-                    entries = await asyncio.to_thread(self.table.tick)  # planned moves and timeouts
+                    entries = self.table.tick(think=False)  # planned moves and timeouts: quick
                     if entries:
                         await self.changed(entries)
                         continue

@@ -286,7 +286,7 @@ class Table:
         """Keep a finished :class:`Thought` if the decision it was for is still pending
         (same state, same seat and bot, same clock start); False when it came too late."""
         d = self.decision()
-        if thought.action is None or d is None or self._plan_key(d) != thought.key:
+        if thought.action is None or d is None or not self.bot_controls(d.player) or self._plan_key(d) != thought.key:
             return False
         self._plan = (thought.key, thought.action)
         if self.steady_bots:
@@ -307,8 +307,11 @@ class Table:
             times.append(dl)
         return min(times) if times else None
 
-    def tick(self) -> list[LogEntry]:
-        """Apply every bot move and timeout that is due by now."""
+    def tick(self, *, think: bool = True) -> list[LogEntry]:
+        """Apply every bot move and timeout that is due by now. A bot whose move is not
+        worked out yet thinks here (its move is still released only when due); with
+        ``think=False`` the tick stops there instead, for a driver that runs
+        :meth:`think` itself (outside any lock)."""
         done: list[LogEntry] = []
         while self.started:
             d = self.decision()
@@ -316,7 +319,7 @@ class Table:
                 break
             if self.bot_controls(d.player):
                 action = self._planned(d)
-                if action is None:
+                if action is None and think:
                     thought = self.think()
                     assert thought is not None
                     thought.run()
