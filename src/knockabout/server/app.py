@@ -39,6 +39,7 @@ from knockabout.core.registry import all_games, get_game
 from knockabout.core.replay import GameRecord
 from knockabout.server.guards import (
     GONE,
+    NOT_JSON,
     BadFrame,
     BodyLimit,
     close_safely,
@@ -133,6 +134,8 @@ class ApiError(Exception):
 def _first_problem(exc: ValidationError | RequestValidationError) -> str:
     problems = []
     for err in exc.errors()[:3]:
+        if err.get("type") == "json_invalid":
+            return NOT_JSON
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "message"
         problems.append(f"{loc}: {err.get('msg', 'invalid')}")
     return "; ".join(problems)
@@ -169,7 +172,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=422)
+        not_json = any(e.get("type") == "json_invalid" for e in exc.errors())
+        return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=400 if not_json else 422)
 
     def manager(request: Request | WebSocket) -> Manager:
         m: Manager = request.app.state.manager

@@ -27,6 +27,8 @@ MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_CHARS = 16 * 1024
 """The largest WebSocket text message the server reads (an answer is at most ~2 KB)."""
 
+NOT_JSON = "the body is not JSON (or it is not UTF-8, or nested too deeply)"
+
 GONE = (WebSocketDisconnect, RuntimeError, OSError)
 """What sending to or closing a socket whose client has gone may raise (Starlette raises
 RuntimeError after a close, the servers' transports OSError subclasses)."""
@@ -87,7 +89,7 @@ def install_error_handlers(app: FastAPI) -> None:
         elif exc.status_code == 405:
             message = f"{request.method} is not allowed on {request.url.path}"
         elif exc.status_code == 400 and "parsing the body" in str(exc.detail):
-            message = "bad request: the body is not JSON (or it is not UTF-8, or nested too deeply)"
+            message = f"bad request: {NOT_JSON}"
         else:
             message = str(exc.detail)
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
