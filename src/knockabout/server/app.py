@@ -2,10 +2,13 @@
 
 Routes
   GET  /api/games                       games, their options and the bot levels
-  POST /api/tables                      create a table -> {id, seat, token}
-  GET  /api/tables                      recent tables
+  POST /api/tables                      create a table -> {id, seat, token, invites}
+                                        (``listed``: false keeps it out of the lobby;
+                                        a seat ``invite`` is kept for its invite link)
+  GET  /api/tables                      recent listed tables
   GET  /api/tables/{id}                 one table's public facts
-  POST /api/tables/{id}/join            take a free seat -> {seat, token}
+  POST /api/tables/{id}/join            take a free seat, or with ``invite`` the seat
+                                        kept for that code -> {seat, token}
   GET  /api/tables/{id}/replay/{step}   a finished game, step by step
   GET  /api/tables/{id}/record          a finished game's replay record (JSON)
   WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
@@ -16,6 +19,9 @@ Routes
   GET  /games/{game}/renderer.js        the game's own web renderer (its declared
                                         ``web_renderer`` file), else the generic one
   GET  /, /t/{id}, /replay/{id}         the front end (static files, no build step)
+
+Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
+64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
 """
 
 from __future__ import annotations
