@@ -11,16 +11,13 @@ the second. And the seed of a running table shows in no route and no frame.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from knockabout.core import GameRecord, replay
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, is_secret_seed
-from knockabout.store import Store, StoredTable
 from tests.server.conftest import GAMES, receive_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -156,28 +153,3 @@ def test_after_the_end_the_record_with_its_secret_seed_replays_exactly(make_clie
         assert record.seed == table.seed and is_secret_seed(record.seed)
         assert replay(record).to_dict() == table._state.to_dict()
         assert c.get(f"/api/tables/{made['id']}").json()["seed"] == table.seed
-
-
-def test_a_database_from_before_gets_the_new_columns_and_keeps_its_rows(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = create_engine(url)
-    with engine.begin() as conn:  # the schema as the first release made it
-        conn.execute(text("CREATE TABLE live_tables (id VARCHAR(64) PRIMARY KEY, game VARCHAR(64), "
-                          "rules_version VARCHAR(32), content_hash VARCHAR(128), config JSON, seed BIGINT, "
-                          "seats JSON, status VARCHAR(16), created_at FLOAT, finished_at FLOAT, result JSON)"))
-        conn.execute(text("INSERT INTO live_tables VALUES ('old', 'nak-muay', '1.0', '', '{}', 77, '[]', "
-                          "'finished', 1.0, 2.0, NULL)"))
-    engine.dispose()
-    store = Store(url)
-    old = store.get("old")
-    assert old is not None and old.seed == 77 and old.listed
-    big = (1 << 255) | 12345
-    store.create(StoredTable(id="new", game="nak-muay", rules_version="1.0", config={}, seed=big, seats=[],
-                             listed=False))
-    new = store.get("new")
-    assert new is not None and new.seed == big and not new.listed
-    assert [t.id for t in store.recent(listed_only=True)] == ["old"]
-    store.close()
-    again = Store(url)  # opening it again changes nothing
-    assert {t.id for t in again.recent()} == {"old", "new"}
-    again.close()
