@@ -21,6 +21,7 @@ from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.rng import Rng, fresh_seed
 from knockabout.table import Seat, Table
+from knockabout.table.table import FLOOR_MEMORY
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -146,8 +147,8 @@ def test_a_move_worked_out_for_a_decision_that_changed_is_thrown_away() -> None:
 def test_steady_bots_never_release_sooner_than_the_longest_thinking_seen() -> None:
     now = [0.0]
     seats = [Seat("bot", "A", "random"), Seat("bot", "B", "random")]
-    t = Table("nak-muay", seats, {"players": 2}, 5, bot_pace=0.1, steady_bots=True, clock=lambda: now[0],
-              challenges={})
+    t = Table("knockback", seats, {}, 5, bot_pace=0.1, steady_bots=True, clock=lambda: now[0],
+              challenges={})  # (long games: the test outlives the floor's memory)
     thought = t.think()
     assert thought is not None
     thought.run()
@@ -160,3 +161,9 @@ def test_steady_bots_never_release_sooner_than_the_longest_thinking_seen() -> No
     assert len(t.tick()) >= 1
     d = t.decision()
     assert d is not None and t.next_due() == pytest.approx(now[0] + 0.5), "and so is every later one"
+    for _ in range(FLOOR_MEMORY + 1):  # quick moves until the one long thinking ages out
+        due = t.next_due()
+        assert due is not None
+        now[0] = due
+        assert t.tick()
+    assert t.think_floor < 0.5, "a stall long ago no longer slows the table"

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.store import Store, StoredTable
 from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
+from knockabout.table.table import FLOOR_MEMORY
 
 
 @dataclass
@@ -83,6 +85,8 @@ class LiveTable:
     task: asyncio.Task[None] | None = None
     finished_saved: bool = False
     new_invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for the creator only
+    # the server's recent release floors by (game, bot level), shared by its tables (see drive)
+    think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
 
     # -- facts
     @property
@@ -228,7 +232,8 @@ class LiveTable:
             if thought is not None:
                 await asyncio.to_thread(thought.run)
                 async with self.lock:
-                    self.table.accept(thought)
+                    if self.table.accept(thought):
+                        self._learn_floor(thought.key[1], thought.floor)
                 continue
             if not wakes:
                 await self.wake.wait()
@@ -236,6 +241,13 @@ class LiveTable:
             delay = max(0.0, min(wakes) - clock())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), timeout=delay + 0.005)
+
+    def _learn_floor(self, seat: int, floor: float) -> None:
+        """Remember how long this level thinks in this game, so that the server's next
+        tables release its moves no sooner from their first move on (a long search then
+        stands out at most once per server, not once per table)."""
+        key = (self.game.id, self.table.bot_level(seat))
+        self.think_floors.setdefault(key, deque(maxlen=FLOOR_MEMORY)).append(floor)
 
     def start(self) -> None:
         if self.task is None and not self.table.over:
@@ -341,12 +353,16 @@ class Manager:
         self.settings = settings
         self.store = store
         self.tables: dict[str, LiveTable] = {}
+        self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
                actions: list[str] | None = None) -> Table:
         s = self.settings
-        return Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
-                     actions=actions or (), steady_bots=True)
+        table = Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
+                      actions=actions or (), steady_bots=True)
+        learned = [self.think_floors.get((game.id, lvl), ()) for lvl in table.bot_levels()]
+        table.remember_floors([max(recent) for recent in learned if recent])
+        return table
 
     def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
                seed: int | None = None, *, listed: bool = True) -> tuple[LiveTable, int | None, str | None]:
@@ -389,7 +405,8 @@ class Manager:
             tokens[mine] = token_hash(token)
         codes = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "empty" and s.reserved}
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
-        live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed)
+        live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
+                         think_floors=self.think_floors)
         live.new_invites = codes
         self.store.create(StoredTable(
             id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
@@ -453,7 +470,7 @@ class Manager:
             tokens = [s.get("token") for s in st.seats]
             invites = [s.get("invite") for s in st.seats]
             live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
-                             created_at=st.created_at)
+                             created_at=st.created_at, think_floors=self.think_floors)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":

@@ -19,8 +19,9 @@ a driver may run in another thread without holding anything) and released at a t
 fixed when its decision opened, whatever it holds and however long it thought: a timed
 decision (Nak Muay's Countdown) ``bot_delay`` seconds after the window opened, any other
 ``bot_pace`` seconds after. With ``steady_bots`` the table also never releases a move
-sooner than the longest thinking it has seen (x1.25), so a slow search does not stand
-out from a forced move either. How long the bot really thought shows nowhere.
+sooner than 1.25 x the longest of the last ``FLOOR_MEMORY`` thinkings it has seen, so a
+slow search does not stand out from a forced move either. How long the bot really
+thought shows nowhere.
 
 Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
 (declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person
@@ -35,7 +36,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -63,10 +65,12 @@ Actor = Literal["person", "bot", "stand-in", "timeout", "judged"]
 
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
-# With steady_bots, every bot move waits at least this many times the longest thinking
-# seen at the table (capped), so thinking time does not show.
+# With steady_bots, every bot move waits at least this many times the longest of the
+# last FLOOR_MEMORY thinkings seen at the table (capped), so thinking time does not show;
+# a one-off stall (machine load) ages out instead of slowing the table for good.
 _FLOOR_MARGIN = 1.25
 _MAX_FLOOR = 10.0
+FLOOR_MEMORY = 32
 
 
 class TableError(KnockaboutError):
@@ -140,6 +144,11 @@ class Thought:
         self.action = _choose(self._bot, self._state, self._seat, self._rng)
         self.ready_after = max(0.0, self._clock() - self._opened)
 
+    @property
+    def floor(self) -> float:
+        """The release floor this thinking calls for (see ``steady_bots``)."""
+        return min(_MAX_FLOOR, self.ready_after * _FLOOR_MARGIN)
+
 
 class Table:
     """A live game. See the module doc for how it is driven."""
@@ -180,7 +189,7 @@ class Table:
         # nothing about the deal's key; mix_seed(seed, "table-bots") for other seeds
         self._bot_rng = Rng(derive_seed(seed, "table-bots"))
         self.steady_bots = steady_bots
-        self.think_floor = 0.0  # with steady_bots: no bot move is released sooner than this
+        self._floors: deque[float] = deque(maxlen=FLOOR_MEMORY)  # the last thinkings' floors
         self._plan: tuple[PlanKey, Action] | None = None
         self._decided_at = clock()
         self.makers: Mapping[str, Maker] = self.game.challenges() if challenges is None else challenges
@@ -234,6 +243,15 @@ class Table:
     def persons(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "person"]
 
+    def bot_level(self, seat: int) -> str:
+        """The level of the bot that plays this seat (its own, or the stand-in's)."""
+        s = self.seats[seat]
+        return s.level if s.kind == "bot" and s.level else self.stand_in
+
+    def bot_levels(self) -> set[str]:
+        """Every bot level that may play at this table (a person's seat: the stand-in's)."""
+        return {self.bot_level(i) for i in range(len(self.seats))}
+
     def bot_controls(self, seat: int) -> bool:
         """Whether a bot decides for this seat (a bot seat, or a person who is away)."""
         s = self.seats[seat]
@@ -261,6 +279,16 @@ class Table:
         return self._decided_at + wait
 
     # ------------------------------------------------------------ bot thinking
+    @property
+    def think_floor(self) -> float:
+        """With ``steady_bots``: no bot move is released sooner than this after its decision
+        opened (1.25 x the longest of the last thinkings, at most 10 s)."""
+        return max(self._floors, default=0.0)
+
+    def remember_floors(self, floors: Iterable[float]) -> None:
+        """Start from floors learned elsewhere (the server's other tables of these levels)."""
+        self._floors.extend(f for f in floors if f > 0)
+
     def _plan_key(self, d: Decision) -> PlanKey:
         s = self.seats[d.player]
         return (self.version, d.player, d.player if s.kind == "bot" else -1 - d.player, self._decided_at)
@@ -290,7 +318,7 @@ class Table:
             return False
         self._plan = (thought.key, thought.action)
         if self.steady_bots:
-            self.think_floor = min(_MAX_FLOOR, max(self.think_floor, thought.ready_after * _FLOOR_MARGIN))
+            self._floors.append(thought.floor)
         return True
 
     def next_due(self) -> float | None:
@@ -509,7 +537,7 @@ class Table:
     # -------------------------------------------------------------- internals
     def _bot_for(self, seat: int) -> Bot:
         s = self.seats[seat]
-        level = s.level if s.kind == "bot" and s.level else self.stand_in
+        level = self.bot_level(seat)
         key = seat if s.kind == "bot" else -1 - seat
         bot = self._bots.get(key)
         if bot is None:
