@@ -21,7 +21,7 @@ from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.rng import Rng, fresh_seed
 from knockabout.table import Seat, Table
-from knockabout.table.table import FLOOR_MEMORY
+from knockabout.table.thinking import FLOOR_MEMORY
 
 pytestmark = pytest.mark.timeout(120)
 

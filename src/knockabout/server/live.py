@@ -26,7 +26,7 @@ from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.store import Store, StoredTable
 from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
-from knockabout.table.table import FLOOR_MEMORY
+from knockabout.table.thinking import FLOOR_MEMORY
 
 
 @dataclass

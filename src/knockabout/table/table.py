@@ -45,7 +45,7 @@ from pydantic import BaseModel
 
 from knockabout.bots.levels import make_bot
 from knockabout.core.actions import Action
-from knockabout.core.bot import Bot, SeatView
+from knockabout.core.bot import Bot
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.plugins import Maker
@@ -56,6 +56,7 @@ from knockabout.core.rng import Rng, derive_seed
 from knockabout.core.view import View
 from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
+from knockabout.table.thinking import FLOOR_MEMORY, PlanKey, Thought
 from knockabout.table.undo import public_and_deterministic
 from knockabout.table.update import Update
 
@@ -65,12 +66,6 @@ Actor = Literal["person", "bot", "stand-in", "timeout", "judged"]
 
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
-# With steady_bots, every bot move waits at least this many times the longest of the
-# last FLOOR_MEMORY thinkings seen at the table (capped), so thinking time does not show;
-# a one-off stall (machine load) ages out instead of slowing the table for good.
-_FLOOR_MARGIN = 1.25
-_MAX_FLOOR = 10.0
-FLOOR_MEMORY = 32
 
 
 class TableError(KnockaboutError):
@@ -101,53 +96,6 @@ class LogEntry:
     by: Actor
     undoable: bool
     verdict: str = ""  # for a judged answer: why it passed or failed
-
-
-def _choose(bot: Bot, state: State, seat: int, rng: Rng) -> Action:
-    """The bot's choice; a bot that fails or answers illegally never freezes a live
-    table: the move becomes a random legal one (and the failure is logged)."""
-    legal = state.legal_actions()
-    try:
-        action = bot.choose(SeatView(state, seat), legal, rng)
-    except Exception:
-        log.exception("the bot of seat %d failed; it plays a random legal action", seat)
-        return legal[rng.below(len(legal))]
-    if action not in legal:
-        log.error("the bot of seat %d chose %r, which is not legal; it plays a random legal action", seat, action)
-        return legal[rng.below(len(legal))]
-    return action
-
-
-PlanKey = tuple[int, int, int, float]  # version, seat, which bot, when the decision's clock started
-
-
-class Thought:
-    """A bot's move being worked out ahead of its release (see :meth:`Table.think`).
-
-    :meth:`run` touches only a copy of the state, the bot and the table's bot generator,
-    so it may run in another thread while the table goes on answering people; hand the
-    result back with :meth:`Table.accept`."""
-
-    def __init__(self, key: PlanKey, bot: Bot, state: State, seat: int, rng: Rng,
-                 clock: Callable[[], float], opened: float) -> None:
-        self.key = key
-        self._bot = bot
-        self._state = state
-        self._seat = seat
-        self._rng = rng
-        self._clock = clock
-        self._opened = opened
-        self.action: Action | None = None
-        self.ready_after = 0.0  # clock seconds from the decision's opening until the move was ready
-
-    def run(self) -> None:
-        self.action = _choose(self._bot, self._state, self._seat, self._rng)
-        self.ready_after = max(0.0, self._clock() - self._opened)
-
-    @property
-    def floor(self) -> float:
-        """The release floor this thinking calls for (see ``steady_bots``)."""
-        return min(_MAX_FLOOR, self.ready_after * _FLOOR_MARGIN)
 
 
 class Table:
@@ -349,7 +297,7 @@ class Table:
                 action = self._planned(d)
                 if action is None and think:
                     thought = self.think()
-                    assert thought is not None
+                    assert thought is not None  # a bot decides and nothing is planned
                     thought.run()
                     self.accept(thought)
                     action = thought.action
