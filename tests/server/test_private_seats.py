@@ -23,7 +23,7 @@ def test_an_unlisted_table_is_not_in_the_lobby_but_its_link_works(make_client: A
                                              "listed": False}).json()
         lobby = [t["id"] for t in c.get("/api/tables").json()["tables"]]
         assert shown["id"] in lobby and hidden["id"] not in lobby
-        assert len(hidden["id"]) >= 20, "an unlisted table's id is too long to guess (128 bits)"
+        assert len(hidden["id"]) >= 20, "an unlisted table's id is too long to guess (~125 bits)"
         info = c.get(f"/api/tables/{hidden['id']}").json()
         assert info["listed"] is False and info["free_seats"] == [1]
         joined = c.post(f"/api/tables/{hidden['id']}/join", json={"name": "Cy"})

@@ -369,7 +369,7 @@ class Manager:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
         further people join through ``open`` seats, or an ``invite`` seat's link (the codes
         are in :attr:`LiveTable.new_invites` until the creator has been answered).
-        ``listed=False`` keeps the table out of the public lobby (its id is then 128 bits,
+        ``listed=False`` keeps the table out of the public lobby (its id is then ~125 bits,
         so only its link finds it)."""
         game = get_game(game_id)
         if not seat_texts:
