@@ -24,28 +24,28 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture(params=["websockets", "websockets-sansio"])
-def real_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, Any]]:
+def real_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, Any, str]]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'r.db'}", bot_pace=600.0, bot_delay=600.0))
     # log_config=None: uvicorn's own loggers reach the test's log capture
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws=request.param))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, daemon=True, name=f"disconnects-server-{port}")
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
-    yield f"127.0.0.1:{port}", app
+    yield f"127.0.0.1:{port}", app, thread.name
     server.should_exit = True
     thread.join(timeout=10)
 
 
 def test_senders_that_vanish_while_the_table_is_busy_leave_no_traceback(
-        real_server: tuple[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+        real_server: tuple[str, Any, str], caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    host, app = real_server
+    host, app, server_thread = real_server
     made = httpx.post(f"http://{host}/api/tables", json={"game": "nak-muay", "seats": ["me", "open"],
                                                          "name": "Ann"}).json()
     joined = httpx.post(f"http://{host}/api/tables/{made['id']}/join", json={"name": "Bo"}).json()
@@ -73,5 +73,7 @@ def test_senders_that_vanish_while_the_table_is_busy_leave_no_traceback(
         while json.loads(bo.recv(timeout=5))["type"] != "pong":
             assert time.monotonic() < deadline
     time.sleep(0.2)
-    problems = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    # (only this server's records: another test's server may still run in this process)
+    problems = [f"{r.name}: {r.getMessage()}" for r in caplog.records
+                if r.threadName == server_thread and (r.levelno >= logging.ERROR or r.exc_info)]
     assert not problems, problems[:3]

@@ -123,9 +123,6 @@ def test_a_leaky_bot_answers_at_the_same_time_whatever_it_holds(
     floor = PACE
     assert min(with_choice) >= floor - 1e-3 and min(forced) >= floor - 1e-3
     assert ks_2samp(with_choice, forced).pvalue > 1e-3, (sorted(with_choice)[:5], sorted(forced)[:5])
-    # released at the floor, not floor + thinking: the medians differ by far less than SLOW
-    gap = abs(sorted(with_choice)[len(with_choice) // 2] - sorted(forced)[len(forced) // 2])
-    assert gap < SLOW / 3, gap
 
 
 def test_a_move_worked_out_for_a_decision_that_changed_is_thrown_away() -> None:
