@@ -51,22 +51,5 @@ def my_turn(seat: int) -> Callable[[dict[str, Any]], bool]:
     return pred
 
 
-def _knockdown_tables_build() -> bool:
-    """Whether a Knockdown table can be built on this branch: its tower challenge maker
-    comes from the tower work (``table.challenge.tower_puzzle``), merged separately."""
-    from knockabout.core.registry import get_game
-
-    try:
-        get_game("knockdown").challenges()
-    except ImportError:
-        return False
-    return True
-
-
-GAMES = [
-    "nak-muay",
-    pytest.param("knockdown", marks=pytest.mark.skipif(
-        not _knockdown_tables_build(), reason="Knockdown tables need table.challenge.tower_puzzle (tower branch)")),
-    "knockback",
-]
+GAMES = ["nak-muay", "knockdown", "knockback"]
 """The three games, for tests that run a server table of each."""
