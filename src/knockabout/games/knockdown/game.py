@@ -159,6 +159,13 @@ class KnockdownGame(Game[KnockdownConfig]):
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d["content"] = SET_LABEL
+        boxes = builtin_boxes()
+        # values the free-text options take (for `knockabout games` and menus)
+        d["choices"] = {
+            "fighters": ["random", *(f.id for b in boxes.values() for f in b.fighters)],
+            "arena": ["random", *boxes],
+            "skills": ["random", *boxes],
+        }
         return d
 
 

@@ -5,7 +5,7 @@
 // only the frame's own fields (decision, legal, outcome); the view is the renderer's.
 import { installTips, openRules } from "./help.js";
 import { lobby } from "./lobby.js";
-import { api, go, h, hints, myName, nav, seats, setRouter, toast } from "./page.js";
+import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 
 const app = document.getElementById("app");
 const crumb = document.getElementById("crumb");
@@ -49,20 +49,23 @@ async function tablePage(id) {
   if (saved || info.status === "finished") return connect(id, saved ? saved.token : null);
   const nameIn = h("input", { value: myName.get(), placeholder: "your name", maxlength: 24, id: "join-name" });
   const freeBox = h("div", { class: "row" });
-  for (const i of info.free_seats) {
-    freeBox.append(h("button", { class: "primary", "data-seat": i, onclick: async () => {
-      myName.set(nameIn.value.trim());
-      try {
-        const got = await api(`/api/tables/${id}/join`, { name: nameIn.value, seat: i });
-        seats.set(id, got.seat, got.token);
-        connect(id, got.token);
-      } catch (e) { toast(e.message); }
-    } }, `Take seat ${i + 1}`));
-  }
+  const code = inviteCode();
+  const take = (i, label, body) => freeBox.append(h("button", { class: "primary", "data-seat": i, onclick: async () => {
+    myName.set(nameIn.value.trim());
+    try {
+      const got = await api(`/api/tables/${id}/join`, { name: nameIn.value, ...body });
+      seats.set(id, got.seat, got.token);
+      history.replaceState(null, "", location.pathname);  // the invite is used: drop it from the address
+      connect(id, got.token);
+    } catch (e) { toast(e.message); }
+  } }, label));
+  if (code && (info.reserved_seats || []).length) take("invite", "Take your invited seat", { invite: code });
+  for (const i of info.free_seats) take(i, `Take seat ${i + 1}`, { seat: i });
+  const canJoin = freeBox.childElementCount > 0;
   app.replaceChildren(h("section", { class: "panel" },
     h("h2", {}, `${info.game_name || info.game} table`),
-    h("p", {}, "Seats: ", info.seats.map((s) => s.kind === "empty" ? "(open)" : s.name).join(", ")),
-    info.free_seats.length ? h("div", {}, h("label", {}, h("span", {}, "Your name"), nameIn), freeBox)
+    h("p", {}, "Seats: ", info.seats.map((s) => s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name).join(", ")),
+    canJoin ? h("div", {}, h("label", {}, h("span", {}, "Your name"), nameIn), freeBox)
       : h("p", { class: "muted" }, "Every seat is taken."),
     h("p", {}, h("button", { id: "watch", onclick: () => connect(id, null) }, "Watch as a spectator"))));
 }
@@ -86,7 +89,10 @@ function connect(id, token) {
       h("input", { value: invite, readonly: true, id: "invite", onfocus: (e) => e.target.select() }),
       h("button", { id: "copy-invite", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied", "ok")) }, "Copy")),
       localOnly ? h("small", { class: "hint", id: "invite-note" }, "This address works on this computer only. To play on your network, "
-        + "start the server with knockabout serve --host 0.0.0.0 and open it by this computer's network address.") : null),
+        + "start the server with knockabout serve --host 0.0.0.0 and open it by this computer's network address.") : null,
+      ...invites.get(id).map((inv) => h("div", { class: "invite" }, h("span", {}, `Seat ${inv.seat + 1}`),
+        h("input", { value: `${location.origin}${inv.url}`, readonly: true, class: "invite-link", "data-seat": inv.seat,
+          "aria-label": `invite link for seat ${inv.seat + 1}`, onfocus: (e) => e.target.select() })))),
     ui.players, ui.help,
     h("h2", { class: "h3" }, "What happened"), ui.log);
   app.replaceChildren(h("h1", { class: "sr" }, "Table"),
@@ -185,7 +191,7 @@ function connect(id, token) {
     ui.result.replaceChildren();
     if (t.status === "waiting") {
       ui.decide.append(h("p", { class: "panel" }, "Waiting for players to join: share the invite link. Open seats: ",
-        t.free_seats.map((i) => i + 1).join(", ")));
+        t.seats.flatMap((s, i) => s.kind === "empty" ? [`${i + 1}${s.reserved ? " (invite link)" : ""}`] : []).join(", ")));
     }
     if (cur.outcome) ui.result.append(endPanel(cur.outcome, nm));
     const d = cur.decision;

@@ -3,7 +3,7 @@
 // (remembered in this browser) and every recent table with its created time.
 import { openRules } from "./help.js";
 import { optionControls } from "./options.js";
-import { ago, api, go, h, myName, nav, seats, toast } from "./page.js";
+import { ago, api, go, h, invites, myName, nav, seats, toast } from "./page.js";
 
 const players = (g) => (g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`);
 
@@ -28,6 +28,7 @@ export async function lobby(app, crumb) {
   const playersIn = h("input", { id: "players", type: "number", value: 3, inputmode: "numeric" });
   const playersHint = h("small", { class: "hint", id: "players-hint" });
   const seatsBox = h("div", { id: "seats" });
+  const listedIn = h("input", { id: "listed", type: "checkbox", checked: true });
   const optionsBox = h("div", { id: "options" });
   let readOptions = () => ({});
 
@@ -43,7 +44,8 @@ export async function lobby(app, crumb) {
     seatsBox.replaceChildren(h("div", { class: "seat-row" }, h("span", {}, "Seat 1"), h("b", {}, "you")));
     for (let i = 1; i < n; i++) {
       const sel = h("select", { "data-seat": i, "aria-label": `seat ${i + 1}` },
-        h("option", { value: "open" }, "a friend (joins with the invite link)"),
+        h("option", { value: "open" }, "open: anyone with the table link joins"),
+        h("option", { value: "invite" }, "invite: kept for its own invite link"),
         bots.map((b) => h("option", { value: b }, `bot: ${b}`)));
       sel.value = old[i - 1] || defaultBot;
       seatsBox.append(h("label", { class: "seat-row" }, h("span", {}, `Seat ${i + 1}`), sel));
@@ -59,8 +61,9 @@ export async function lobby(app, crumb) {
   async function start(body) {
     myName.set(nameIn.value.trim());
     try {
-      const made = await api("/api/tables", { name: nameIn.value, ...body });
+      const made = await api("/api/tables", { name: nameIn.value, listed: listedIn.checked, ...body });
       seats.set(made.id, made.seat, made.token);
+      invites.set(made.id, made.invites);
       go(`/t/${made.id}`);
     } catch (e) { toast(e.message); }
   }
@@ -81,6 +84,7 @@ export async function lobby(app, crumb) {
     h("label", {}, h("span", {}, "Your name"), nameIn),
     h("label", {}, h("span", {}, "Players"), playersIn, playersHint),
     seatsBox,
+    h("label", { class: "check" }, listedIn, " Show in the lobby (else only the link finds it)"),
     h("h3", {}, "Options"),
     optionsBox,
     h("p", {}, h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table")));
@@ -99,7 +103,7 @@ export async function lobby(app, crumb) {
   const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
   const remembered = new Set(seats.tables());
   const row = (t) => {
-    const who = t.seats.map((s) => (s.kind === "empty" ? "(open)" : s.name)).join(", ");
+    const who = t.seats.map((s) => (s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name)).join(", ");
     const o = t.outcome;
     const status = o && o.winners ? (o.draw ? "draw" : `${t.seats[o.winners[0]].name} won`) : t.status;
     const link = t.status === "finished"

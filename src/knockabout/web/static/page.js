@@ -52,6 +52,16 @@ export const seats = {
     return out;
   },
 };
+// the invite links of a table's reserved seats, kept by its creator's browser only
+export const invites = {
+  get(id) { try { return JSON.parse(localStorage.getItem(`knockabout:invites:${id}`)) || []; } catch { return []; } },
+  set(id, list) { if (list && list.length) localStorage.setItem(`knockabout:invites:${id}`, JSON.stringify(list)); },
+};
+// an invite code arrives in the link's fragment (#invite=...), which never reaches the server's logs
+export function inviteCode() {
+  const m = /(?:^#|&)invite=([A-Za-z0-9_-]+)/.exec(location.hash);
+  return m ? m[1] : null;
+}
 export const myName = {
   get() { return localStorage.getItem("knockabout:name") || ""; },
   set(v) { localStorage.setItem("knockabout:name", v); },
