@@ -208,6 +208,8 @@ def test_the_countdown_is_a_visible_timer_that_runs_out(server: LiveServer, brow
         page.wait_for_timeout(30)
     timer = page.locator("#timer .timer")
     assert timer.count() == 1 and "You have" in timer.inner_text(), page.inner_text("#log")
+    answers = page.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.action)")
+    assert answers[-1] == "no-response", f"real answers come first, giving up last: {answers}"
     first = int(page.inner_text("#secs"))
     page.wait_for_timeout(1200)
     assert int(page.inner_text("#secs")) < first, "the timer ticks down"

@@ -104,6 +104,8 @@ def test_a_whole_game_by_clicking_only(server: LiveServer, browser: Any, shots: 
     page.wait_for_selector("#invite")
 
     def first_decision() -> None:
+        page.click("#legend summary")  # the legend open too: it is part of what is checked
+        assert page.locator("#legend dt").count() >= 5
         check_screen(page, shots, f"{game}-{size}-decision")
 
     play_to_the_end(page, random.Random(f"{game}{size}"), first_decision)

@@ -140,7 +140,7 @@ function connect(id, token) {
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
           onchange: (e) => { hints.set(e.target.checked); draw(); } }), " hints")),
       legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
-        h("dl", { class: "legend" }, legend.map(([mark, text]) => [h("dt", {}, mark), h("dd", {}, text)]))) : null,
+        h("dl", { class: "legend" }, legend.flatMap(([mark, text]) => [h("dt", {}, mark), h("dd", {}, text)]))) : null,
       h("p", { class: "muted small" }, "Hover, focus or long-press any card, symbol or chip for its full text."));
   }
 
