@@ -38,6 +38,8 @@ DIRS: Final = ("up", "down", "left", "right")
 DXY: Final = ((0, -1), (0, 1), (-1, 0), (1, 0))
 TOKEN_INDEX: Final = {t: i for i, t in enumerate(TOKENS)}
 NTOK: Final = len(TOKENS)
+# token indices the rules name (the order of content.TOKENS)
+TK_CURSE, TK_STUN, TK_POISON, TK_MIST, TK_POTION, TK_AMMO, TK_FLAME, TK_TRAP, TK_CONTAM = range(NTOK)
 ALL_SYMBOLS: Final = (1 << len(SYMBOLS)) - 1
 
 RANGE_ANY: Final = 0

@@ -1,0 +1,89 @@
+"""Before the first turn: the Skill draft (keep one of three, one of two, choose the face-up
+card), the reveal and initiative, then the opening picks from the Attack Row. Taking cards
+from the row later (an effect) uses the same picks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from knockabout.core.events import Event
+from knockabout.games.knockdown.events import private, public
+from knockabout.games.knockdown.phases import Phase, RowPending
+from knockabout.games.knockdown.rounds import begin_round_tasks, refill, shuffle_in_candles
+from knockabout.games.knockdown.tasks import AFTER_OPENING, RowPick, Take
+
+if TYPE_CHECKING:
+    from knockabout.games.knockdown.state import KnockdownState
+
+
+def draft(s: KnockdownState, ph: Phase, i: int, ev: list[Event]) -> None:
+    """The answer ``i`` in a draft phase (DRAFT1, DRAFT2 or FACEUP)."""
+    p = s.decider
+    skills = s.setup.skills
+    if ph == Phase.DRAFT1:
+        s.keep1[p] = s.dealt[p][i]
+        ev.append(public("skill_kept", player=p, step=1))
+        ev.append(private(p, "skill_kept_card", player=p, skill=skills[s.keep1[p]].name))
+        if p == 0:
+            s.decide(Phase.DRAFT1, 1)
+            return
+        s.recv = [[c for c in s.dealt[1 - q] if c != s.keep1[1 - q]] for q in (0, 1)]
+        for q in (0, 1):
+            ev.append(public("skills_passed", player=1 - q, to=q))
+            ev.append(private(q, "skills_received", player=q, skills=[skills[c].name for c in s.recv[q]]))
+        s.decide(Phase.DRAFT2, 0)
+    elif ph == Phase.DRAFT2:
+        s.keep2[p] = s.recv[p][i]
+        ev.append(public("skill_kept", player=p, step=2))
+        ev.append(private(p, "skill_kept_card", player=p, skill=skills[s.keep2[p]].name))
+        s.decide(Phase.DRAFT2 if p == 0 else Phase.FACEUP, 1 if p == 0 else 0)
+    else:
+        s.up[p] = i
+        ev.append(public("skill_face_chosen", player=p))
+        if p == 0:
+            s.decide(Phase.FACEUP, 1)
+            return
+        s.reveal_done = True
+        for q in (0, 1):
+            s.refresh_symbols(q)
+            sk = skills[s.active_skills(q)[0]]
+            ev.append(public("skill_revealed", player=q, skill=sk.name, initiative=sk.initiative))
+        ini = [skills[s.active_skills(q)[0]].initiative for q in (0, 1)]
+        f = 0 if ini[0] >= ini[1] else 1
+        s.first = s.current = f
+        ev.append(public("first_player", player=f, initiative=ini[f]))
+        o = 1 - f
+        s.tasks += [AFTER_OPENING, RowPick(f, 1, True), RowPick(o, 1, True), RowPick(o, 1, True),
+                    RowPick(f, 1, True)]
+
+
+def row_pick_task(s: KnockdownState, task: RowPick, ev: list[Event]) -> None:
+    """Ask for the next card from the row (the last opening pick takes the only card left)."""
+    p, left, opening = task
+    cards = [i for i in range(4) if s.row[i] >= 0]
+    if cards and left > 0:
+        if opening and len(cards) == 1:
+            d = s.row[cards[0]]
+            s.row[cards[0]] = -1
+            ev.append(public("opening_pick", player=p, card=s.setup.cards[d].name, slot=cards[0]))
+            s.tasks.append(Take(p, d))
+        else:
+            s.decide(Phase.OPENING if opening else Phase.ROW, p, RowPending(left, opening))
+
+
+def row_pick(s: KnockdownState, slot: int, ev: list[Event]) -> None:
+    """The answer in phase ROW or OPENING: the card in ``slot``."""
+    p = s.decider
+    left, opening = s.pend
+    d = s.row[slot]
+    s.row[slot] = -1
+    ev.append(public("opening_pick" if opening else "row_take", player=p, card=s.setup.cards[d].name, slot=slot))
+    if left > 1:
+        s.tasks.append(RowPick(p, left - 1, opening))
+    s.tasks.append(Take(p, d))
+
+
+def after_opening(s: KnockdownState, ev: list[Event]) -> None:
+    refill(s, ev)
+    shuffle_in_candles(s, ev)
+    begin_round_tasks(s)
