@@ -13,7 +13,7 @@ from knockabout.games.knockdown.content import PoolBonus, PoolReduction
 from knockabout.games.knockdown.events import public
 from knockabout.games.knockdown.hands import to_discard
 from knockabout.games.knockdown.match import TK_MIST
-from knockabout.games.knockdown.phases import CardPending, CardPurpose, Phase, ReactPending, Trigger
+from knockabout.games.knockdown.phases import BLOCK, C_BLOCK, CARD, REACT, TRIG_ATTACKED, CardPending, ReactPending
 from knockabout.games.knockdown.tasks import SEQUENCE_BLOCK, SEQUENCE_KO, SEQUENCE_WOUNDS, RunOps
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def sequence_start(s: KnockdownState, ev: list[Event]) -> None:
     s.tasks.append(SEQUENCE_BLOCK)
     opts = legal.reactions(s, d, "attacked")
     if opts:
-        s.decide(Phase.REACT, d, ReactPending(Trigger.ATTACKED, att, opts))
+        s.decide(REACT, d, ReactPending(TRIG_ATTACKED, att, opts))
 
 
 def sequence_block(s: KnockdownState, ev: list[Event]) -> None:
@@ -73,7 +73,7 @@ def sequence_block(s: KnockdownState, ev: list[Event]) -> None:
         ev.append(public("mist", player=d))
     if (s.atk_type == 0 and (s.atk_h or s.atk_l or s.atk_fx) and legal.block_cards(s, d)
             and len(legal.block_actions(s)) > 1):
-        s.decide(Phase.BLOCK, d)
+        s.decide(BLOCK, d)
 
 
 def block(s: KnockdownState, action: Action, ev: list[Event]) -> None:
@@ -98,7 +98,7 @@ def block(s: KnockdownState, action: Action, ev: list[Event]) -> None:
     if len({hand[i] for i in cands}) == 1 or len(cands) == n:
         apply_block(s, d, cands[:n], h, lights, fx, ev)
     else:
-        s.decide(Phase.CARD, d, CardPending(CardPurpose.BLOCK, d, d, n, (), (h, lights, fx)))
+        s.decide(CARD, d, CardPending(C_BLOCK, d, d, n, (), (h, lights, fx)))
 
 
 def block_card(s: KnockdownState, action: Action, ev: list[Event]) -> None:
@@ -106,7 +106,7 @@ def block_card(s: KnockdownState, action: Action, ev: list[Event]) -> None:
     _purpose, owner, chooser, left, revealed, extra = s.pend
     picked = (*revealed, A.INDEX[action])
     if len(picked) < left:
-        s.decide(Phase.CARD, chooser, CardPending(CardPurpose.BLOCK, owner, chooser, left, picked, extra))
+        s.decide(CARD, chooser, CardPending(C_BLOCK, owner, chooser, left, picked, extra))
     else:
         apply_block(s, owner, picked, extra[0], extra[1], extra[2], ev)
 
@@ -136,7 +136,3 @@ def sequence_wounds(s: KnockdownState, ev: list[Event]) -> None:
     if s.atk_fx and not s.atk_blockfx:
         s.tasks.append(RunOps(s.atk_fx, 0, att))
 
-
-def sequence_ko(s: KnockdownState) -> None:
-    if s.atk_ko and not s.atk_void and s.atk_hits:
-        s.decide(Phase.KO, s.atk_by)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from knockabout.core.events import Event
 from knockabout.games.knockdown.events import private, public
-from knockabout.games.knockdown.phases import Phase, RowPending
+from knockabout.games.knockdown.phases import DRAFT1, DRAFT2, FACEUP, OPENING, ROW, Phase, RowPending
 from knockabout.games.knockdown.rounds import begin_round_tasks, refill, shuffle_in_candles
 from knockabout.games.knockdown.tasks import AFTER_OPENING, RowPick, Take
 
@@ -20,28 +20,28 @@ def draft(s: KnockdownState, ph: Phase, i: int, ev: list[Event]) -> None:
     """The answer ``i`` in a draft phase (DRAFT1, DRAFT2 or FACEUP)."""
     p = s.decider
     skills = s.setup.skills
-    if ph == Phase.DRAFT1:
+    if ph == DRAFT1:
         s.keep1[p] = s.dealt[p][i]
         ev.append(public("skill_kept", player=p, step=1))
         ev.append(private(p, "skill_kept_card", player=p, skill=skills[s.keep1[p]].name))
         if p == 0:
-            s.decide(Phase.DRAFT1, 1)
+            s.decide(DRAFT1, 1)
             return
         s.recv = [[c for c in s.dealt[1 - q] if c != s.keep1[1 - q]] for q in (0, 1)]
         for q in (0, 1):
             ev.append(public("skills_passed", player=1 - q, to=q))
             ev.append(private(q, "skills_received", player=q, skills=[skills[c].name for c in s.recv[q]]))
-        s.decide(Phase.DRAFT2, 0)
-    elif ph == Phase.DRAFT2:
+        s.decide(DRAFT2, 0)
+    elif ph == DRAFT2:
         s.keep2[p] = s.recv[p][i]
         ev.append(public("skill_kept", player=p, step=2))
         ev.append(private(p, "skill_kept_card", player=p, skill=skills[s.keep2[p]].name))
-        s.decide(Phase.DRAFT2 if p == 0 else Phase.FACEUP, 1 if p == 0 else 0)
+        s.decide(DRAFT2 if p == 0 else FACEUP, 1 if p == 0 else 0)
     else:
         s.up[p] = i
         ev.append(public("skill_face_chosen", player=p))
         if p == 0:
-            s.decide(Phase.FACEUP, 1)
+            s.decide(FACEUP, 1)
             return
         s.reveal_done = True
         for q in (0, 1):
@@ -68,7 +68,7 @@ def row_pick_task(s: KnockdownState, task: RowPick, ev: list[Event]) -> None:
             ev.append(public("opening_pick", player=p, card=s.setup.cards[d].name, slot=cards[0]))
             s.tasks.append(Take(p, d))
         else:
-            s.decide(Phase.OPENING if opening else Phase.ROW, p, RowPending(left, opening))
+            s.decide(OPENING if opening else ROW, p, RowPending(left, opening))
 
 
 def row_pick(s: KnockdownState, slot: int, ev: list[Event]) -> None:

@@ -38,11 +38,16 @@ from knockabout.games.knockdown.events import public
 from knockabout.games.knockdown.hands import gain
 from knockabout.games.knockdown.match import TK_TRAP, TOKEN_INDEX
 from knockabout.games.knockdown.phases import (
+    BLINK,
+    C_DISCARD,
+    C_FOR_TOKENS,
+    C_REVEAL,
+    C_REVEAL_PICK,
+    CARD,
+    COUNT,
     BlinkPending,
     CardPending,
-    CardPurpose,
     CountPending,
-    Phase,
 )
 from knockabout.games.knockdown.tasks import RowPick, RunOps, Steps, Take
 
@@ -58,8 +63,9 @@ def _holds(s: KnockdownState, c: Cond | None, actor: int) -> bool:
     return (s.tokens[who][TOKEN_INDEX[c.has]] > 0) == c.present
 
 
-def run_ops(s: KnockdownState, prog: int, pc: int, actor: int, ev: list[Event]) -> None:
-    """Run program ``prog`` from op ``pc`` for ``actor`` until it ends or waits for a decision."""
+def run_ops(s: KnockdownState, task: RunOps, ev: list[Event]) -> None:
+    """Run the task's program from its op ``pc`` on for its actor, until it ends or waits for a decision."""
+    prog, pc, actor = task
     ops = s.setup.programs[prog]
     opp = 1 - actor
     tasks = s.tasks
@@ -107,7 +113,7 @@ def run_ops(s: KnockdownState, prog: int, pc: int, actor: int, ev: list[Event]) 
                               if op.min <= dist[x] <= op.max and x != s.pos[0] and x != s.pos[1])
                 if cands:
                     tasks.append(RunOps(prog, pc, actor))
-                    s.decide(Phase.BLINK, actor, BlinkPending(mover, 0, cands))
+                    s.decide(BLINK, actor, BlinkPending(mover, 0, cands))
                     return
             case PlaceTokenOp():
                 who = actor if op.on == "self" else opp
@@ -126,7 +132,7 @@ def run_ops(s: KnockdownState, prog: int, pc: int, actor: int, ev: list[Event]) 
                 if s.hands[owner]:
                     chooser = owner if op.chooser == "owner" else actor
                     tasks.append(RunOps(prog, pc, actor))
-                    s.decide(Phase.CARD, chooser, CardPending(CardPurpose.DISCARD, owner, chooser, op.count, (), ()))
+                    s.decide(CARD, chooser, CardPending(C_DISCARD, owner, chooser, op.count, (), ()))
                     return
             case RevealDiscardOp():
                 hand = s.hands[opp]
@@ -135,9 +141,9 @@ def run_ops(s: KnockdownState, prog: int, pc: int, actor: int, ev: list[Event]) 
                     if len(hand) <= op.reveal:
                         revealed = tuple(range(len(hand)))
                         ev.append(public("reveal", player=opp, card=", ".join(s.setup.cards[d].name for d in hand)))
-                        s.decide(Phase.CARD, actor, CardPending(CardPurpose.REVEAL_PICK, opp, actor, 1, revealed, ()))
+                        s.decide(CARD, actor, CardPending(C_REVEAL_PICK, opp, actor, 1, revealed, ()))
                     else:
-                        s.decide(Phase.CARD, opp, CardPending(CardPurpose.REVEAL, opp, opp, op.reveal, (), (actor,)))
+                        s.decide(CARD, opp, CardPending(C_REVEAL, opp, opp, op.reveal, (), (actor,)))
                     return
             case TakeFromRowOp():
                 tasks.append(RunOps(prog, pc, actor))
@@ -154,14 +160,14 @@ def run_ops(s: KnockdownState, prog: int, pc: int, actor: int, ev: list[Event]) 
                 tok = TOKEN_INDEX[op.token]
                 if s.tokens[actor][tok]:
                     tasks.append(RunOps(prog, pc, actor))
-                    s.decide(Phase.COUNT, actor, CountPending(actor, tok))
+                    s.decide(COUNT, actor, CountPending(actor, tok))
                     return
             case DiscardForTokensOp():
                 sym = SYMBOL_INDEX[op.symbol]
                 tok = TOKEN_INDEX[op.token]
                 if any(sym in s.symtab[actor][d] for d in s.hands[actor]):
                     tasks.append(RunOps(prog, pc, actor))
-                    s.decide(Phase.CARD, actor, CardPending(CardPurpose.FOR_TOKENS, actor, actor, 99, (), (sym, tok)))
+                    s.decide(CARD, actor, CardPending(C_FOR_TOKENS, actor, actor, 99, (), (sym, tok)))
                     return
             case TransferWoundOp():
                 for _ in range(op.count):

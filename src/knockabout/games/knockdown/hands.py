@@ -11,8 +11,16 @@ from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.content import TOKENS
 from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.phases import CardPending, CardPurpose, Phase
-from knockabout.games.knockdown.tasks import CheckHandLimit, RunOps
+from knockabout.games.knockdown.phases import (
+    C_DISCARD,
+    C_FOR_TOKENS,
+    C_LIMIT,
+    C_REVEAL,
+    C_REVEAL_PICK,
+    CARD,
+    CardPending,
+)
+from knockabout.games.knockdown.tasks import CHECK_HAND_LIMIT, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
@@ -25,14 +33,7 @@ def take(s: KnockdownState, p: int, d: int, ev: list[Event]) -> None:
     on_take = s.setup.cards[d].on_take
     if on_take:
         s.tasks.append(RunOps(on_take, 0, p))
-    s.tasks.append(CheckHandLimit(p))
-
-
-def check_hand_limit(s: KnockdownState, task: CheckHandLimit) -> None:
-    p = task.player
-    if len(s.hands[p]) > s.hand_limit(p):
-        s.tasks.append(task)
-        s.decide(Phase.CARD, p, CardPending(CardPurpose.LIMIT, p, p, 1, (), ()))
+    s.tasks.append(CHECK_HAND_LIMIT[p])
 
 
 def to_discard(s: KnockdownState, d: int) -> None:
@@ -58,27 +59,27 @@ def choose_card(s: KnockdownState, action: Action, ev: list[Event]) -> None:
         return
     i = A.INDEX[action]
     hand = s.hands[owner]
-    if purpose == CardPurpose.REVEAL:
+    if purpose == C_REVEAL:
         revealed = (*revealed, i)
         ev.append(public("reveal", player=owner, card=s.setup.cards[hand[i]].name))
         if left > 1:
-            s.decide(Phase.CARD, chooser, CardPending(CardPurpose.REVEAL, owner, chooser, left - 1, revealed, extra))
+            s.decide(CARD, chooser, CardPending(C_REVEAL, owner, chooser, left - 1, revealed, extra))
         else:
-            s.decide(Phase.CARD, extra[0], CardPending(CardPurpose.REVEAL_PICK, owner, extra[0], 1, revealed, ()))
+            s.decide(CARD, extra[0], CardPending(C_REVEAL_PICK, owner, extra[0], 1, revealed, ()))
         return
     d = hand.pop(i)
     to_discard(s, d)
     name = s.setup.cards[d].name
-    if purpose == CardPurpose.LIMIT:
+    if purpose == C_LIMIT:
         ev.append(public("discard", player=owner, card=name, reason="hand_limit"))
-    elif purpose == CardPurpose.FOR_TOKENS:
+    elif purpose == C_FOR_TOKENS:
         tok = extra[1]
         gained = gain(s, owner, tok, 1)
         ev.append(public("discard", player=owner, card=name, reason="for_tokens"))
         ev.append(public("tokens", player=owner, token=TOKENS[tok], change=gained))
         if any(extra[0] in s.symtab[owner][x] for x in hand):
-            s.decide(Phase.CARD, chooser, CardPending(CardPurpose.FOR_TOKENS, owner, chooser, left, (), extra))
+            s.decide(CARD, chooser, CardPending(C_FOR_TOKENS, owner, chooser, left, (), extra))
     else:
         ev.append(public("discard", player=owner, card=name, reason="effect", by=chooser))
-        if purpose == CardPurpose.DISCARD and left > 1 and hand:
-            s.decide(Phase.CARD, chooser, CardPending(CardPurpose.DISCARD, owner, chooser, left - 1, (), ()))
+        if purpose == C_DISCARD and left > 1 and hand:
+            s.decide(CARD, chooser, CardPending(C_DISCARD, owner, chooser, left - 1, (), ()))

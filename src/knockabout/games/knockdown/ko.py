@@ -9,7 +9,7 @@ from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.phases import Phase, TowerPending
+from knockabout.games.knockdown.phases import TOWER, TowerPending
 from knockabout.games.knockdown.rounds import round_over
 from knockabout.games.knockdown.tasks import KnockdownTest, RunOps
 
@@ -34,7 +34,7 @@ def knockdown_test(s: KnockdownState, tested: int, att: int, ev: list[Event]) ->
     if s.cfg[0] == "tower":
         cubes = s.heavy[tested] + s.light[tested]
         ev.append(public("tower_challenge", player=tested, cubes=cubes, seconds=TOWER_SECONDS))
-        s.decide(Phase.TOWER, tested, TowerPending(tested, att, cubes))
+        s.decide(TOWER, tested, TowerPending(tested, att, cubes))
         return
     rng = s.rng
     roll = [rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)]

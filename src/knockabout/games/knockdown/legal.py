@@ -8,7 +8,29 @@ from knockabout.core.actions import Action
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.match import TK_POTION
 from knockabout.games.knockdown.payments import payments
-from knockabout.games.knockdown.phases import CardPurpose, Phase
+from knockabout.games.knockdown.phases import (
+    BLINK,
+    BLOCK,
+    BUSY,
+    C_BLOCK,
+    C_FOR_TOKENS,
+    C_REVEAL_PICK,
+    CARD,
+    COMBO,
+    COUNT,
+    DRAFT1,
+    DRAFT2,
+    FACEUP,
+    KO,
+    OPENING,
+    OVER,
+    PAY,
+    REACT,
+    ROW,
+    STEP,
+    TOWER,
+    TURN,
+)
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
@@ -16,49 +38,48 @@ if TYPE_CHECKING:
 
 def legal_actions(s: KnockdownState) -> tuple[Action, ...]:
     ph = s.phase
-    match ph:
-        case Phase.TURN:
-            return turn_actions(s)
-        case Phase.COMBO:
-            return combo_actions(s)
-        case Phase.PAY:
-            _purpose, p, k = s.pend
-            sp = s.setup.specials[p][k]
-            hand = tuple(s.hands[p])
-            return tuple(A.PAY[m] for m in payments(hand, tuple(s.symtab[p][d] for d in hand), sp.slots))
-        case Phase.STEP:
-            mover = s.pend[0]
-            out = [A.MOVE[d] for d in free_dirs(s, mover)]
-            if s.pend[2]:
-                out.append(A.STOP)
-            return tuple(out)
-        case Phase.BLINK:
-            return tuple(A.PLACE[x] for x in s.pend[2])
-        case Phase.CARD:
-            return card_actions(s)
-        case Phase.BLOCK:
-            return block_actions(s)
-        case Phase.REACT:
-            return (*(A.REACT[k] for k in s.pend[2]), A.REACT_NONE)
-        case Phase.KO:
-            return (A.KO_TEST, A.KO_SKIP)
-        case Phase.TOWER:
-            return (A.TOWER_PASS, A.TOWER_FAIL)
-        case Phase.COUNT:
-            actor, tok = s.pend
-            return A.COUNT[: min(s.tokens[actor][tok], A.MAX_COUNT) + 1]
-        case Phase.ROW | Phase.OPENING:
-            return tuple(A.ROW[i] for i in range(4) if s.row[i] >= 0)
-        case Phase.DRAFT1:
-            return A.SKILL
-        case Phase.DRAFT2:
-            return A.SKILL[:2]
-        case Phase.FACEUP:
-            return A.FACEUP
-        case Phase.OVER | Phase.BUSY:
-            return ()
-        case _:
-            assert_never(ph)
+    # the commonest phases first; ``is`` on the members lets mypy check every phase is here
+    if ph is TURN:
+        return turn_actions(s)
+    if ph is COMBO:
+        return combo_actions(s)
+    if ph is STEP:
+        mover = s.pend[0]
+        out = [A.MOVE[d] for d in free_dirs(s, mover)]
+        if s.pend[2]:
+            out.append(A.STOP)
+        return tuple(out)
+    if ph is PAY:
+        _purpose, p, k = s.pend
+        sp = s.setup.specials[p][k]
+        hand = tuple(s.hands[p])
+        return tuple(A.PAY[m] for m in payments(hand, tuple(s.symtab[p][d] for d in hand), sp.slots))
+    if ph is CARD:
+        return card_actions(s)
+    if ph is BLOCK:
+        return block_actions(s)
+    if ph is ROW or ph is OPENING:
+        return tuple(A.ROW[i] for i in range(4) if s.row[i] >= 0)
+    if ph is REACT:
+        return (*(A.REACT[k] for k in s.pend[2]), A.REACT_NONE)
+    if ph is BLINK:
+        return tuple(A.PLACE[x] for x in s.pend[2])
+    if ph is KO:
+        return (A.KO_TEST, A.KO_SKIP)
+    if ph is TOWER:
+        return (A.TOWER_PASS, A.TOWER_FAIL)
+    if ph is COUNT:
+        actor, tok = s.pend
+        return A.COUNT[: min(s.tokens[actor][tok], A.MAX_COUNT) + 1]
+    if ph is DRAFT1:
+        return A.SKILL
+    if ph is DRAFT2:
+        return A.SKILL[:2]
+    if ph is FACEUP:
+        return A.FACEUP
+    if ph is OVER or ph is BUSY:
+        return ()
+    assert_never(ph)
 
 
 def free_dirs(s: KnockdownState, p: int) -> list[int]:
@@ -139,7 +160,7 @@ def card_actions(s: KnockdownState) -> tuple[Action, ...]:
     purpose, owner, _chooser, _left, revealed, extra = s.pend
     hand = s.hands[owner]
     out: list[Action] = []
-    if purpose == CardPurpose.REVEAL_PICK:
+    if purpose == C_REVEAL_PICK:
         seen: set[int] = set()
         for i in revealed:
             if hand[i] not in seen:
@@ -151,13 +172,13 @@ def card_actions(s: KnockdownState) -> tuple[Action, ...]:
     for i, d in enumerate(hand):
         if d in seen or i in revealed:
             continue
-        if purpose == CardPurpose.FOR_TOKENS and extra[0] not in syms[d]:
+        if purpose == C_FOR_TOKENS and extra[0] not in syms[d]:
             continue
-        if purpose == CardPurpose.BLOCK and 2 not in syms[d]:
+        if purpose == C_BLOCK and 2 not in syms[d]:
             continue
         seen.add(d)
         out.append(A.CARD[i])
-    if purpose == CardPurpose.FOR_TOKENS:
+    if purpose == C_FOR_TOKENS:
         out.append(A.DONE)
     return tuple(out)
 

@@ -9,8 +9,8 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Outcome
 from knockabout.games.knockdown.events import public
 from knockabout.games.knockdown.match import TK_FLAME, TK_POISON, TK_STUN
-from knockabout.games.knockdown.phases import Phase
-from knockabout.games.knockdown.tasks import END_TURN, START_TURN, TURN_READY, RunOps
+from knockabout.games.knockdown.phases import BUSY, OVER
+from knockabout.games.knockdown.tasks import START_TURN, TURN_READY, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
@@ -54,15 +54,6 @@ def begin_round_tasks(s: KnockdownState) -> None:
         for sid in reversed(s.active_skills(p)):
             for prog in reversed(s.setup.round_start[sid]):
                 s.tasks.append(RunOps(prog, 0, p))
-
-
-def action_done(s: KnockdownState) -> None:
-    """A turn action is over: the next one, or the end of the turn."""
-    s.actions_done += 1
-    if s.actions_done >= s.actions_allowed:
-        s.tasks.append(END_TURN)
-    else:
-        s.decide(Phase.TURN, s.current)
 
 
 def start_turn(s: KnockdownState, ev: list[Event]) -> None:
@@ -114,7 +105,7 @@ def end_turn(s: KnockdownState, ev: list[Event]) -> None:
     ev.append(public("end_turn", player=me))
     if s.turn >= s.cfg[3]:
         s.result = Outcome.shared((0, 1), 2, f"turn limit ({s.cfg[3]}) reached")
-        s.decide(Phase.OVER, -1)
+        s.decide(OVER, -1)
         s.tasks.clear()
         ev.append(public("game_over", winners=[0, 1], draw=True))
         return
@@ -130,7 +121,7 @@ def round_over(s: KnockdownState, winner: int, reason: str, ev: list[Event]) -> 
                      victories=list(s.victories)))
     if s.victories[winner] >= 2:
         s.result = Outcome.win(winner, 2, "knockdown" if reason == "knockdown" else "fewest wounds")
-        s.decide(Phase.OVER, -1)
+        s.decide(OVER, -1)
         ev.append(public("game_over", winners=[winner], draw=False))
         return
     loser = 1 - winner
@@ -159,4 +150,4 @@ def round_over(s: KnockdownState, winner: int, reason: str, ev: list[Event]) -> 
                      row=[setup.cards[d].name for d in s.row]))
     shuffle_in_candles(s, ev)
     begin_round_tasks(s)
-    s.phase = Phase.BUSY
+    s.phase = BUSY

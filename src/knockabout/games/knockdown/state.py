@@ -25,7 +25,7 @@ opponent, the opponent's picks and their face-down Skill card until it is reveal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final, assert_never
+from typing import Any, ClassVar, assert_never
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
@@ -50,9 +50,50 @@ from knockabout.games.knockdown.match import TK_POISON as TK_POISON
 from knockabout.games.knockdown.match import TK_POTION as TK_POTION
 from knockabout.games.knockdown.match import TK_STUN as TK_STUN
 from knockabout.games.knockdown.match import TK_TRAP as TK_TRAP
-from knockabout.games.knockdown.phases import PHASE_KINDS, PHASE_PROMPTS, TRIGGERS, CardPurpose, PayPurpose, Phase
+from knockabout.games.knockdown.phases import (
+    BLINK,
+    BLOCK,
+    BUSY,
+    C_BLOCK,
+    C_LIMIT,
+    CARD,
+    COMBO,
+    COUNT,
+    OPENING,
+    OVER,
+    PAY,
+    PAY_REACT,
+    PHASE_KINDS,
+    PHASE_PROMPTS,
+    REACT,
+    ROW,
+    STEP,
+    TRIGGERS,
+    CardPending,
+    Phase,
+    StepPending,
+)
+from knockabout.games.knockdown.phases import (
+    DRAFT1 as DRAFT1,
+)
+from knockabout.games.knockdown.phases import (
+    DRAFT2 as DRAFT2,
+)
+from knockabout.games.knockdown.phases import (
+    FACEUP as FACEUP,
+)
+from knockabout.games.knockdown.phases import (
+    KO as KO,
+)
+from knockabout.games.knockdown.phases import (
+    TOWER as TOWER,
+)
+from knockabout.games.knockdown.phases import (
+    TURN as TURN,
+)
 from knockabout.games.knockdown.rounds import CANDLE
 from knockabout.games.knockdown.tasks import (
+    END_TURN,
     ActionDone,
     AfterOpening,
     CheckHandLimit,
@@ -73,27 +114,6 @@ from knockabout.games.knockdown.tasks import (
     TurnReady,
 )
 from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
-
-# the phases by the names the view (below) and the heuristic bot read
-DRAFT1: Final = Phase.DRAFT1
-DRAFT2: Final = Phase.DRAFT2
-FACEUP: Final = Phase.FACEUP
-OPENING: Final = Phase.OPENING
-TURN: Final = Phase.TURN
-COMBO: Final = Phase.COMBO
-PAY: Final = Phase.PAY
-STEP: Final = Phase.STEP
-BLINK: Final = Phase.BLINK
-CARD: Final = Phase.CARD
-BLOCK: Final = Phase.BLOCK
-REACT: Final = Phase.REACT
-KO: Final = Phase.KO
-TOWER: Final = Phase.TOWER
-COUNT: Final = Phase.COUNT
-ROW: Final = Phase.ROW
-OVER: Final = Phase.OVER
-BUSY: Final = Phase.BUSY
-PAY_REACT: Final = PayPurpose.REACT
 
 
 class KnockdownState(State):
@@ -340,17 +360,16 @@ class KnockdownState(State):
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> Decision | None:
         phase = self.phase
-        if phase == OVER:
+        if phase is OVER:
             return None
-        if phase == TOWER:
+        if phase is TOWER:
             return Decision(self.decider, "tower_challenge", 10.0, A.TOWER_FAIL, PHASE_PROMPTS[TOWER])
         return Decision(self.decider, PHASE_KINDS[phase], None, None, PHASE_PROMPTS[phase])
 
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def _legal_actions(self) -> tuple[Action, ...]:
-        return legal.legal_actions(self)
+    _legal_actions = legal.legal_actions
 
     def decide(self, phase: Phase, decider: int, pend: tuple[Any, ...] = ()) -> None:
         """Stop the task loop: ``decider`` answers a ``phase`` decision (details ``pend``)."""
@@ -362,86 +381,95 @@ class KnockdownState(State):
         ev: list[Event] = []
         ph = self.phase
         self.phase = BUSY
-        match ph:
-            case Phase.TURN:
-                turn.turn_action(self, action, ev)
-            case Phase.COMBO:
-                turn.combo_step(self, action, ev)
-            case Phase.PAY:
-                turn.pay(self, A.PAY_MASK[action], ev)
-            case Phase.STEP:
-                turn.step(self, action, ev)
-            case Phase.BLINK:
-                self.place(self.pend[0], A.INDEX[action], ev, "blink")
-            case Phase.CARD:
-                if self.pend[0] == CardPurpose.BLOCK:
-                    attacks.block_card(self, action, ev)
-                else:
-                    hands.choose_card(self, action, ev)
-            case Phase.BLOCK:
-                attacks.block(self, action, ev)
-            case Phase.REACT:
-                turn.react(self, action)
-            case Phase.KO:
-                ko.ko_choice(self, action, ev)
-            case Phase.TOWER:
-                ko.tower_result(self, action, ev)
-            case Phase.COUNT:
-                effects.spend_tokens(self, A.INDEX[action], ev)
-            case Phase.ROW | Phase.OPENING:
-                draft.row_pick(self, A.INDEX[action], ev)
-            case Phase.DRAFT1 | Phase.DRAFT2 | Phase.FACEUP:
-                draft.draft(self, ph, A.INDEX[action], ev)
-            case Phase.OVER | Phase.BUSY:  # pragma: no cover - apply() never reaches here
-                raise AssertionError(f"no decision pending in phase {ph.name}")
-            case _:
-                assert_never(ph)
-        if self.phase == BUSY:
+        # the commonest phases first; ``is`` on the members lets mypy check every phase is here
+        if ph is TURN:
+            turn.turn_action(self, action, ev)
+        elif ph is COMBO:
+            turn.combo_step(self, action, ev)
+        elif ph is STEP:
+            turn.step(self, action, ev)
+        elif ph is PAY:
+            turn.pay(self, A.PAY_MASK[action], ev)
+        elif ph is CARD:
+            if self.pend[0] is C_BLOCK:
+                attacks.block_card(self, action, ev)
+            else:
+                hands.choose_card(self, action, ev)
+        elif ph is BLOCK:
+            attacks.block(self, action, ev)
+        elif ph is ROW or ph is OPENING:
+            draft.row_pick(self, A.INDEX[action], ev)
+        elif ph is REACT:
+            turn.react(self, action)
+        elif ph is BLINK:
+            self.place(self.pend[0], A.INDEX[action], ev, "blink")
+        elif ph is KO:
+            ko.ko_choice(self, action, ev)
+        elif ph is TOWER:
+            ko.tower_result(self, action, ev)
+        elif ph is COUNT:
+            effects.spend_tokens(self, A.INDEX[action], ev)
+        elif ph is DRAFT1 or ph is DRAFT2 or ph is FACEUP:
+            draft.draft(self, ph, A.INDEX[action], ev)
+        elif ph is OVER or ph is BUSY:  # pragma: no cover - apply() never reaches here
+            raise AssertionError(f"no decision pending in phase {ph.name}")
+        else:
+            assert_never(ph)
+        if self.phase is BUSY:
             self._run(ev)
         return ev
 
     def _run(self, ev: list[Event]) -> None:
         """The task loop: run tasks until one stops for a decision."""
         tasks = self.tasks
-        while self.phase == BUSY:
+        while self.phase is BUSY:
             t = tasks.pop()
-            match t:
-                case RunOps(prog, pc, actor):
-                    effects.run_ops(self, prog, pc, actor, ev)
-                case Take(p, d):
-                    hands.take(self, p, d, ev)
-                case CheckHandLimit():
-                    hands.check_hand_limit(self, t)
-                case Move(mover, dest, react):
-                    turn.move(self, mover, dest, react, ev)
-                case Steps():
-                    turn.steps_task(self, t)
-                case ActionDone():
-                    rounds.action_done(self)
-                case ComboNext():
-                    self.decide(COMBO, self.current)
-                case SequenceStart():
-                    attacks.sequence_start(self, ev)
-                case SequenceBlock():
-                    attacks.sequence_block(self, ev)
-                case SequenceWounds():
-                    attacks.sequence_wounds(self, ev)
-                case SequenceKO():
-                    attacks.sequence_ko(self)
-                case EndTurn():
-                    rounds.end_turn(self, ev)
-                case StartTurn():
-                    rounds.start_turn(self, ev)
-                case TurnReady():
+            # the commonest tasks first; the small ones that only ask for a decision run here
+            if type(t) is RunOps:
+                effects.run_ops(self, t, ev)
+            elif type(t) is Take:
+                hands.take(self, t.player, t.card, ev)
+            elif type(t) is CheckHandLimit:
+                p = t.player
+                if len(self.hands[p]) > self.hand_limit(p):
+                    tasks.append(t)
+                    self.decide(CARD, p, CardPending(C_LIMIT, p, p, 1, (), ()))
+            elif type(t) is Move:
+                turn.move(self, t, ev)
+            elif type(t) is Steps:
+                if t.left > 0 and legal.free_dirs(self, t.mover):
+                    self.decide(STEP, t.actor, StepPending(t.mover, t.left, t.optional, t.dash))
+            elif type(t) is ActionDone:
+                self.actions_done += 1
+                if self.actions_done >= self.actions_allowed:
+                    tasks.append(END_TURN)
+                else:
                     self.decide(TURN, self.current)
-                case KnockdownTest(tested, attacker):
-                    ko.knockdown_test(self, tested, attacker, ev)
-                case RowPick():
-                    draft.row_pick_task(self, t, ev)
-                case AfterOpening():
-                    draft.after_opening(self, ev)
-                case _:
-                    assert_never(t)
+            elif type(t) is StartTurn:
+                rounds.start_turn(self, ev)
+            elif type(t) is TurnReady:
+                self.decide(TURN, self.current)
+            elif type(t) is EndTurn:
+                rounds.end_turn(self, ev)
+            elif type(t) is SequenceStart:
+                attacks.sequence_start(self, ev)
+            elif type(t) is SequenceBlock:
+                attacks.sequence_block(self, ev)
+            elif type(t) is SequenceWounds:
+                attacks.sequence_wounds(self, ev)
+            elif type(t) is SequenceKO:
+                if self.atk_ko and not self.atk_void and self.atk_hits:
+                    self.decide(KO, self.atk_by)
+            elif type(t) is ComboNext:
+                self.decide(COMBO, self.current)
+            elif type(t) is KnockdownTest:
+                ko.knockdown_test(self, t.tested, t.attacker, ev)
+            elif type(t) is RowPick:
+                draft.row_pick_task(self, t, ev)
+            elif type(t) is AfterOpening:
+                draft.after_opening(self, ev)
+            else:
+                assert_never(t)
 
     # ------------------------------------------------------------------ views
     def _skill_view(self, sid: int) -> dict[str, Any]:
@@ -574,11 +602,8 @@ class KnockdownState(State):
     def turns(self) -> int | None:
         return self.turn
 
-    def clone(self) -> KnockdownState:
-        return search.clone(self)
-
-    def determinize(self, player: int, rng: Rng) -> KnockdownState:
-        return search.determinize(self, player, rng)
+    clone = search.clone
+    determinize = search.determinize
 
     # ------------------------------------------------------------------ serde
     def to_dict(self) -> dict[str, Any]:

@@ -7,33 +7,40 @@ a saved state stores each as ``[code, *fields]`` with the codes below (they neve
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
 
+@final
 class ActionDone(NamedTuple):
     """A turn action is over: count it, then the next action or the end of the turn."""
 
 
+@final
 class ComboNext(NamedTuple):
     """Back to the Combo decision (another Special Attack, a Dash, or the end)."""
 
 
+@final
 class SequenceStart(NamedTuple):
     """The Attack Sequence begins: Wound Pool, then the defender's Reactions."""
 
 
+@final
 class SequenceBlock(NamedTuple):
     """The defender may Block."""
 
 
+@final
 class SequenceWounds(NamedTuple):
     """Wounds land, then the effect runs."""
 
 
+@final
 class SequenceKO(NamedTuple):
     """A K.O. attack that hit may start a Knockdown Test."""
 
 
+@final
 class RunOps(NamedTuple):
     """Run effect program ``program`` from op ``pc`` on, for ``actor``."""
 
@@ -42,6 +49,7 @@ class RunOps(NamedTuple):
     actor: int
 
 
+@final
 class Take(NamedTuple):
     """Card design ``card`` goes into ``player``'s hand."""
 
@@ -49,20 +57,24 @@ class Take(NamedTuple):
     card: int
 
 
+@final
 class CheckHandLimit(NamedTuple):
     """``player`` discards down to their hand limit."""
 
     player: int
 
 
+@final
 class EndTurn(NamedTuple):
     """End-of-turn wounds, the turn limit, and the other fighter's turn."""
 
 
+@final
 class StartTurn(NamedTuple):
     """A new turn: refill the Attack Row, Stun, turn-start skills."""
 
 
+@final
 class Move(NamedTuple):
     """``mover`` moves to ``dest``; ``react`` lets the opponent answer with a Reaction first."""
 
@@ -71,6 +83,7 @@ class Move(NamedTuple):
     react: bool
 
 
+@final
 class Steps(NamedTuple):
     """``actor`` moves ``mover`` up to ``left`` single steps (a Dash when ``dash``)."""
 
@@ -81,6 +94,7 @@ class Steps(NamedTuple):
     dash: bool
 
 
+@final
 class KnockdownTest(NamedTuple):
     """``tested`` takes a Knockdown Test started by ``attacker``."""
 
@@ -88,10 +102,12 @@ class KnockdownTest(NamedTuple):
     attacker: int
 
 
+@final
 class TurnReady(NamedTuple):
     """The current fighter chooses their first action."""
 
 
+@final
 class RowPick(NamedTuple):
     """``player`` takes ``left`` cards from the Attack Row (the opening picks when ``opening``)."""
 
@@ -100,6 +116,7 @@ class RowPick(NamedTuple):
     opening: bool
 
 
+@final
 class AfterOpening(NamedTuple):
     """The opening picks are over: refill the row, shuffle in Candles, start the round."""
 
@@ -120,6 +137,7 @@ END_TURN: Final = EndTurn()
 START_TURN: Final = StartTurn()
 TURN_READY: Final = TurnReady()
 AFTER_OPENING: Final = AfterOpening()
+CHECK_HAND_LIMIT: Final = (CheckHandLimit(0), CheckHandLimit(1))  # by seat
 
 TASK_TYPES: Final[tuple[type[Task], ...]] = (
     ActionDone, ComboNext, SequenceStart, SequenceBlock, SequenceWounds, SequenceKO, RunOps, Take,

@@ -12,7 +12,17 @@ from knockabout.games.knockdown import legal
 from knockabout.games.knockdown.events import public
 from knockabout.games.knockdown.hands import to_discard
 from knockabout.games.knockdown.match import TK_POTION
-from knockabout.games.knockdown.phases import PayPending, PayPurpose, Phase, ReactPending, StepPending, Trigger
+from knockabout.games.knockdown.phases import (
+    COMBO,
+    PAY,
+    PAY_COMBO,
+    PAY_REACT,
+    REACT,
+    TRIG_MOVE,
+    TURN,
+    PayPending,
+    ReactPending,
+)
 from knockabout.games.knockdown.tasks import (
     ACTION_DONE,
     COMBO_NEXT,
@@ -57,7 +67,7 @@ def turn_action(s: KnockdownState, action: Action, ev: list[Event]) -> None:
         ev.append(public("action", player=me, action="combo", number=s.actions_done + 1))
         s.combo_used = 0
         tasks.append(ACTION_DONE)
-        s.decide(Phase.COMBO, me)
+        s.decide(COMBO, me)
     elif action is A.PASS:
         ev.append(public("action", player=me, action="pass", number=s.actions_done + 1))
         tasks.append(ACTION_DONE)
@@ -66,7 +76,7 @@ def turn_action(s: KnockdownState, action: Action, ev: list[Event]) -> None:
         healed = min(2, s.light[me])
         s.light[me] -= healed
         ev.append(public("potion", player=me, healed=healed))
-        s.decide(Phase.TURN, me)
+        s.decide(TURN, me)
     else:
         dest = A.INDEX[action]
         arena = s.setup.arena
@@ -77,7 +87,7 @@ def turn_action(s: KnockdownState, action: Action, ev: list[Event]) -> None:
         else:
             s.light[me] += 1
             ev.append(public("wounds", player=me, heavy=0, light=1, source="corridor"))
-        s.decide(Phase.TURN, me)
+        s.decide(TURN, me)
 
 
 def set_attack(s: KnockdownState, by: int, src: int, typ: str, h: int, lt: int, fx: int, ko: bool,
@@ -101,7 +111,7 @@ def combo_step(s: KnockdownState, action: Action, ev: list[Event]) -> None:
         ev.append(public("combo_end", player=me))
         return
     if action in A.SPECIAL:
-        s.decide(Phase.PAY, me, PayPending(PayPurpose.COMBO, me, A.INDEX[action]))
+        s.decide(PAY, me, PayPending(PAY_COMBO, me, A.INDEX[action]))
         return
     i = A.INDEX[action]
     d = s.hands[me].pop(i)
@@ -124,7 +134,7 @@ def pay(s: KnockdownState, mask: int, ev: list[Event]) -> None:
         s.tokens[p][t] -= n
     names = [s.setup.cards[d].name for d in paid]
     tasks = s.tasks
-    if purpose == PayPurpose.REACT:
+    if purpose == PAY_REACT:
         s.reacted[p] |= 1 << k
         ev.append(public("reaction", player=p, special=sp.name, paid=names))
         tasks.append(RunOps(sp.effect, 0, p))
@@ -147,14 +157,15 @@ def step(s: KnockdownState, action: Action, ev: list[Event]) -> None:
     s.tasks.append(Move(mover, dest, dash))
 
 
-def move(s: KnockdownState, mover: int, dest: int, react: bool, ev: list[Event]) -> None:
+def move(s: KnockdownState, task: Move, ev: list[Event]) -> None:
+    mover, dest, react = task
     if react:
         opp = 1 - mover
         opts = legal.reactions(s, opp, "opponent_moves")
         if opts:
             s.move_cancel = False
             s.tasks.append(Move(mover, dest, False))
-            s.decide(Phase.REACT, opp, ReactPending(Trigger.MOVE, mover, opts))
+            s.decide(REACT, opp, ReactPending(TRIG_MOVE, mover, opts))
             return
     if s.move_cancel:
         s.move_cancel = False
@@ -169,11 +180,5 @@ def react(s: KnockdownState, action: Action) -> None:
     p = s.decider
     if action is A.REACT_NONE:
         return
-    s.decide(Phase.PAY, p, PayPending(PayPurpose.REACT, p, A.INDEX[action]))
+    s.decide(PAY, p, PayPending(PAY_REACT, p, A.INDEX[action]))
 
-
-def steps_task(s: KnockdownState, task: Steps) -> None:
-    """Ask for the next single step, while steps are left and a free space is next to the mover."""
-    mover, left, optional, actor, dash = task
-    if left > 0 and legal.free_dirs(s, mover):
-        s.decide(Phase.STEP, actor, StepPending(mover, left, optional, dash))
