@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, assert_never
 
 from knockabout.core.events import Event
-from knockabout.games.knockdown.content import (
-    SYMBOL_INDEX,
-    TOKENS,
+from knockabout.games.knockdown.events import public
+from knockabout.games.knockdown.hands import gain
+from knockabout.games.knockdown.match import TK_TRAP, TOKEN_INDEX
+from knockabout.games.knockdown.ops import (
     BackwardOp,
     BlinkOp,
     CancelMoveOp,
@@ -34,9 +35,6 @@ from knockabout.games.knockdown.content import (
     WoundOp,
     WoundPerSymbolOp,
 )
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.hands import gain
-from knockabout.games.knockdown.match import TK_TRAP, TOKEN_INDEX
 from knockabout.games.knockdown.phases import (
     BLINK,
     C_DISCARD,
@@ -50,6 +48,7 @@ from knockabout.games.knockdown.phases import (
     CountPending,
 )
 from knockabout.games.knockdown.tasks import RowPick, RunOps, Steps, Take
+from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, TOKENS
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

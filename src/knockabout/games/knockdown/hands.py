@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.content import TOKENS
 from knockabout.games.knockdown.events import public
 from knockabout.games.knockdown.phases import (
     C_DISCARD,
@@ -21,6 +20,7 @@ from knockabout.games.knockdown.phases import (
     CardPending,
 )
 from knockabout.games.knockdown.tasks import CHECK_HAND_LIMIT, RunOps
+from knockabout.games.knockdown.vocabulary import TOKENS
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -14,25 +14,22 @@ from functools import cache
 from typing import Any, Final
 
 from knockabout.games.knockdown import text as T
-from knockabout.games.knockdown.content import (
-    SYMBOL_INDEX,
-    SYMBOLS,
-    TOKENS,
+from knockabout.games.knockdown.content import Box, builtin_boxes
+from knockabout.games.knockdown.models import (
     ArenaModel,
     AttackCard,
     BlockBonus,
-    Box,
     ExtraSymbol,
     Fighter,
     HandLimit,
-    Range,
     RangeBonus,
     RoundStart,
     Skill,
     Special,
     TurnStart,
-    builtin_boxes,
 )
+from knockabout.games.knockdown.ops import Op
+from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, SYMBOLS, TOKENS, Range
 
 DIRS: Final = ("up", "down", "left", "right")
 DXY: Final = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -172,7 +169,7 @@ def cost_slots(cost: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _hits_opponent(heavy: int, light: int, ops: tuple[Any, ...]) -> bool:
+def _hits_opponent(heavy: int, light: int, ops: tuple[Op, ...]) -> bool:
     if heavy or light:
         return True
     for op in ops:
@@ -253,7 +250,7 @@ class MatchSetup:
     ko_effect: tuple[int, int]  # program per seat
     round_start: tuple[tuple[int, ...], ...]  # programs per skill
     turn_start: tuple[tuple[int, ...], ...]
-    programs: tuple[tuple[Any, ...], ...]
+    programs: tuple[tuple[Op, ...], ...]
     supply: tuple[int, ...]  # per token
     start_tokens: tuple[tuple[int, ...], tuple[int, ...]]
     card_index: dict[str, int]
@@ -294,9 +291,9 @@ class _Programs:
     """Effect programs (tuples of ops) by integer id; id 0 is the empty program."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[Any, ...]] = [()]
+        self.items: list[tuple[Op, ...]] = [()]
 
-    def add(self, ops: tuple[Any, ...]) -> int:
+    def add(self, ops: tuple[Op, ...]) -> int:
         if not ops:
             return 0
         self.items.append(tuple(ops))

@@ -34,7 +34,6 @@ from knockabout.core.rng import Rng
 from knockabout.core.view import DictView
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown import attacks, draft, effects, hands, ko, legal, rounds, search, serde, turn
-from knockabout.games.knockdown.content import SYMBOLS, TOKENS, Skill
 from knockabout.games.knockdown.events import public
 from knockabout.games.knockdown.match import (
     RANGE_ANY,
@@ -50,6 +49,7 @@ from knockabout.games.knockdown.match import TK_POISON as TK_POISON
 from knockabout.games.knockdown.match import TK_POTION as TK_POTION
 from knockabout.games.knockdown.match import TK_STUN as TK_STUN
 from knockabout.games.knockdown.match import TK_TRAP as TK_TRAP
+from knockabout.games.knockdown.models import Skill
 from knockabout.games.knockdown.phases import (
     BLINK,
     BLOCK,
@@ -114,6 +114,7 @@ from knockabout.games.knockdown.tasks import (
     TurnReady,
 )
 from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
+from knockabout.games.knockdown.vocabulary import SYMBOLS, TOKENS
 
 
 class KnockdownState(State):

@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from knockabout.games.knockdown.content import (
+from knockabout.games.knockdown.models import (
     ArenaModel,
     AttackCard,
     BlockBonus,
-    Cond,
     ExtraSymbol,
     Fighter,
     HandLimit,
@@ -25,6 +24,7 @@ from knockabout.games.knockdown.content import (
     Special,
     TurnStart,
 )
+from knockabout.games.knockdown.ops import Cond
 
 _TOKEN_TITLE = {
     "curse": "Curse", "stun": "Stun", "poison": "Poison", "mist": "Mist", "potion": "Potion", "ammo": "Ammo",
