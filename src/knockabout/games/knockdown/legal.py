@@ -153,7 +153,12 @@ def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
 
 
 def combo_actions(s: KnockdownState) -> tuple[Action, ...]:
-    return (*combo_options(s, s.current, s.combo_used), A.COMBO_END)
+    """The Combo's next Special Attack or Dash; ``combo:end`` once one is done (an empty Combo
+    would be a Pass, which is offered only when no action is possible: docs/rules/knockdown.md)."""
+    opts = combo_options(s, s.current, s.combo_used)
+    if s.pend[0]:
+        opts.append(A.COMBO_END)
+    return tuple(opts)
 
 
 def card_actions(s: KnockdownState) -> tuple[Action, ...]:

@@ -125,6 +125,14 @@ TRIGGERS: Final = ("opponent_moves", "attacked")
 
 
 # --------------------------------------------------------------------------- pending decisions
+class ComboPending(NamedTuple):
+    played: bool  # a Special Attack or Dash of this Combo is done: it may end now
+
+
+COMBO_STARTED: Final = ComboPending(False)
+COMBO_PLAYED: Final = ComboPending(True)
+
+
 class PayPending(NamedTuple):
     purpose: PayPurpose
     player: int
@@ -178,8 +186,12 @@ class RowPending(NamedTuple):
 def pending_from_data(phase: Phase, data: tuple[Any, ...]) -> tuple[Any, ...]:
     """The pending record of ``phase`` from its saved fields (``to_dict()["pend"]``)."""
     if not data:
+        if phase is Phase.COMBO:  # saved under rules 1.0, when a Combo could always end
+            return COMBO_PLAYED
         return ()
     match phase:
+        case Phase.COMBO:
+            return COMBO_PLAYED if data[0] else COMBO_STARTED
         case Phase.PAY:
             return PayPending(PayPurpose(data[0]), int(data[1]), int(data[2]))
         case Phase.STEP:
@@ -197,6 +209,6 @@ def pending_from_data(phase: Phase, data: tuple[Any, ...]) -> tuple[Any, ...]:
             return CountPending(int(data[0]), int(data[1]))
         case Phase.ROW | Phase.OPENING:
             return RowPending(int(data[0]), bool(data[1]))
-        case (Phase.DRAFT1 | Phase.DRAFT2 | Phase.FACEUP | Phase.TURN | Phase.COMBO | Phase.BLOCK | Phase.KO
+        case (Phase.DRAFT1 | Phase.DRAFT2 | Phase.FACEUP | Phase.TURN | Phase.BLOCK | Phase.KO
               | Phase.OVER | Phase.BUSY):
             raise ValueError(f"phase {phase.name} has no pending details, got {list(data)}")

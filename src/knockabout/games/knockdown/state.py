@@ -58,6 +58,7 @@ from knockabout.games.knockdown.phases import (
     C_LIMIT,
     CARD,
     COMBO,
+    COMBO_PLAYED,
     COUNT,
     OPENING,
     OVER,
@@ -462,7 +463,7 @@ class KnockdownState(State):
                 if self.atk_ko and not self.atk_void and self.atk_hits:
                     self.decide(KO, self.atk_by)
             elif type(t) is ComboNext:
-                self.decide(COMBO, self.current)
+                self.decide(COMBO, self.current, COMBO_PLAYED)
             elif type(t) is KnockdownTest:
                 ko.knockdown_test(self, t.tested, t.attacker, ev)
             elif type(t) is RowPick:

@@ -14,6 +14,7 @@ from knockabout.games.knockdown.hands import to_discard
 from knockabout.games.knockdown.match import TK_POTION
 from knockabout.games.knockdown.phases import (
     COMBO,
+    COMBO_STARTED,
     PAY,
     PAY_COMBO,
     PAY_REACT,
@@ -67,7 +68,7 @@ def turn_action(s: KnockdownState, action: Action, ev: list[Event]) -> None:
         ev.append(public("action", player=me, action="combo", number=s.actions_done + 1))
         s.combo_used = 0
         tasks.append(ACTION_DONE)
-        s.decide(COMBO, me)
+        s.decide(COMBO, me, COMBO_STARTED)
     elif action is A.PASS:
         ev.append(public("action", player=me, action="pass", number=s.actions_done + 1))
         tasks.append(ACTION_DONE)
