@@ -1,4 +1,4 @@
-"""Before the first turn: the Skill draft (keep one of three, one of two, choose the face-up
+"""Before the first turn: dealing a new match, the Skill draft (keep one of three, one of two, choose the face-up
 card), the reveal and initiative, then the opening picks from the Attack Row. Taking cards
 from the row later (an effect) uses the same picks."""
 
@@ -7,13 +7,67 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from knockabout.core.events import Event
+from knockabout.core.rng import Rng
 from knockabout.games.knockdown.events import private, public
+from knockabout.games.knockdown.match import MatchSetup
 from knockabout.games.knockdown.phases import DRAFT1, DRAFT2, FACEUP, OPENING, ROW, Phase, RowPending
 from knockabout.games.knockdown.rounds import begin_round_tasks, refill, shuffle_in_candles
 from knockabout.games.knockdown.tasks import AFTER_OPENING, RowPick, Take
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
+
+
+def new_match(
+    cls: type[KnockdownState], setup: MatchSetup, cfg: tuple[str, float, float, int], rng: Rng
+) -> KnockdownState:
+    """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
+    s = cls.__new__(cls)
+    s._legal = None
+    s.setup = setup
+    s.cfg = cfg
+    s.rng = rng
+    nskills = len(setup.skills)
+    pool = list(range(nskills))
+    rng.shuffle(pool)
+    s.dealt = [sorted(pool[:3]), sorted(pool[3:6])]
+    s.keep1 = [-1, -1]
+    s.recv = [[], []]
+    s.keep2 = [-1, -1]
+    s.up = [-1, -1]
+    s.revealed = [False, False]
+    s.reveal_done = False
+    plain = setup.symbol_table(())
+    s.symtab = [plain, plain]
+    s.victories = [0, 0]
+    s.round_no = 1
+    s.first = 0
+    s.current = 0
+    s.turn = 0
+    s.actions_done = 0
+    s.actions_allowed = 2
+    s.heavy = [0, 0]
+    s.light = [0, 0]
+    s.pos = [setup.arena.starts[0], setup.arena.starts[1]]
+    s.hands = [[], []]
+    s.tokens = [list(setup.start_tokens[0]), list(setup.start_tokens[1])]
+    s.traps = []
+    s.contam_left = setup.contamination_count
+    s.deck = list(setup.deck)
+    rng.shuffle(s.deck)
+    s.row = [s.deck.pop() for _ in range(4)]
+    s.discard = []
+    s.candle = 0
+    s.combo_used = 0
+    s.reacted = [0, 0]
+    s.move_cancel = False
+    s.clear_attack()
+    s.result = None
+    s.tasks = []
+    s.pend = ()
+    s.phase = DRAFT1
+    s.decider = 0
+    return s
 
 
 def draft(s: KnockdownState, ph: Phase, i: int, ev: list[Event]) -> None:

@@ -224,52 +224,8 @@ class KnockdownState(State):
     # ------------------------------------------------------------------ setup
     @classmethod
     def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int], rng: Rng) -> KnockdownState:
-        s = cls.__new__(cls)
-        s._legal = None
-        s.setup = setup
-        s.cfg = cfg
-        s.rng = rng
-        nskills = len(setup.skills)
-        pool = list(range(nskills))
-        rng.shuffle(pool)
-        s.dealt = [sorted(pool[:3]), sorted(pool[3:6])]
-        s.keep1 = [-1, -1]
-        s.recv = [[], []]
-        s.keep2 = [-1, -1]
-        s.up = [-1, -1]
-        s.revealed = [False, False]
-        s.reveal_done = False
-        plain = setup.symbol_table(())
-        s.symtab = [plain, plain]
-        s.victories = [0, 0]
-        s.round_no = 1
-        s.first = 0
-        s.current = 0
-        s.turn = 0
-        s.actions_done = 0
-        s.actions_allowed = 2
-        s.heavy = [0, 0]
-        s.light = [0, 0]
-        s.pos = [setup.arena.starts[0], setup.arena.starts[1]]
-        s.hands = [[], []]
-        s.tokens = [list(setup.start_tokens[0]), list(setup.start_tokens[1])]
-        s.traps = []
-        s.contam_left = setup.contamination_count
-        s.deck = list(setup.deck)
-        rng.shuffle(s.deck)
-        s.row = [s.deck.pop() for _ in range(4)]
-        s.discard = []
-        s.candle = 0
-        s.combo_used = 0
-        s.reacted = [0, 0]
-        s.move_cancel = False
-        s.clear_attack()
-        s.result = None
-        s.tasks = []
-        s.pend = ()
-        s.phase = DRAFT1
-        s.decider = 0
-        return s
+        """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
+        return draft.new_match(cls, setup, cfg, rng)
 
     def clear_attack(self) -> None:
         self.atk_by = -1
