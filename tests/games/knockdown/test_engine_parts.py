@@ -16,7 +16,7 @@ from knockabout.games.knockdown.content import CONTENT_DIR, load_box_folder
 from knockabout.games.knockdown.events import EVENT_NAMES
 from knockabout.games.knockdown.narration import narrate
 from knockabout.games.knockdown.ops import OP_NAMES, Op, OpName
-from knockabout.games.knockdown.phases import Phase, pending_from_data
+from knockabout.games.knockdown.phases import COMBO_PLAYED, COMBO_STARTED, Phase, pending_from_data
 from knockabout.games.knockdown.state import KnockdownState
 from knockabout.games.knockdown.tasks import TASK_TYPES, Task, task_data, task_from_data
 
@@ -116,12 +116,17 @@ def test_a_saved_state_comes_back_with_typed_phase_tasks_and_pending_record() ->
             assert type(back.pend) is type(s.pend) and back.pend == s.pend
             assert back.to_dict() == s.to_dict()
             seen_phases.add(s.phase)
-    assert {Phase.STEP, Phase.CARD, Phase.ROW, Phase.OPENING} <= seen_phases
+    assert {Phase.COMBO, Phase.STEP, Phase.CARD, Phase.ROW, Phase.OPENING} <= seen_phases
 
 
 def test_pending_details_of_a_phase_without_any_are_refused() -> None:
     with pytest.raises(ValueError, match="phase TURN has no pending details"):
         pending_from_data(Phase.TURN, (1, 2))
+
+
+def test_a_combo_saved_under_rules_1_0_may_still_end() -> None:
+    assert pending_from_data(Phase.COMBO, ()) == COMBO_PLAYED
+    assert pending_from_data(Phase.COMBO, (False,)) == COMBO_STARTED
 
 
 def test_every_event_the_rules_emit_is_named_and_narrated_in_words() -> None:
