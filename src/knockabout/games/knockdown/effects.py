@@ -1,5 +1,5 @@
 """The effect interpreter: every card, sheet and skill effect is a program of ops (see
-:data:`.content.Op`), and this is the one place that runs them.
+:data:`.ops.Op`), and this is the one place that runs them.
 
 An op that needs a decision (a step, a blink, a card to discard...) pushes the rest of its
 program back on the task stack and stops; the program goes on after the answer.

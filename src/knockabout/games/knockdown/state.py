@@ -2,7 +2,8 @@
 
 How it runs: every rule step that may need a player's choice is a *task* on a stack
 (``tasks``, typed records from :mod:`.tasks`, top last). :meth:`KnockdownState._run` pops
-tasks until one of them sets a pending decision (``phase``/``decider``/``pend``); the next
+tasks until one of them sets a pending decision (``phase``, a :class:`.phases.Phase`;
+``decider``; ``pend``, the decision's record from :mod:`.phases`); the next
 action answers it and the loop goes on. The Attack Sequence, Combos, reactions,
 effects and turn/round ends are all tasks, so any of them can stop for a decision in
 the middle and a clone is just a copy of a few lists.
@@ -10,11 +11,12 @@ the middle and a clone is just a copy of a few lists.
 This module holds the position's data, the small rules every part uses (skills, range,
 placing a fighter) and the two dispatchers: :meth:`~KnockdownState._apply` (an answer to
 the pending decision) and :meth:`~KnockdownState._run` (the task loop). The rules
-themselves live by concern: :mod:`.legal` (legal answers), :mod:`.draft` (skill draft,
-opening picks), :mod:`.turn` (actions, Combo, movement, Reactions), :mod:`.attacks` (the
+themselves live by concern: :mod:`.legal` (legal answers), :mod:`.draft` (a new match, the
+skill draft, opening picks), :mod:`.turn` (actions, Combo, movement, Reactions), :mod:`.attacks` (the
 Attack Sequence and Blocks), :mod:`.ko` (the Knockdown Test), :mod:`.effects` (the effect
 interpreter), :mod:`.hands` (cards in and out of hands), :mod:`.rounds` (turns, rounds,
-the match), :mod:`.search` (clones for search) and :mod:`.serde` (saved states).
+the match), :mod:`.payments` (paying a cost), :mod:`.search` (clones for search) and
+:mod:`.serde` (saved states). Events are named in :mod:`.events`, effect ops in :mod:`.ops`.
 
 Information: Attack cards only ever reach a hand from the face-up Attack Row, so every
 hand is open information (shown to both players; a player with a perfect memory would
