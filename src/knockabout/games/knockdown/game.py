@@ -66,7 +66,7 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng) -> Picks:
 class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
-    rules_version: ClassVar[str] = "1.0"
+    rules_version: ClassVar[str] = "1.1"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
