@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from knockabout.bots.levels import check_level, make_bot
+from knockabout.bots.levels import make_bot
 from knockabout.core.errors import ConfigError
 from knockabout.core.plugins import BalanceMatch, BalancePlugin, EntrantGroup, MatchWatcher, RateTable
 from knockabout.core.protocol import Game

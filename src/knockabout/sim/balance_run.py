@@ -28,7 +28,8 @@ from knockabout.core.errors import ConfigError
 from knockabout.core.plugins import BalanceMatch, EntrantGroup, MatchMetrics
 from knockabout.core.registry import get_game
 from knockabout.sim import sequential
-from knockabout.sim.balance import GroupRun, PairResult, groups as plan_groups, pair_result, play_matches, plugin_for
+from knockabout.sim.balance import GroupRun, PairResult, pair_result, play_matches, plugin_for
+from knockabout.sim.balance import groups as plan_groups
 from knockabout.sim.checkpoint import Checkpoint
 from knockabout.sim.executor import Executor
 from knockabout.sim.results import ResultsError

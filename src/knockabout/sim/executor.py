@@ -49,7 +49,7 @@ class Executor(ABC):
         ``fn`` must be a module-level function (or a partial of one) and the items plain
         data: they travel to other processes."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - most backends have nothing to release
         """Release the workers (nothing to do by default)."""
 
     def describe(self) -> str:

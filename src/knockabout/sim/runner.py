@@ -46,7 +46,7 @@ StopFn = Callable[[int, int, Mapping[int, Any]], tuple[bool, str]]
 with the data of the units before it: whether to stop, and a note for the progress line."""
 
 
-class RunInterrupted(Exception):  # noqa: N818 - it is what happened, not a bug
+class RunInterrupted(Exception):
     """Ctrl+C stopped the run; the finished units are in the checkpoint."""
 
     def __init__(self, checkpoint: Path | None, units_done: int, units: int) -> None:

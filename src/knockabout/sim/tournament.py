@@ -238,6 +238,12 @@ def first_look(spec: SimSpec, width: float) -> int:
     return max(1, math.ceil(need / least))
 
 
+def block_for(spec: SimSpec, until: Until | None) -> int:
+    """Deals a unit: about 64 units a run, at most 50 deals each."""
+    deals = math.ceil((spec.games if until is None else until.max_games) / len(_per_deal(spec)))
+    return max(1, min(50, math.ceil(deals / 64)))
+
+
 def run(
     spec: SimSpec,
     workers: int = 1,
@@ -262,9 +268,8 @@ def run(
     if workers < 1:
         raise KnockaboutError(f"--workers must be at least 1, not {workers}")
     per = len(_per_deal(spec))
-    cap = spec.games if until is None else until.max_games
-    deals = math.ceil(cap / per)
-    size = max(1, math.ceil(chunk / per)) if chunk else max(1, min(50, math.ceil(deals / 64)))
+    deals = math.ceil((spec.games if until is None else until.max_games) / per)
+    size = max(1, math.ceil(chunk / per)) if chunk else block_for(spec, until)
     units = deal_blocks(spec, deals, size)
     ck = checkpoint or Checkpoint(None, "sim", run_identity(spec, until, size), content)
     schedule = None
