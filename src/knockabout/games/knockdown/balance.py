@@ -9,10 +9,12 @@ and arena drawn at random among the boxes). Options: ``boxes`` (default: every b
 A match's first player is whoever shows the higher initiative on the Skill card face up
 in round 1; each later round's first player is named when it starts. The report adds a
 table of each Skill card face up in round 1, by initiative: how often its holder won the
-match. Per-card statistics: an attack card is *drawn* when it is taken into a hand and
-*played* when it attacks, dashes or blocks. The first player is whoever shows the higher initiative, so a strong card high on
+match. The first player is whoever shows the higher initiative, so a strong card high on
 the scale hands its holder the skill and the tempo together: this table is where a
 first-player edge usually comes from.
+
+Per-card statistics: an attack card is *drawn* when it is taken into a hand and
+*played* when it attacks, dashes or blocks.
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ class _Watcher:
 
     def metrics(self) -> MatchMetrics:
         faceup = [self.revealed[q] for q in (0, 1)] if self.match_first is not None else []
-        return MatchMetrics(first=self.match_first or 0, rounds=self.rounds, extra={"faceup": faceup}, cards=self.cards)
+        return MatchMetrics(
+            first=self.match_first or 0, rounds=self.rounds, extra={"faceup": faceup}, cards=self.cards
+        )
 
 
 class KnockdownBalance(BalancePlugin):
