@@ -1,5 +1,5 @@
-"""``knockabout sim``: many seeded bot games, win rates with intervals, ratings;
-``knockabout report``: reopen saved results (and compare several)."""
+"""``knockabout sim``: many seeded bot games, win rates with intervals, ratings (saved
+results are reopened by ``knockabout report``, :mod:`knockabout.cli.report`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from knockabout.cli.errors import fail, friendly_errors
 from knockabout.cli.options import parse_options
 from knockabout.core.registry import get_game
 from knockabout.sim.executor import make_executor
-from knockabout.sim.report import RateLine, Summary, compare, summarize
-from knockabout.sim.results import SimResults
+from knockabout.sim.report import RateLine, Summary, summarize
 from knockabout.sim.tournament import SimSpec, Until, block_for, run, run_identity, validate
 
 
@@ -136,31 +135,3 @@ def render_until(info: dict[str, Any] | None, console: Console) -> None:
     for label, rate, lo, hi in info["intervals"]:
         t.add_row(label, _pct(rate), f"{_pct(lo)}–{_pct(hi)}", f"{100 * (hi - lo) / 2:.1f}")
     console.print(t)
-
-
-def report(
-    files: list[Path] = typer.Argument(..., help="results saved by `knockabout sim --out` (JSON or CSV)"),
-    bootstrap: int = typer.Option(200, "--bootstrap", help="bootstrap resamples for rating intervals"),
-) -> None:
-    """Reopen saved simulation results; with several files, compare their win rates."""
-    console = Console(highlight=False)
-    with friendly_errors():
-        summaries = []
-        for f in files:
-            s = summarize(SimResults.load(f), bootstrap=bootstrap)
-            render(s, console, title=f"{f}: {s.game}, {s.players} players")
-            summaries.append(s)
-        if len(summaries) > 1:
-            t = Table(title="comparison (win rate, 95% Wilson)")
-            t.add_column("bot / seat")
-            for f in files:
-                t.add_column(str(f), justify="right")
-            t.add_column("change", justify="right")
-            for line in compare(summaries):
-                cells = [
-                    "—" if r is None else f"{_pct(r.rate)} ({_interval(r)})" for r in line.rates
-                ]
-                first, last = line.rates[0], line.rates[-1]
-                change = "" if first is None or last is None else f"{100 * (last.rate - first.rate):+.1f} pts"
-                t.add_row(line.label, *cells, change)
-            console.print(t)

@@ -42,6 +42,7 @@ def _plt() -> Any:
     except ImportError:
         raise ConfigError(INSTALL) from None
     plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable
+    plt.rcParams["svg.hashsalt"] = "knockabout"  # the same report gives the same file
     return plt
 
 
@@ -76,7 +77,9 @@ def heat_map(t: GroupTables) -> str:
     for i in range(n):
         for j in range(n):
             if i != j and counts[i][j]:
-                ax.text(j, i, f"{100 * grid[i][j]:.0f}%\nn={counts[i][j]}", ha="center", va="center", fontsize=8)
+                ink = "white" if abs(grid[i][j] - 0.5) > 0.3 else "black"
+                ax.text(j, i, f"{100 * grid[i][j]:.0f}%\nn={counts[i][j]}", ha="center", va="center", fontsize=8,
+                        color=ink)
     ax.set_xticks(range(n), t.labels, rotation=45, ha="right")
     ax.set_yticks(range(n), t.entrants)
     ax.set_xlabel(f"against this {t.kind}")
