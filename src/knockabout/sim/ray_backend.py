@@ -53,6 +53,7 @@ class RayExecutor(Executor):
     name = "ray"
 
     def __init__(self, workers: int | None, address: str | None) -> None:
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # Ray's core logs only what fails
         try:
             ray: Any = importlib.import_module("ray")  # the optional extra: not typed here
         except ImportError:
@@ -65,7 +66,11 @@ class RayExecutor(Executor):
         if not ray.is_initialized():
             quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
             if address is not None:
-                ray.init(address=address, **quiet)
+                try:
+                    ray.init(address=address, **quiet)
+                except (ConnectionError, RuntimeError) as exc:
+                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                    raise ConfigError(f"cannot join the Ray cluster at {address}: {first}") from None
             else:
                 ray.init(
                     num_cpus=workers or os.cpu_count() or 1,
