@@ -19,9 +19,9 @@ import pytest
 
 pytest.importorskip("ray")
 
-from knockabout.sim.balance_run import BalanceSpec, run_balance  # noqa: E402
-from knockabout.sim.executor import PoolExecutor, make_executor  # noqa: E402
-from knockabout.sim.tournament import SimSpec, run  # noqa: E402
+from knockabout.sim.balance_run import BalanceSpec, run_balance
+from knockabout.sim.executor import PoolExecutor, make_executor
+from knockabout.sim.tournament import SimSpec, run
 
 ROOT = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).with_name("ray")
