@@ -73,6 +73,7 @@ class RayExecutor(Executor):
                     raise ConfigError(f"cannot join the Ray cluster at {address}: {first}") from None
             else:
                 ray.init(
+                    address="local",  # a new instance for this run, never a cluster found lying around
                     num_cpus=workers or os.cpu_count() or 1,
                     include_dashboard=False,
                     runtime_env={"env_vars": {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}},
