@@ -150,8 +150,9 @@ def play_block(runs: tuple[GroupRun, ...], unit: PairBlock) -> dict[str, Any]:
 
 
 def block_size(games: int) -> int:
-    """Matches per unit: small enough for a live ETA and a quick resume."""
-    return max(1, min(25, math.ceil(games / 8)))
+    """Matches per unit: small enough for a live ETA and to lose little to a Ctrl+C even
+    with ``hard`` bots (a minute or more a match), at most 5."""
+    return max(1, min(5, math.ceil(games / 16)))
 
 
 def units_for(groups: Sequence[EntrantGroup], games: int, size: int) -> list[PairBlock]:
