@@ -63,6 +63,23 @@ def test_sigint_stops_a_run_within_seconds_and_the_checkpoint_resumes_it(tmp_pat
     assert _outcomes(out) == [g.outcome_key() for g in whole.games]
 
 
+def test_sigint_stops_a_balance_run_on_a_process_pool_at_once(tmp_path: Path) -> None:
+    ck = tmp_path / "balance.jsonl"
+    args = ["balance", "knockback", "--bot", "easy", "--games", "4", "-w", "2", "--checkpoint", str(ck)]
+    proc = subprocess.Popen([*CLI, *args], env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not ck.exists() or len(ck.read_text().splitlines()) < 2):
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()[0]
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    text, _ = proc.communicate(timeout=10)
+    assert time.monotonic() - t0 < 10 and proc.returncode == 130, text
+    assert "Traceback" not in text and "Resume with: knockabout balance knockback" in text
+    assert 1 <= len(ck.read_text().splitlines()) - 1 < 120  # 30 pairings x 4 matches, one match a unit
+
+
 def _invoke(tmp_path: Path, args: list[str]) -> object:
     return runner.invoke(app, args, env={"XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "200"})
 

@@ -108,16 +108,12 @@ def report(result: BalanceRun, console: Console, *, out: Path | None = None, htm
     """Print a balance run's report and write the files asked for."""
     game = str(result.meta["game"])
     parts = [runner.report(game, group, pairs) for group, pairs in zip(result.groups, result.pairs, strict=True)]
+    until = result.meta.get("until_ci")
+    if until:
+        parts.append("\n".join(_until_lines(until)))
     for part in parts:
         console.print(Markdown(part))
         console.print()
-    until = result.meta.get("until_ci")
-    if until:
-        state = "reached" if until["reached"] else "NOT reached (cap hit)"
-        console.print(f"--until-ci ±{100 * until['width']:g} pts {state} after {until['rounds']} matches a pairing, "
-                      f"look {until['look']} (alpha-spending; intervals at level {100 * (1 - until['alpha']):.3f}%):")
-        widest = max(until["intervals"], key=lambda x: x[3] - x[2])
-        console.print(f"  widest: {widest[0]} {100 * widest[1]:.1f}% ({100 * widest[2]:.1f}–{100 * widest[3]:.1f}%)")
     plugin = runner.plugin_for(get_game(game))
     data = [
         balance_tables.tables(group, [m for p in pairs for m in p.matches], plugin.entrant_kind, plugin.label)
@@ -142,6 +138,22 @@ def report(result: BalanceRun, console: Console, *, out: Path | None = None, htm
     if save is not None:
         result.save(save)
         console.print(f"every match saved to {save}; reopen with: knockabout report {save} --html report.html")
+
+
+def _until_lines(until: dict[str, Any]) -> list[str]:
+    """The sequential run's stopping line and its intervals, as Markdown."""
+    state = "reached" if until["reached"] else "NOT reached (the --max-games cap came first)"
+    lines = [
+        f"--until-ci ±{100 * until['width']:g} pts {state} after {until['rounds']} matches a pairing, at look "
+        f"{until['look']}: alpha-spending puts this look's intervals at level {100 * (1 - until['alpha']):.3f}%, "
+        "which keeps each a valid 95 % interval whatever look the run stopped at.",
+        "",
+        "| rate | value | sequential 95 % interval |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {label} | {100 * rate:.1f}% | {100 * lo:.1f}–{100 * hi:.1f}% |"
+              for label, rate, lo, hi in until["intervals"]]
+    return lines
 
 
 @app.command("compare", short_help="A/B of two content versions on the same deals and bot seeds.")
