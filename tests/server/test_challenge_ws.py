@@ -48,7 +48,8 @@ def test_the_puzzle_comes_with_the_sync_only_to_the_tested_seat_and_on_request(
 
 def test_a_client_cannot_claim_a_pass_and_a_right_answer_passes(make_client: Any, tmp_path: Path) -> None:
     table_id, token = store_tower_table(f"sqlite:///{tmp_path / 'k.db'}")
-    with make_client() as c, c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+    clock = FakeClock()
+    with make_client(clock=clock) as c, c.websocket_connect(f"/ws/tables/{table_id}") as ws:
         sync = hello(ws, token)
         v = sync["version"]
         ws.send_json({"type": "act", "action": "tower:pass", "version": v})
@@ -62,6 +63,7 @@ def test_a_client_cannot_claim_a_pass_and_a_right_answer_passes(make_client: Any
             err = receive_until(ws, lambda m: m["type"] == "error")
             assert "nothing changed" in err["message"], err
         assert c.get(f"/api/tables/{table_id}").json()["version"] == v
+        clock.advance(4)  # a person's pace (the table fails a right answer faster than a person's)
         ws.send_json({"type": "answer", "answer": solution(sync["challenge"]), "version": v})
         upd = judged(ws, v)
         results = [e for e in upd["events"] if e["type"] == "test_result"]
@@ -70,6 +72,21 @@ def test_a_client_cannot_claim_a_pass_and_a_right_answer_passes(make_client: Any
         live = c2.app.state.manager.get(table_id)
         assert live.table.record.actions[v] == "tower:pass"
         assert c2.app.state.store.get(table_id).actions[v] == "tower:pass"
+
+
+def test_a_right_answer_sent_at_once_fails_as_too_fast_for_a_person(make_client: Any, tmp_path: Path) -> None:
+    table_id, token = store_tower_table(f"sqlite:///{tmp_path / 'k.db'}")
+    clock = FakeClock()
+    with make_client(clock=clock) as c, c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        sync = hello(ws, token)
+        ch = sync["challenge"]
+        assert "layouts" not in ch and len(ch["layout"]) == len(ch["cubes"]) and ch["min_seconds_per_piece"] > 0
+        ws.send_json({"type": "answer", "answer": solution(ch), "version": sync["version"]})
+        upd = judged(ws, sync["version"])
+        results = [e for e in upd["events"] if e["type"] == "test_result"]
+        assert results and results[0]["data"]["passed"] is False
+        entry = c.app.state.manager.get(table_id).table.log[sync["version"]]
+        assert entry.action == "tower:fail" and entry.by == "judged" and "too fast for a person" in entry.verdict
 
 
 def test_a_right_answer_after_the_server_clock_ran_out_fails(make_client: Any, tmp_path: Path) -> None:

@@ -147,6 +147,7 @@ def test_the_puzzle_never_changes_the_game_or_its_replay(clock: FakeClock) -> No
     ca, cb = a.updates_for(0).challenge, b.updates_for(0).challenge
     assert ca is not None and cb is not None and solution(ca) != solution(cb)
     assert replay(a.record).to_dict() == replay(b.record).to_dict()
+    clock.advance(5)  # a person's pace
     a.answer(0, solution(ca), a.version)
     b.answer(0, solution(cb), b.version)
     assert a.record.actions == b.record.actions and a.record.actions[-1] == "tower:pass"
@@ -195,9 +196,59 @@ def test_every_tower_puzzle_is_solvable(tower_positions: list[tuple[Any, Decisio
     assert check_shape(p, list(p.solution)) == list(p.solution)
     assert [c["id"] for c in sorted(p.payload["cubes"], key=lambda c: c["place"])] == list(p.solution)
     cols, rows = p.payload["grid"]
-    assert cols * rows >= len(ids) and len(p.payload["layouts"]) == len(ids)
-    for k, layout in enumerate(p.payload["layouts"]):
-        standing = [tuple(xy) for xy, c in zip(layout, p.payload["cubes"], strict=True) if c["place"] > k]
-        assert len(set(standing)) == len(standing), "two cubes lying on one spot"
-        assert all(0 <= x < cols and 0 <= y < rows for x, y in standing)
+    assert cols * rows >= len(ids)
+    lying = [tuple(xy) for xy in p.payload["layout"]]
+    assert len(lying) == len(ids) and len(set(lying)) == len(lying), "two cubes lying on one spot"
+    assert all(0 <= x < cols and 0 <= y < rows for x, y in lying)
     assert p.payload["reshuffle"] == (len(ids) >= 4)
+    assert p.min_seconds_per_piece > 0
+
+
+def test_the_puzzle_sends_only_what_a_person_sees_now(clock: FakeClock) -> None:
+    """The numbered cubes and where they lie now; not the answer itself, nor where the cubes
+    will lie after each pick (issue 14: a script read the order from the future layouts)."""
+    t = tower_table(clock)
+    ch = t.updates_for(0).challenge
+    assert ch is not None
+    assert set(ch) == {"id", "kind", "decision", "seat", "version", "left", "limit", "rule", "min_seconds_per_piece",
+                       "cubes", "grid", "layout", "reshuffle"}
+    assert all(set(c) == {"id", "weight", "place"} for c in ch["cubes"])
+    assert len(ch["layout"]) == len(ch["cubes"]) and all(len(xy) == 2 for xy in ch["layout"])
+    assert "solution" not in str(ch) and "layouts" not in ch
+
+
+def test_a_right_answer_faster_than_a_person_fails_as_too_fast(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.updates_for(0).challenge
+    assert ch is not None
+    n = len(ch["cubes"])
+    floor = ch["min_seconds_per_piece"] * n
+    assert floor > 0
+    clock.advance(floor * 0.9)  # a script that read the numbers
+    entry = t.answer(0, solution(ch), t.version)
+    assert entry.action == "tower:fail" and entry.by == "judged"
+    assert "too fast for a person" in entry.verdict and f"{n} piece(s)" in entry.verdict
+
+
+def test_a_right_answer_at_human_speed_passes(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    ch = t.updates_for(0).challenge
+    assert ch is not None
+    clock.advance(ch["min_seconds_per_piece"] * len(ch["cubes"]) + 0.01)
+    entry = t.answer(0, solution(ch), t.version)
+    assert entry.action == "tower:pass" and entry.verdict.startswith("passed: right in")
+
+
+def test_the_floor_is_the_puzzles_and_zero_means_none(clock: FakeClock) -> None:
+    from knockabout.core.plugins import Puzzle
+    from knockabout.table.challenge import Challenge
+
+    fast = Puzzle(kind="k", payload={}, solution=("a", "b"), pass_action="p", fail_action="f")
+    slow = Puzzle(kind="k", payload={}, solution=("a", "b"), pass_action="p", fail_action="f",
+                  min_seconds_per_piece=1.0)
+    for puzzle, passed in ((fast, True), (slow, False)):
+        c = Challenge("c", 0, 0, "k", 0.0, 10.0, 10.0, puzzle)
+        assert c.judge(["a", "b"], 1.5)[0] is passed
+    assert Challenge("c", 0, 0, "k", 0.0, 10.0, 10.0, slow).judge(["a", "b"], 2.0)[0] is True
+    with pytest.raises(ValueError, match="min_seconds_per_piece"):
+        Puzzle(kind="k", payload={}, solution=(), pass_action="p", fail_action="f", min_seconds_per_piece=-1)

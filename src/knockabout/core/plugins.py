@@ -125,7 +125,12 @@ class TerminalRenderer(Protocol):
 @dataclass(frozen=True)
 class Puzzle:
     """What a challenge maker builds: the payload the person sees, the one right answer,
-    and the actions a pass and a fail become."""
+    and the actions a pass and a fail become.
+
+    ``payload`` must hold only what a person sees when the puzzle opens (never the
+    solution, nor how the puzzle will look later). ``min_seconds_per_piece`` is a
+    human-speed floor: the table fails an answer of k pieces that came sooner than
+    k times this many seconds after the puzzle opened (0: no floor)."""
 
     kind: str
     payload: dict[str, Any]
@@ -133,6 +138,11 @@ class Puzzle:
     pass_action: str
     fail_action: str
     rule: str = ""
+    min_seconds_per_piece: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.min_seconds_per_piece < 0:
+            raise ValueError("min_seconds_per_piece must be >= 0")
 
 
 Maker = Callable[["View", "Decision", Rng], Puzzle]

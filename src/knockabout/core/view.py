@@ -13,9 +13,13 @@ one for every decision. Pydantic is used only to serialise and describe them
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import TypeAdapter
+
+if TYPE_CHECKING:
+    from knockabout.core.protocol import Decision, Outcome
 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
@@ -46,6 +50,54 @@ class View:
         """The JSON Schema of this view (the contract every renderer reads by)."""
         schema: dict[str, Any] = _adapter(cls).json_schema(mode="serialization")
         return schema
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionView:
+    """The pending decision as a view part (see :class:`~knockabout.core.protocol.Decision`)."""
+
+    player: int
+    kind: str
+    time_limit: float | None
+    timeout_action: str | None
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutcomeView:
+    """How a game ended, as a view part (see :class:`~knockabout.core.protocol.Outcome`)."""
+
+    winners: tuple[int, ...]
+    payoffs: tuple[float, ...]
+    draw: bool
+    reason: str
+
+
+_DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
+
+
+def decision_view(d: Decision) -> DecisionView:
+    """The view part of decision ``d``; games that reuse their decision objects get the
+    same part back each time (views are immutable)."""
+    hit = _DECISION_VIEWS.get(id(d))
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    view = DecisionView(
+        player=d.player,
+        kind=d.kind,
+        time_limit=d.time_limit,
+        timeout_action=None if d.timeout_action is None else str(d.timeout_action),
+        prompt=d.prompt,
+    )
+    if len(_DECISION_VIEWS) > 10_000:
+        _DECISION_VIEWS.clear()
+    _DECISION_VIEWS[id(d)] = (d, view)
+    return view
+
+
+def outcome_view(o: Outcome) -> OutcomeView:
+    """The view part of outcome ``o``."""
+    return OutcomeView(winners=o.winners, payoffs=o.payoffs, draw=o.draw, reason=o.reason)
 
 
 class DictView(View):

@@ -206,7 +206,7 @@ def _labelled_rounds(spec: SimSpec, games: Sequence[dict[str, Any]]) -> dict[str
     for g in games:
         cells = by_deal.setdefault(int(g["deal"]), {})
         for s in range(n):
-            keys = [f"seat {s}"]
+            keys = [f"seat {s + 1}"]  # people count seats from 1
             if several:
                 keys.append(str(g["bots"][s]))
             if g["first"] >= 0:

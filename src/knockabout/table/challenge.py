@@ -8,9 +8,11 @@ who is away), the table builds a puzzle from its **own secret generator** (never
 game's: the game stays ``(game, rules version, config, seed, actions)``; the puzzle only
 decides which action gets recorded), sends it to that seat only, and judges the
 answer against the puzzle and against its own clock (deadline = the time the decision
-opened + its ``time_limit``). A right answer in time becomes the maker's pass action,
-anything else its fail action; the person cannot choose either directly. Bots still
-choose the action directly (Knockdown's skill curve).
+opened + its ``time_limit``) and a human-speed floor (the puzzle's
+``min_seconds_per_piece``: an answer sooner than that is a script's, and fails). A right
+answer in time becomes the maker's pass action, anything else its fail action; the
+person cannot choose either directly. Bots still choose the action directly (Knockdown's
+skill curve).
 
 A maker is ``maker(view, decision, rng) -> Puzzle`` (:data:`knockabout.core.plugins.Maker`)
 where ``view`` is the deciding seat's typed view. A game declares its makers, one per
@@ -81,16 +83,24 @@ class Challenge:
             "left": round(max(0.0, self.deadline - now), 3),
             "limit": self.limit,
             "rule": self.puzzle.rule,
+            "min_seconds_per_piece": self.puzzle.min_seconds_per_piece,
             **self.puzzle.payload,
         }
 
     def judge(self, answer: Sequence[str], now: float) -> tuple[bool, str]:
-        """(passed, why): right and in time passes; late or wrong fails."""
+        """(passed, why): right and in time passes; late, wrong, or right but faster than
+        the puzzle's human-speed floor fails."""
         took = now - self.issued_at
         if now > self.deadline:
             return False, f"late: answered {now - self.deadline:.2f} s after the {self.limit:g} s ran out"
         want = self.puzzle.solution
         if list(answer) == list(want):
+            floor = self.puzzle.min_seconds_per_piece * len(want)
+            if took < floor:
+                return False, (
+                    f"too fast for a person: {len(want)} piece(s) in {took:.2f} s; the table passes no answer "
+                    f"sooner than {self.puzzle.min_seconds_per_piece:g} s a piece ({floor:.2f} s)"
+                )
             return True, f"right in {took:.2f} s"
         for i, (got, right) in enumerate(zip(answer, want, strict=False)):
             if got != right:

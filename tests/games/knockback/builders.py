@@ -9,7 +9,9 @@ from knockabout.core.events import Event
 from knockabout.core.rng import Rng
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import EDGE_NAMES, Card, compile_card
-from knockabout.games.knockback.state import ALL_SIX, TURN, KnockbackState, cell, coords
+from knockabout.games.knockback.grid import cell, coords
+from knockabout.games.knockback.phases import ALL_SIX, TURN
+from knockabout.games.knockback.state import KnockbackState
 
 Edges = Sequence[tuple[int, int]]
 EVEN: Edges = ((2, 2), (2, 2), (2, 2), (2, 2))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from knockabout.games.knockback.cards import card_text
-from knockabout.games.knockback.state import TURN
+from knockabout.games.knockback.phases import TURN
 from tests.games.knockback.builders import battle, board, card, legal, of_type, play, where
 
 
@@ -162,3 +162,31 @@ def test_long_knockback_still_moves_cards_beyond_a_knocked_out_target() -> None:
     s = battle({"A1": ram}, {"A1": (0, 0), "B1": (1, 0), "B2": (2, 0), "B3": (0, 5)})
     play(s, "activate:A1", "punch:E")
     assert board(s) == {"A1": (0, 0), "B2": (4, 0), "B3": (0, 5)}
+
+
+def test_the_log_says_which_ability_exhausted_a_card() -> None:
+    from knockabout.core import get_game
+
+    g = get_game("knockback")
+    dust = card("Dust", effects=[{"op": "exhaust_target"}])
+    s = battle({"A1": dust}, {"A1": (0, 0), "B1": (1, 0)})
+    (ex,) = of_type(play(s, "activate:A1", "punch:E"), "exhaust")
+    assert ex.data["ability"] == "exhaust_target"
+    assert g.narrate(ex, ["Ann", "Bo"]) == "P3 (B1) is exhausted by A1's punch."
+    owl = card("Owl", actions=("move",), effects=[{"op": "intimidate"}], kind="moving")
+    s = battle({"A1": owl}, {"A1": (0, 0), "B1": (1, 1), "B2": (5, 5)})
+    (ex,) = of_type(play(s, "activate:A1", "move:N"), "exhaust")
+    assert ex.data["ability"] == "intimidate"
+    assert g.narrate(ex, ["Ann", "Bo"]) == "P3 (B1) is exhausted: A1 stepped next to it."
+
+
+def test_heart_bonus_while_exhausted_only() -> None:
+    moss = card("Moss", effects=[{"op": "heart_bonus", "amount": 2, "when": "exhausted"}], kind="passive")
+    hit = card("Hit", edges=((3, 2),) * 4)
+    s = battle({"B1": moss, "A1": hit}, {"A1": (0, 0), "B1": (1, 0), "B2": (9, 9)})
+    assert (_punch_data(play(s, "activate:A1", "punch:E"))["heart"]) == 2
+    s = battle(
+        {"B1": moss, "A1": hit}, {"A1": (0, 0), "B1": (1, 0), "B2": (2, 0), "B3": (1, 1), "A2": (1, -1)},
+        exhausted=["B1"],
+    )
+    assert (_punch_data(play(s, "activate:A1", "punch:E"))["heart"]) == 4

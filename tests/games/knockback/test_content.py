@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from knockabout.core import ConfigError, Rng, get_game
+from knockabout.core import ConfigError, ReplayError, Rng, get_game
 from knockabout.games.knockback import content
 from knockabout.games.knockback.cards import SET_LABEL, card_text
+from knockabout.games.knockback.ops import AttackWhen, Effect, Op
 
 G = get_game("knockback")
 
@@ -100,7 +101,18 @@ def test_a_valid_pack_file_has_no_problems(tmp_path: Path) -> None:
         (("attack = 3, heart = 2", "attack = \"x\", heart = 2"), ["card 'One' (#1)", "edges.north.attack"]),
         (('["move", "punch"]', '["move", "kick"]'), ["card 'One'", "actions", "'move'"]),
         (('["move", "punch"]', '[]'), ["card 'One'", "actions", "at least 1"]),
-        (('op = "attack_bonus", amount = 1', 'op = "fly", amount = 1'), ["card 'One'", "ability.effects[1]", "'fly'"]),
+        (
+            ('op = "attack_bonus", amount = 1', 'op = "fly", amount = 1'),
+            ["card 'One' (#1)", "field ability.effects[1]", "unknown effect op 'fly'", "'attack_bonus', 'knockback'"],
+        ),
+        (
+            ('op = "attack_bonus", amount = 1', 'op = "attack_bonus", amount = 1, when = "sometimes"'),
+            ["card 'One' (#1)", "field ability.effects[1].when", "'target_enemy'", "got 'sometimes'"],
+        ),
+        (
+            ('op = "steadfast"', 'op = "steadfast", when = "rested"'),
+            ["card 'Two' (#2)", "effects[1].when", "not a known"],
+        ),
         (('op = "steadfast"', 'op = "shove"'), ["card 'Two' (#2)", "ability", "does not belong to a passive"]),
         (('name = "Two"', 'name = "One"'), ["two cards are named 'one'"]),
         (('game = "knockback"', 'game = "nak-muay"'), ["top-level key game", "knockback"]),
@@ -154,9 +166,9 @@ def test_a_missing_file_is_reported(tmp_path: Path) -> None:
 def test_your_own_pack_file_can_be_played(tmp_path: Path) -> None:
     path = _write(tmp_path, GOOD)
     s = G.new_state({"packs": ["my-pack", "granite-ward"], "pack_files": [str(path)]}, 2)
-    names = [c["card"]["name"] for c in s.observe(0)["cards"]]
+    names = [c.card.name for c in s.observe(0).cards]
     assert names[:3] == ["One", "Two", "Three"]
-    assert s.observe(0)["cards"][0]["card"]["set"] == "player-made pack"
+    assert s.observe(0).cards[0].card.set == "player-made pack"
     rng = Rng(1)
     while s.to_act() is not None:
         legal = s.legal_actions()
@@ -205,3 +217,59 @@ def test_a_wrong_card_count_is_reported_alongside_card_errors(tmp_path: Path) ->
     problems = G.validate_content(_write(tmp_path, text))
     assert any("edges.north.attack" in p for p in problems)
     assert any("field cards" in p and "3 cards" in p for p in problems)
+
+
+def test_an_unknown_op_in_a_pack_file_is_refused_with_one_clear_message(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD.replace('op = "charge", amount = 1', 'op = "teleport", amount = 1'))
+    problems = G.validate_content(path)
+    assert problems == [
+        f"{path}, card 'Three' (#3), field ability.effects[1]: unknown effect op 'teleport'; expected one of "
+        + ", ".join(repr(o.value) for o in Op)
+    ]
+    with pytest.raises(ConfigError, match="unknown effect op 'teleport'"):
+        G.new_state({"packs": ["my-pack", "granite-ward"], "pack_files": [str(path)]}, 0)
+
+
+def test_card_data_that_skips_validation_is_still_compiled_to_known_ops_only() -> None:
+    from knockabout.games.knockback.cards import compile_card
+
+    data = {
+        "name": "Odd",
+        "pack": "test",
+        "actions": ["punch"],
+        "edges": {e: {"attack": 1, "heart": 1} for e in ("north", "east", "south", "west")},
+        "ability": {"kind": "punching", "effects": [{"op": "attack_bonus", "amount": 1, "when": "on_tuesdays"}]},
+    }
+    with pytest.raises(ValueError, match="card 'Odd': unknown attack_bonus condition \\(when\\) 'on_tuesdays'"):
+        compile_card(data)
+    data["ability"] = {"kind": "punching", "effects": [{"op": "fly"}]}
+    with pytest.raises(ValueError, match="card 'Odd': unknown effect op 'fly'"):
+        compile_card(data)
+    # a saved game holding such a card is refused as a saved state, not played with a guess
+    s = G.new_state({}, 1)
+    saved = s.to_dict()
+    saved["cards"][0] = {**saved["cards"][0], "ability": data["ability"]}
+    with pytest.raises(ReplayError, match="not a saved state"):
+        G.state_from_dict(saved)
+
+
+def test_compiled_effects_are_enums_and_the_behaviour_comes_from_them() -> None:
+    pack = next(p for p in content.builtin_packs() if p.id == "tide-breakers")
+    first = pack.cards[0]
+    assert all(isinstance(e.op, Op) for e in first.effects)
+    assert first.effects[0] == Effect(Op.KNOCKBACK, 2)
+    assert first.effects[1] == Effect(Op.ATTACK_BONUS, 1, AttackWhen.MOVED)
+    assert first.behaviour.knockback == 2 and first.behaviour.attack_bonus == ((AttackWhen.MOVED, 1),)
+    assert pack.cards[1].behaviour.shove and not first.behaviour.shove
+
+
+def test_every_op_has_a_pack_model_and_belongs_to_exactly_one_kind() -> None:
+    from typing import get_args
+
+    from knockabout.games.knockback.ops import OPS_BY_KIND
+
+    union = get_args(get_args(content.EffectModel)[0])
+    modelled = {get_args(m.model_fields["op"].annotation)[0] for m in union}
+    assert modelled == set(Op)
+    kinds = [op for ops in OPS_BY_KIND.values() for op in ops]
+    assert sorted(kinds) == sorted(Op)

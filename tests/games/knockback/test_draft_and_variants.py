@@ -11,16 +11,9 @@ from hypothesis import strategies as st
 
 from knockabout.core import GameRecord, Match, Rng, get_game, replay
 from knockabout.games.knockback.actions import LABELS
-from knockabout.games.knockback.state import (
-    ALL_SIX,
-    DRAFT,
-    EDGE,
-    PLACE,
-    SYMBOL,
-    TURN,
-    KnockbackState,
-    coords,
-)
+from knockabout.games.knockback.grid import coords
+from knockabout.games.knockback.phases import ALL_SIX, DRAFT, EDGE, PLACE, SYMBOL, TURN
+from knockabout.games.knockback.state import KnockbackState
 from tests.games.knockback.builders import of_type
 
 G = get_game("knockback")
@@ -84,17 +77,20 @@ def test_draft_hands_are_hidden_from_the_opponent_and_spectators() -> None:
     ev = s.apply("keep:0")
     private = [e for e in ev if e.visible_to is not None]
     assert private and all(e.visible_to == frozenset({0}) for e in private)
-    v1 = s.observe(1)["draft"]
-    assert "picked" in v1 and v1["picked"] is None
-    assert [c["name"] for c in v1["hand"]] == [s.cards[i].name for i in s.hands[1]]
+    v1 = s.observe(1).draft
+    assert v1 is not None and v1.picked is None and v1.hand is not None
+    assert [c.name for c in v1.hand] == [s.cards[i].name for i in s.hands[1]]
+    v0 = s.observe(0).draft
+    assert v0 is not None and v0.picked == 0  # seat 0 sees its own pick
     # seat 1's view is the same whatever seat 0 holds or picked
     other = s.clone()
     other.hands[0] = other.hands[0][::-1]
     other.pick = 5 - s.pick
     assert other.observe(1) == s.observe(1)
     assert other.observe(0) != s.observe(0)
-    spectator = s.observe(None)["draft"]
-    assert "hand" not in spectator and spectator["hand_sizes"] == [6, 6]
+    spectator = s.observe(None).draft
+    assert spectator is not None and spectator.hand is None and spectator.kept is None
+    assert spectator.hand_sizes == (6, 6)
 
 
 def test_determinize_in_a_draft_keeps_my_cards_and_redeals_the_rest() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from knockabout.bots import RandomBot, SeatView, make_bot
-from knockabout.bots.heuristic.knockback import HeuristicBot
 from knockabout.core import Rng, get_game
+from knockabout.games.knockback.heuristic import HeuristicBot
 from knockabout.games.knockback.state import KnockbackState
 from tests.games.knockback.builders import battle, card, of_type, where
 
@@ -109,12 +109,13 @@ def test_it_drafts_and_places_legally() -> None:
 
 
 def test_search_playouts_are_cut_and_scored_by_the_match_estimate() -> None:
-    from knockabout.bots.heuristic import rollout_value_for
-    from knockabout.bots.heuristic.knockback import ROLLOUT_DEPTH, rollout_value
     from knockabout.bots.ismcts import ISMCTSBot
-    from knockabout.games.knockback.state import MIDDLE
+    from knockabout.games.knockback.heuristic import ROLLOUT_DEPTH, rollout_value
+    from knockabout.games.knockback.phases import MIDDLE
 
-    assert rollout_value_for("knockback") == (rollout_value, ROLLOUT_DEPTH)
+    plugin = G.heuristic()
+    assert plugin is not None
+    assert (plugin.rollout_value, plugin.rollout_depth) == (rollout_value, ROLLOUT_DEPTH)
     hard = make_bot("hard", "knockback")
     assert isinstance(hard, ISMCTSBot) and hard.evaluator is rollout_value
 
@@ -131,7 +132,7 @@ def test_search_playouts_are_cut_and_scored_by_the_match_estimate() -> None:
 
 
 def test_the_match_estimate_favours_the_side_with_more_cards_on_the_grid() -> None:
-    from knockabout.bots.heuristic.knockback import rollout_value
+    from knockabout.games.knockback.heuristic import rollout_value
 
     ahead = battle(board={"A1": (0, 0), "A2": (0, 1), "A3": (0, 2), "B1": (9, 9)}, scoring="speed")
     behind = battle(board={"A1": (0, 0), "B1": (9, 9), "B2": (9, 8), "B3": (9, 7)}, scoring="speed")
@@ -142,7 +143,7 @@ def test_the_match_estimate_favours_the_side_with_more_cards_on_the_grid() -> No
 
 
 def test_on_a_quiet_board_the_estimate_rewards_closing_in() -> None:
-    from knockabout.bots.heuristic.knockback import is_stalled, rollout_value
+    from knockabout.games.knockback.heuristic import is_stalled, rollout_value
 
     far = battle(board={"A1": (0, 0), "B1": (30, 0)}, scoring="speed")
     near = battle(board={"A1": (0, 0), "B1": (2, 0)}, scoring="speed")
@@ -151,7 +152,7 @@ def test_on_a_quiet_board_the_estimate_rewards_closing_in() -> None:
 
 
 def test_the_search_hint_is_given_on_a_stalled_turn_only() -> None:
-    from knockabout.bots.heuristic.knockback import SEARCH_PRIOR_VISITS
+    from knockabout.games.knockback.heuristic import SEARCH_PRIOR_VISITS
 
     bot = HeuristicBot()
     quiet = battle(board={"A1": (0, 0), "B1": (30, 0)})

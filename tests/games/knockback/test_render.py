@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from rich.console import Console
 
-from knockabout.cli.render.knockback import RENDERER, _box, grid, label
 from knockabout.core import Rng, get_game
+from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.state import KnockbackState
+from knockabout.games.knockback.terminal import RENDERER, _box, grid, label
+from knockabout.games.knockback.view import KnockbackView
 from tests.games.knockback.builders import battle, card, play
 
 G = get_game("knockback")
@@ -22,7 +25,7 @@ def text_of(renderable: Any) -> str:
     return console.export_text()
 
 
-def _views(cfg: dict[str, Any], seed: int) -> list[tuple[dict[str, Any], int]]:
+def _views(cfg: dict[str, Any], seed: int) -> list[tuple[KnockbackView, int]]:
     s = G.new_state(cfg, seed)
     rng = Rng(seed)
     out = []
@@ -31,7 +34,9 @@ def _views(cfg: dict[str, Any], seed: int) -> list[tuple[dict[str, Any], int]]:
         if d is None:
             break
         if step % 8 == 0:
-            out.append((s.observe(d.player), d.player))
+            view = s.observe(d.player)
+            assert isinstance(view, KnockbackView)
+            out.append((view, d.player))
         legal = s.legal_actions()
         s.apply(legal[rng.below(len(legal))])
     return out
@@ -43,12 +48,12 @@ def test_every_view_renders_and_every_legal_action_gets_plain_words(cfg: dict[st
         board = text_of(RENDERER.board(view, NAMES, seat))
         text_of(RENDERER.hand(view, NAMES, seat))
         assert "Round" in board
-        for c in view["cards"]:
-            if c["status"] == "board":
-                assert c["label"] in board
-                n = c["board_edges"]["N"]
-                assert f"{n['attack']}/{n['heart']}" in board
-        for a in view["legal"]:
+        for c in view.cards:
+            if c.status == "board":
+                assert c.label in board
+                n = c.board_edges.N
+                assert f"{n.attack}/{n.heart}" in board
+        for a in view.legal or ():
             words = RENDERER.action_label(a, view, NAMES)
             assert words and words != a, f"no label for {a}"
     assert "KNOCKBACK" in text_of(RENDERER.help())
@@ -58,8 +63,9 @@ def test_a_second_seat_card_is_drawn_turned_with_its_printed_south_on_top() -> N
     b1 = card("Turned", edges=((1, 2), (3, 4), (5, 6), (7, 8)))
     s = battle({"B1": b1}, {"A1": (0, 0), "B1": (0, 1)})
     view = s.observe(0)
-    b = next(c for c in view["cards"] if c["label"] == "B1")
-    top, _, mid, _, bottom = (t.plain for t in _box(b, False, False))
+    assert isinstance(view, KnockbackView)
+    b = next(c for c in view.cards if c.label == "B1")
+    top, _, _, mid, bottom = (t.plain for t in _box(b, False, False))
     assert "5/6" in top and "1/2" in bottom  # printed south faces board north
     assert mid.startswith("3/4") and mid.endswith("7/8")  # printed east now on the west side
 
@@ -72,10 +78,11 @@ def test_exhausted_cards_active_card_and_targets_are_marked() -> None:
     )
     play(s, "activate:A1")
     view = s.observe(0)
+    assert isinstance(view, KnockbackView)
     board = text_of(grid(view))
-    assert "exhaust" in board and "rested" in board
+    assert "exhausted" in board and "rested" in board
     assert "+" in board  # the free cells A1 may step to
-    labels = {a: label(a, view) for a in view["legal"]}
+    labels = {a: label(a, view) for a in view.legal or ()}
     assert labels["punch:E"].startswith("Punch P3 (B1) to the east: attack 2, heart 2")
     assert "exhausted" in labels["punch:N"]
     assert labels["move:S"] == "Move south to (0, -1)"
@@ -89,3 +96,53 @@ def test_draft_hand_is_shown_to_its_holder_only() -> None:
     for i in s.hands[0]:
         assert s.cards[i].name in mine
     assert "keep" in RENDERER.action_label("keep:0", s.observe(0), NAMES).lower()
+
+
+EDGE_NUMBERS = re.compile(r"\d/\d")
+
+
+def test_names_and_edge_numbers_never_run_together_in_the_grid() -> None:
+    # long names and two-sided neighbours: the row that used to read `3/2Dusk 3/33/3Knuck3/3`
+    long = {lab: card(f"Duskwing Nightmoth {lab}", edges=((3, 3), (3, 2), (3, 3), (3, 3))) for lab in LABELS}
+    s = battle(long, {"A1": (0, 0), "A2": (1, 0), "B1": (2, 0), "B2": (0, 1), "A3": (1, 1), "B3": (2, 1)})
+    board = text_of(grid(s.observe(0)))
+    numbers = list(EDGE_NUMBERS.finditer(board))
+    assert len(numbers) == 6 * 4
+    for m in numbers:
+        before = board[m.start() - 1] if m.start() else " "
+        after = board[m.end()] if m.end() < len(board) else " "
+        assert not before.isalnum() and before != "/", f"{board[m.start() - 5 : m.end() + 5]!r}"
+        assert not after.isalnum() and after != "/", f"{board[m.start() - 5 : m.end() + 5]!r}"
+    # every name gets its own row, cut with an ellipsis when it is too long for the box
+    assert "Duskwing Nig…" in board
+    for row in board.splitlines():
+        for name_start in [i for i in range(len(row)) if row.startswith("Dusk", i)]:
+            assert not EDGE_NUMBERS.search(row[name_start - 4 : name_start])
+
+
+def test_punches_and_shoves_say_when_the_target_is_your_own_card() -> None:
+    s = battle(
+        {"A1": card("Shover", actions=("move", "punch"), effects=[{"op": "shove"}], kind="moving"),
+         "A2": card("Brawl Boar")},
+        {"A1": (0, 0), "A2": (0, 1), "B1": (1, 0), "B2": (5, 5)},
+    )
+    play(s, "activate:A1")
+    view = s.observe(0)
+    assert isinstance(view, KnockbackView)
+    labels = {a: RENDERER.action_label(a, view, NAMES) for a in view.legal or ()}
+    assert labels["move:N"] == "Move north to (0, 1), shoving your own Brawl Boar (A2)"
+    assert labels["move:E"] == "Move east to (1, 0), shoving P3 (B1)"
+    play(s, "skip")  # the move symbol; now the punch
+    view = s.observe(0)
+    assert isinstance(view, KnockbackView)
+    labels = {a: RENDERER.action_label(a, view, NAMES) for a in view.legal or ()}
+    assert labels["punch:N"].startswith("Punch your own Brawl Boar (A2) to the north")
+    assert labels["punch:E"].startswith("Punch P3 (B1) to the east")
+    # a spectator-side view has no "own" cards
+    assert "your own" not in RENDERER.action_label("punch:N", s.observe(None), NAMES)
+
+
+def test_the_renderer_refuses_another_games_view() -> None:
+    nak = get_game("nak-muay").new_state({}, 1).observe(0)
+    with pytest.raises(TypeError, match="draws a KnockbackView"):
+        RENDERER.board(nak, NAMES, 0)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from knockabout.core import IllegalActionError, get_game
-from knockabout.games.knockback.state import EDGE, PLACE, SYMBOL, TURN
+from knockabout.games.knockback.phases import EDGE, PLACE, SYMBOL, TURN
+from knockabout.games.knockback.scoring import end_round
 from tests.games.knockback.builders import battle, board, card, legal, of_type, play, where
 
 G = get_game("knockback")
@@ -297,7 +298,7 @@ def test_the_turn_limit_with_equal_cards_is_a_drawn_round_and_the_token_stays() 
 
 def _finish_round(s, winner: int) -> list:  # type: ignore[no-untyped-def,type-arg]
     ev: list = []  # type: ignore[type-arg]
-    s._end_round(winner, "test", ev)
+    end_round(s, winner, "test", ev)
     return ev
 
 

@@ -240,7 +240,7 @@ def test_contamination_fills_a_hand_slot_and_returns_to_the_supply_when_discarde
     arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["Larva Bite", "Brace", "Brace", "Brace"])
     play(s, "attack:0")
     assert hand(s, 1 - me) == ["Contamination"] and s.contam_left == 2
-    assert s.observe(1 - me)["fighters"][1 - me]["hand_symbols"] == [[]]
+    assert s.observe(1 - me).fighters[1 - me].hand_symbols == ((),)
 
 
 # --------------------------------------------------------------------------- James's sheet

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from knockabout.bots import RandomBot, SeatView, make_bot
-from knockabout.bots.heuristic import heuristic_for, rollout_policy_for
-from knockabout.bots.heuristic.knockdown import HeuristicBot, ko_worth_it
 from knockabout.core import Rng
 from knockabout.games.knockdown import GAME
+from knockabout.games.knockdown.heuristic import HeuristicBot, ko_worth_it, rollout_policy
 from tests.games.knockdown.helpers import arrange, fresh, kind, play, ready
 
 
@@ -22,9 +21,9 @@ def _duel(bots: list, seed: int) -> tuple[float, float]:  # type: ignore[type-ar
     return out.payoffs[0], out.payoffs[1]
 
 
-def test_the_heuristic_is_found_by_the_plug_in_lookup_and_has_a_rollout_policy() -> None:
-    assert heuristic_for("knockdown") is HeuristicBot
-    assert rollout_policy_for("knockdown") is not None
+def test_the_heuristic_is_the_games_plug_in_and_has_a_rollout_policy() -> None:
+    plugin = GAME.heuristic()
+    assert plugin.bot is HeuristicBot and plugin.rollout_policy is rollout_policy
     assert isinstance(make_bot("easy", "knockdown"), HeuristicBot)
 
 
@@ -59,7 +58,7 @@ def test_the_heuristic_starts_a_knockdown_test_only_when_it_may_end_the_round() 
 def test_ismcts_searches_knockdown_through_the_protocol_with_the_rollout_policy() -> None:
     from knockabout.bots.ismcts import ISMCTSBot
 
-    policy = rollout_policy_for("knockdown")
+    policy = GAME.heuristic().rollout_policy
     bot = ISMCTSBot(iterations=12, max_steps=6000, rollout="policy", policy=policy, label="t")
     s = ready(fresh(), skills=True)
     me = s.current
@@ -81,11 +80,11 @@ def test_heuristic_bots_finish_corridor_matches_without_endless_free_moves() -> 
 
 
 def test_search_playouts_are_cut_and_scored_by_the_match_estimate() -> None:
-    from knockabout.bots.heuristic import rollout_value_for
-    from knockabout.bots.heuristic.knockdown import ROLLOUT_DEPTH, rollout_value
     from knockabout.bots.ismcts import ISMCTSBot
+    from knockabout.games.knockdown.heuristic import ROLLOUT_DEPTH, rollout_value
 
-    assert rollout_value_for("knockdown") == (rollout_value, ROLLOUT_DEPTH)
+    plugin = GAME.heuristic()
+    assert (plugin.rollout_value, plugin.rollout_depth) == (rollout_value, ROLLOUT_DEPTH)
     hard = make_bot("hard", "knockdown")
     assert isinstance(hard, ISMCTSBot) and hard.evaluator is rollout_value
     s = ready(fresh())

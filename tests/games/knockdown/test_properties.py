@@ -62,14 +62,16 @@ def test_a_players_view_never_shows_the_opponents_hidden_skills_or_the_deck_orde
         view = s.observe(p)
         o = 1 - p
         hidden = [i for i in (s.keep1[o], s.keep2[o]) if i >= 0 and i not in s.active_skills(o)]
-        names_shown = {sk["name"] for f in view["fighters"] for sk in f["skills"]}
-        own = {sk["name"] for key in ("dealt", "received", "kept") for sk in view["draft"].get(key, [])}
+        names_shown = {sk.name for f in view.fighters for sk in f.skills}
+        draft = view.draft
+        assert draft is not None
+        own = {sk.name for part in (draft.dealt, draft.received, draft.kept) for sk in part or ()}
         for i in hidden:
             name = s.setup.skills[i].name
             assert name not in names_shown
             if name not in own:  # p may have seen it (it passed the card) but not the choice
-                assert name not in str(view)
-        assert "deck_order" not in view and isinstance(view["deck"], int)
+                assert name not in str(view.to_json())
+        assert "deck_order" not in view.to_json() and isinstance(view.deck, int)
 
 
 @given(seed=st.integers(0, 10_000), cut=st.integers(0, 300))

@@ -27,10 +27,10 @@ def test_a_kept_skill_stays_hidden_from_the_opponent_until_revealed() -> None:
     assert all(kept not in str(e.data) for e in public)
     assert [e.visible_to for e in events if e.type == "skill_kept_card"] == [frozenset({0})]
     after = s.observe(1)
-    assert kept not in str(after)
-    assert after["pending"]["chosen"] == [True, False]
-    assert before["draft"] == after["draft"]
-    assert kept in str(s.observe(0)["draft"])
+    assert kept not in str(after.to_json())
+    assert after.pending.chosen == (True, False)
+    assert before.draft == after.draft
+    assert kept in str(s.observe(0).draft)
 
 
 def test_the_two_unkept_skills_pass_to_the_opponent_who_keeps_one_and_removes_the_other() -> None:
@@ -114,7 +114,7 @@ def test_a_seventh_card_must_be_discarded_at_once() -> None:
             row=["High Punch", "Jab", "Parry", "High Kick"])
     play(s, "attack:0")
     assert kind(s) == "choose_card" and s.decider == me
-    assert s.observe(me)["pending"]["purpose"] == "hand_limit"
+    assert s.observe(me).pending.purpose == "hand_limit"
     assert legal(s) == ["card:0", "card:1", "card:4"], "one choice per distinct card (hands are sorted)"
     play(s, "card:1")
     assert len(s.hands[me]) == 6 and "High Punch" in hand(s, me) and hand(s, me).count("Jab") == 2

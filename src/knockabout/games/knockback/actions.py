@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 from knockabout.core.actions import Action, ActionSpace
-from knockabout.games.knockback.cards import DIRS
+from knockabout.games.knockback.grid import DIRS
 
 LABELS: Final = ("A1", "A2", "A3", "B1", "B2", "B3")
 MAX_HAND: Final = 6

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from knockabout.core.errors import ContentError
 from knockabout.games.knockback.cards import EDGE_NAMES, Card, compile_card
+from knockabout.games.knockback.ops import OPS_BY_KIND, REPEATABLE, AttackWhen, HeartWhen, Kind, Op
 
 CONTENT_DIR = Path(__file__).parent / "content"
 GAME_ID = "knockback"
@@ -55,56 +56,56 @@ class EdgesModel(_Strict):
     west: EdgeModel
 
 
-# -- effect primitives (see cards.py for what each one does) ----------------------
+# -- effect primitives (the vocabulary is ops.py; cards.py says what each one does) ----
 class AttackBonus(_Strict):
-    op: Literal["attack_bonus"]
+    op: Literal[Op.ATTACK_BONUS]
     amount: int = Field(ge=1, le=5)
-    when: Literal["always", "moved", "target_exhausted", "target_enemy", "target_rested"] = "always"
+    when: AttackWhen = AttackWhen.ALWAYS
 
 
 class Knockback(_Strict):
-    op: Literal["knockback"]
+    op: Literal[Op.KNOCKBACK]
     cells: int = Field(ge=0, le=3)
 
 
 class ExhaustTarget(_Strict):
-    op: Literal["exhaust_target"]
+    op: Literal[Op.EXHAUST_TARGET]
 
 
 class ReadyOnKnockout(_Strict):
-    op: Literal["ready_on_knockout"]
+    op: Literal[Op.READY_ON_KNOCKOUT]
 
 
 class Shove(_Strict):
-    op: Literal["shove"]
+    op: Literal[Op.SHOVE]
 
 
 class Charge(_Strict):
-    op: Literal["charge"]
+    op: Literal[Op.CHARGE]
     amount: int = Field(ge=1, le=3)
 
 
 class Intimidate(_Strict):
-    op: Literal["intimidate"]
+    op: Literal[Op.INTIMIDATE]
 
 
 class HeartBonus(_Strict):
-    op: Literal["heart_bonus"]
+    op: Literal[Op.HEART_BONUS]
     amount: int = Field(ge=1, le=5)
-    when: Literal["always", "rested", "exhausted"] = "always"
+    when: HeartWhen = HeartWhen.ALWAYS
 
 
 class Steadfast(_Strict):
-    op: Literal["steadfast"]
+    op: Literal[Op.STEADFAST]
 
 
 class AuraAttack(_Strict):
-    op: Literal["aura_attack"]
+    op: Literal[Op.AURA_ATTACK]
     amount: int = Field(ge=1, le=3)
 
 
 class AuraHeart(_Strict):
-    op: Literal["aura_heart"]
+    op: Literal[Op.AURA_HEART]
     amount: int = Field(ge=1, le=3)
 
 
@@ -114,15 +115,9 @@ EffectModel = Annotated[
     Field(discriminator="op"),
 ]
 
-OPS_BY_KIND: dict[str, frozenset[str]] = {
-    "punching": frozenset({"attack_bonus", "knockback", "exhaust_target", "ready_on_knockout"}),
-    "moving": frozenset({"shove", "charge", "intimidate"}),
-    "passive": frozenset({"heart_bonus", "steadfast", "aura_attack", "aura_heart"}),
-}
-
 
 class AbilityModel(_Strict):
-    kind: Literal["punching", "moving", "passive"]
+    kind: Kind
     name: str = Field("", max_length=40, description="optional flavour name of the ability")
     effects: list[EffectModel] = Field(min_length=1, max_length=3)
 
@@ -132,11 +127,11 @@ class AbilityModel(_Strict):
         for eff in self.effects:
             if eff.op not in allowed:
                 raise ValueError(
-                    f"effect {eff.op!r} does not belong to a {self.kind} ability "
-                    f"(a {self.kind} ability may use: {', '.join(sorted(allowed))})"
+                    f"effect {eff.op.value!r} does not belong to a {self.kind.value} ability "
+                    f"(a {self.kind.value} ability may use: {', '.join(sorted(o.value for o in allowed))})"
                 )
-        ops = [e.op for e in self.effects]
-        dup = {o for o in ops if ops.count(o) > 1 and o not in ("attack_bonus", "heart_bonus")}
+        ops = [e.op.value for e in self.effects]
+        dup = {o for o in ops if ops.count(o) > 1 and Op(o) not in REPEATABLE}
         if dup:
             raise ValueError(f"effect {sorted(dup)[0]!r} is listed twice; list it once")
         return self
@@ -195,7 +190,7 @@ def _where(path: Path, raw: Any, loc: Sequence[int | str]) -> str:
     return ", ".join(parts)
 
 
-_ALL_OPS = frozenset().union(*OPS_BY_KIND.values())
+_ALL_OPS = frozenset(o.value for o in Op)
 
 
 def _expected(err: Any) -> str:
@@ -206,10 +201,10 @@ def _expected(err: Any) -> str:
         return "is missing"
     if typ == "extra_forbidden":
         return "is not a known field (check the spelling)"
-    if typ == "literal_error":
+    if typ in ("literal_error", "enum"):
         return f"expected one of {ctx.get('expected')}, got {got!r}"
     if typ == "union_tag_invalid":
-        return f"unknown effect op {ctx.get('tag')!r}; expected one of {ctx.get('expected_tags')}"
+        return f"unknown effect op {ctx.get('tag')!r}; expected one of {', '.join(repr(o.value) for o in Op)}"
     if typ in ("greater_than_equal", "less_than_equal", "int_parsing", "int_type"):
         return f"expected a whole number within the allowed range, got {got!r} ({err['msg'].lower()})"
     if typ in ("too_short", "too_long"):

@@ -13,12 +13,14 @@ from knockabout.core.events import Event
 from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
+from knockabout.core.view import View
 from knockabout.games.knockback import actions as A
 from knockabout.games.knockback import content, narration
 from knockabout.games.knockback.cards import SET_LABEL
 from knockabout.games.knockback.config import KnockbackConfig
 from knockabout.games.knockback.content import Pack
 from knockabout.games.knockback.state import KnockbackState
+from knockabout.games.knockback.view import KnockbackView
 
 
 def choose_packs(requested: Sequence[str], packs: Sequence[Pack], rng: Rng) -> list[Pack]:
@@ -59,6 +61,7 @@ class KnockbackGame(Game[KnockbackConfig]):
             "won with the score token", "won the round", "won the most rounds", "drawn round", "round limit",
         }),
     )
+    view_type: ClassVar[type[View]] = KnockbackView
     config_model: ClassVar[type[BaseModel]] = KnockbackConfig
 
     # KNOCKBACK searches without playouts (each leaf is scored by the board estimate, see
@@ -101,7 +104,7 @@ class KnockbackGame(Game[KnockbackConfig]):
         )
 
     def heuristic(self) -> HeuristicPlugin:
-        from knockabout.bots.heuristic import knockback as h
+        from knockabout.games.knockback import heuristic as h
 
         return HeuristicPlugin(
             bot=h.HeuristicBot,
@@ -111,7 +114,7 @@ class KnockbackGame(Game[KnockbackConfig]):
         )
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.cli.render.knockback import RENDERER
+        from knockabout.games.knockback.terminal import RENDERER
 
         return RENDERER
 
@@ -149,6 +152,8 @@ class KnockbackGame(Game[KnockbackConfig]):
             }
             for p in content.builtin_packs()
         ]
+        ids = ["random", *(p["id"] for p in d["packs"])]
+        d["choices"] = {"packs": ids, "draft_packs": ids}  # values the free-text options take
         return d
 
 

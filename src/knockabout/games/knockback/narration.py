@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
 
 from knockabout.core.events import Event
+from knockabout.games.knockback.ops import Op
 
 _DIR_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _FACING = {"N": "S", "S": "N", "E": "W", "W": "E"}
+_ABILITY_EVENTS = {"shove": Op.SHOVE, "knockback_held": Op.STEADFAST, "stays_ready": Op.READY_ON_KNOCKOUT}
+"""Events that only a card's ability causes, and the op behind each (``exhaust`` events
+name theirs in ``ability``; older logs give ``reason`` ``punch`` or ``intimidate``)."""
+_EXHAUST_REASON = {"punch": Op.EXHAUST_TARGET, "intimidate": Op.INTIMIDATE}
+
+
+def _ability_line(op: Op, d: Mapping[str, Any]) -> str:
+    """The line for an event an ability caused, by the op that caused it."""
+    match op:
+        case Op.SHOVE:
+            return f"{d['card']} shoves {', '.join(d['cards'])} {_DIR_WORD[d['dir']]}."
+        case Op.STEADFAST:
+            return f"{d['name']} ({d['card']}) stands firm: no knockback."
+        case Op.READY_ON_KNOCKOUT:
+            return f"{d['name']} ({d['card']}) stays rested after its knockout."
+        case Op.EXHAUST_TARGET:
+            return f"{d['name']} ({d['card']}) is exhausted by {d['by']}'s punch."
+        case Op.INTIMIDATE:
+            return f"{d['name']} ({d['card']}) is exhausted: {d['by']} stepped next to it."
+        case (
+            Op.ATTACK_BONUS | Op.HEART_BONUS | Op.KNOCKBACK | Op.CHARGE | Op.AURA_ATTACK | Op.AURA_HEART
+        ):  # these change numbers the punch line already shows
+            return f"{d.get('name', d.get('card', 'A card'))} uses its ability."
+        case _:  # pragma: no cover - every op is listed above
+            assert_never(op)
 
 
 def narrate(event: Event, names: Sequence[str]) -> str | None:
@@ -18,6 +45,10 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     def who(key: str = "player") -> str:
         return names[int(d[key])]
 
+    if t in _ABILITY_EVENTS:
+        return _ability_line(_ABILITY_EVENTS[t], d)
+    if t == "exhaust":
+        return _ability_line(Op(d["ability"]) if "ability" in d else _EXHAUST_REASON[d["reason"]], d)
     if t == "draft_keep":
         return f"{who()} keeps {d['name']}."
     if t == "draft_pick":
@@ -39,8 +70,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         return f"{who()} activates {d['name']} ({d['card']})."
     if t == "move":
         return f"{d['card']} moves {_DIR_WORD[d['dir']]} to ({d['x']}, {d['y']})."
-    if t == "shove":
-        return f"{d['card']} shoves {', '.join(d['cards'])} {_DIR_WORD[d['dir']]}."
     if t == "skip":
         why = " (nothing it could do)" if d["forced"] else ""
         return f"{d['card']} skips its {d['symbol'].replace('_', '-')} symbol{why}."
@@ -57,12 +86,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         cells = d["cells"]
         plural = "s" if cells != 1 else ""
         return f"Knockback: {', '.join(d['cards'])} slide {cells} cell{plural} {_DIR_WORD[d['dir']]}."
-    if t == "knockback_held":
-        return f"{d['name']} ({d['card']}) stands firm: no knockback."
-    if t == "exhaust":
-        return f"{d['name']} ({d['card']}) is exhausted by {d['by']}."
-    if t == "stays_ready":
-        return f"{d['name']} ({d['card']}) stays rested after its knockout."
     if t == "rest":
         cards = ", ".join(d["cards"])
         return f"{who()} rests" + (f": {cards} ready again." if cards else " (nothing to ready).")

@@ -11,6 +11,11 @@ Representation (chosen for fast legal-action generation, apply and clone):
 * an activation is the active label, the index of the symbol being taken and the
   number of steps moved so far; a punch on an exhausted card waits for the attacker's
   choice of edge in its own phase.
+
+This module holds the state, its set-up and the turn's rules (draft, placement,
+activation, moves and punches); the rest is split by concern: :mod:`.legal` (legal
+actions), :mod:`.lines` (pushes), :mod:`.effects` (card abilities), :mod:`.scoring`
+(rounds and the match), :mod:`.view`, :mod:`.search` and :mod:`.serde`.
 """
 
 from __future__ import annotations
@@ -22,74 +27,38 @@ from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
-from knockabout.core.view import DictView
 from knockabout.games.knockback import actions as A
+from knockabout.games.knockback import search, serde
+from knockabout.games.knockback import view as V
 from knockabout.games.knockback.actions import LABELS
-from knockabout.games.knockback.cards import DIRS, EITHER, MOVE, PUNCH, SYMBOL_NAMES, Card, compile_card
+from knockabout.games.knockback.cards import DIRS, MOVE, SYMBOL_NAMES, Card
 from knockabout.games.knockback.effects import after_move, after_punch, attack_value, heart_value
+from knockabout.games.knockback.grid import DELTA, OPP, coords
+from knockabout.games.knockback.legal import edge_options, placements, symbol_options
+from knockabout.games.knockback.lines import knock_back, shove
+from knockabout.games.knockback.phases import (
+    ALL_SIX,
+    DECISIONS,
+    DRAFT,
+    EDGE,
+    MIDDLE,
+    OVER,
+    PLACE,
+    SCORING_NAMES,
+    SEAT_MASK,
+    SYMBOL,
+    SYMBOL_DECISIONS,
+    TURN,
+    bits,
+)
+from knockabout.games.knockback.scoring import end_round, end_turn
 
-# phases
-DRAFT: Final = 0
-PLACE: Final = 1
-TURN: Final = 2
-SYMBOL: Final = 3
-EDGE: Final = 4
-OVER: Final = 5
-PHASE_NAMES: Final = ("draft", "place", "turn", "symbol", "punch_edge", "over")
-
-# scoring
-TUG: Final = 0
-SPEED: Final = 1
-BEST_OF: Final = 2
-SCORING_NAMES: Final = ("tug", "speed", "best_of")
-MIDDLE: Final = -1
-
-# the packed grid
-STRIDE: Final = 1 << 32
-HALF: Final = 1 << 31
-DELTA: Final = (1, STRIDE, -1, -STRIDE)  # N E S W
-STEP: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
-OPP: Final = (2, 3, 0, 1)
-SEAT_MASK: Final = (0b000111, 0b111000)
-ALL_SIX: Final = 0b111111
-
-
-def cell(x: int, y: int) -> int:
-    return x * STRIDE + y
-
-
-def coords(k: int) -> tuple[int, int]:
-    x = (k + HALF) >> 32
-    return x, k - x * STRIDE
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    return tuple(i for i in range(6) if mask >> i & 1)
-
-
-_PROMPTS = {
-    DRAFT: "Draft: keep one card of the hand you hold; the rest pass to your opponent.",
-    PLACE: "Placement: put one of your cards on an empty cell next to a card.",
-    TURN: "Your turn: activate one of your rested cards, or rest.",
-    EDGE: "The target is exhausted: choose which of its edges takes the punch.",
-}
-_DECISIONS: Final = {
-    ph: tuple(Decision(p, PHASE_NAMES[ph], None, None, _PROMPTS[ph]) for p in range(2)) for ph in _PROMPTS
-}
-_SYMBOL_DECISIONS: Final = {
-    sym: tuple(
-        Decision(p, "symbol", None, None, f"Take the active card's {SYMBOL_NAMES[sym].replace('_', '-').upper()} "
-                 "symbol, or skip it.")
-        for p in range(2)
-    )
-    for sym in (MOVE, PUNCH, EITHER)
-}
 # legal actions of a battle turn, by the mask of the current player's rested cards on the grid
 _TURN_ACTIONS: Final = {
-    mask: (*(A.ACTIVATE[i] for i in _bits(mask)), A.REST) for mask in range(64)
+    mask: (*(A.ACTIVATE[i] for i in bits(mask)), A.REST) for mask in range(64)
 }
 _FORCED_REST: Final = (A.REST,)
-_MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in _bits(mask)) for mask in range(64))
+_MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in bits(mask)) for mask in range(64))
 _EMPTY: tuple[Action, ...] = ()
 
 
@@ -228,18 +197,18 @@ class KnockbackState(State):
             s.hands = [deal[:half], deal[half:]]
             s.kept = [[], []]
             s.lineup = [[], []]
-            s._set_lineup()
+            s.set_lineup()
             s.phase = DRAFT
             s.current = 0
         else:
             s.hands = [[], []]
             s.kept = [[], []]
             s.lineup = [list(lineup[0]), list(lineup[1])]
-            s._set_lineup()
+            s.set_lineup()
             s.phase = PLACE
         return s
 
-    def _set_lineup(self) -> None:
+    def set_lineup(self) -> None:
         """Build the per-label tables (cards turned to face their owner)."""
         if not self.lineup[0]:
             self.lab = ()
@@ -254,9 +223,8 @@ class KnockbackState(State):
         self.rest_moves = tuple(
             tuple(sum(1 for s in c.symbols[j + 1 :] if s & MOVE) for j in range(len(c.symbols))) for c in lab
         )
-        ops = {e[0] for c in lab for e in c.effects}
-        self.has_aura_attack = "aura_attack" in ops
-        self.has_aura_heart = "aura_heart" in ops
+        self.has_aura_attack = any(c.behaviour.aura_attack for c in lab)
+        self.has_aura_heart = any(c.behaviour.aura_heart for c in lab)
 
     def _num_players(self) -> int:
         return 2
@@ -265,10 +233,10 @@ class KnockbackState(State):
     def to_act(self) -> Decision | None:
         ph = self.phase
         if ph == SYMBOL:
-            return _SYMBOL_DECISIONS[self.lab[self.active].symbols[self.sym]][self.current]
+            return SYMBOL_DECISIONS[self.lab[self.active].symbols[self.sym]][self.current]
         if ph == OVER:
             return None
-        return _DECISIONS[ph][self.current]
+        return DECISIONS[ph][self.current]
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -279,155 +247,14 @@ class KnockbackState(State):
             mask = self.onboard & ~self.exhausted & SEAT_MASK[self.current]
             return _TURN_ACTIONS[mask] if mask else _FORCED_REST
         if ph == SYMBOL:
-            return self._symbol_options()
+            return symbol_options(self)
         if ph == PLACE:
-            return self._placements()
+            return placements(self)
         if ph == EDGE:
-            return tuple(A.HIT[d] for d in self._edge_options())
+            return tuple(A.HIT[d] for d in edge_options(self))
         if ph == DRAFT:
             return A.KEEP[: len(self.hands[self.current])]
         return _EMPTY
-
-    # -- placement
-    def _placements(self) -> tuple[Action, ...]:
-        base = 3 * self.current
-        unplaced = [x for x in range(base, base + 3) if not self.placed >> x & 1]
-        if not self.placed:
-            return tuple(A.PLACE_FIRST[x] for x in unplaced)
-        grid = self.grid
-        pos = self.pos
-        seen: set[int] = set()
-        spots: list[tuple[int, int]] = []
-        for y in range(6):
-            if self.onboard >> y & 1:
-                here = pos[y]
-                for d in range(4):
-                    c = here + DELTA[d]
-                    if c not in grid and c not in seen:
-                        seen.add(c)
-                        spots.append((y, d))
-        at = A.PLACE_AT
-        return tuple(at[x][y][d] for x in unplaced for y, d in spots)  # type: ignore[misc]
-
-    # -- activation
-    def _others(self) -> list[tuple[int, int]]:
-        a = self.active
-        on = self.onboard
-        pos = self.pos
-        out = []
-        for i in range(6):
-            if on >> i & 1 and i != a:
-                k = pos[i]
-                x = (k + HALF) >> 32
-                out.append((x, k - x * STRIDE))
-        return out
-
-    def _symbol_options(self) -> tuple[Action, ...]:
-        """Moves, punches and skip for the active card's current symbol.
-
-        A move is offered when the card can still end next to another card with the
-        MOVE symbols left after it. Every cell nearer than the closest other card is
-        empty, so a shortest path to that card is free: the card can end next to one
-        exactly when some other card is at most (moves left + 1) steps away.
-        """
-        a = self.active
-        card = self.lab[a]
-        sym = card.symbols[self.sym]
-        lim = self.rest_moves[a][self.sym] + 1
-        grid = self.grid
-        here = self.pos[a]
-        hx = (here + HALF) >> 32
-        hy = here - hx * STRIDE
-        others = self._others()
-        skip_ok = False
-        for x, y in others:
-            if abs(x - hx) + abs(y - hy) <= lim:
-                skip_ok = True
-                break
-        out: list[Action] = []
-        if sym & MOVE:
-            free: list[Action] = []
-            for d in range(4):
-                nb = here + DELTA[d]
-                if nb in grid:
-                    # a shove always ends next to the card it pushed
-                    if card.shove and self._pushable(self._beyond(nb, d)):
-                        out.append(A.MOVE[d])
-                    continue
-                dx, dy = STEP[d]
-                cx = hx + dx
-                cy = hy + dy
-                for x, y in others:
-                    if abs(x - cx) + abs(y - cy) <= lim:
-                        out.append(A.MOVE[d])
-                        break
-                else:
-                    free.append(A.MOVE[d])
-            if not out and not skip_ok:
-                # no way left to end next to a card: the requirement lapses
-                out = free
-                skip_ok = True
-        if sym & PUNCH:
-            for d in range(4):
-                if here + DELTA[d] in grid:
-                    out.append(A.PUNCH[d])
-        if skip_ok or not (sym & MOVE):
-            out.append(A.SKIP)
-        return tuple(out)
-
-    def _edge_options(self) -> list[int]:
-        """The sides of the exhausted target that may take the punch: the one facing the
-        attacker, and every free side (no card next to it)."""
-        t = self.p_target
-        facing = OPP[self.p_dir]
-        tp = self.pos[t]
-        grid = self.grid
-        return [d for d in range(4) if d == facing or tp + DELTA[d] not in grid]
-
-    # -- lines of cards
-    def _beyond(self, start: int, d: int) -> list[int]:
-        """Labels on the grid in ``start``'s row/column at or beyond ``start`` towards ``d``."""
-        out = []
-        pos = self.pos
-        on = self.onboard
-        if d == 0 or d == 2:
-            xc = (start + HALF) >> 32
-            for i in range(6):
-                if on >> i & 1:
-                    k = pos[i]
-                    if (k + HALF) >> 32 == xc and (k >= start if d == 0 else k <= start):
-                        out.append(i)
-        else:
-            for i in range(6):
-                if on >> i & 1:
-                    k = pos[i]
-                    if (k - start) % STRIDE == 0 and (k >= start if d == 1 else k <= start):
-                        out.append(i)
-        return out
-
-    def _whole_line(self, start: int, d: int) -> list[int]:
-        """Every label on the grid in ``start``'s column (d = N/S) or row (d = E/W)."""
-        pos = self.pos
-        on = self.onboard
-        if d == 0 or d == 2:
-            xc = (start + HALF) >> 32
-            return [i for i in range(6) if on >> i & 1 and (pos[i] + HALF) >> 32 == xc]
-        return [i for i in range(6) if on >> i & 1 and (pos[i] - start) % STRIDE == 0]
-
-    def _pushable(self, group: list[int]) -> bool:
-        lab = self.lab
-        return not any(lab[i].steadfast for i in group)
-
-    def _shift(self, group: list[int], d: int, cells: int) -> None:
-        grid = self.grid
-        pos = self.pos
-        delta = DELTA[d] * cells
-        for i in group:
-            del grid[pos[i]]
-        for i in group:
-            k = pos[i] + delta
-            pos[i] = k
-            grid[k] = i
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action: Action) -> list[Event]:
@@ -468,7 +295,7 @@ class KnockbackState(State):
             self.lineup = [self.kept[0][:], self.kept[1][:]]
             self.hands = [[], []]
             self.kept = [[], []]
-            self._set_lineup()
+            self.set_lineup()
             ev.append(
                 Event(
                     "draft_done",
@@ -513,7 +340,7 @@ class KnockbackState(State):
         mine = self.exhausted & SEAT_MASK[me]
         self.exhausted &= ~mine
         ev.append(Event("rest", {"player": me, "cards": list(_MASK_LABELS[mine])}))
-        self._end_turn(ev)
+        end_turn(self, ev)
 
     def _activate(self, a: int, ev: list[Event]) -> None:
         self.active = a
@@ -532,7 +359,7 @@ class KnockbackState(State):
             if self.sym >= len(symbols):
                 self._end_activation(ev)
                 return
-            opts = self._symbol_options()
+            opts = symbol_options(self)
             if opts != _ONLY_SKIP:
                 self.phase = SYMBOL
                 self._legal = opts
@@ -568,9 +395,7 @@ class KnockbackState(State):
         here = self.pos[a]
         nb = here + DELTA[d]
         if nb in grid:
-            group = self._beyond(nb, d)
-            self._shift(group, d, 1)
-            ev.append(Event("shove", {"card": LABELS[a], "dir": DIRS[d], "cards": [LABELS[i] for i in group]}))
+            shove(self, a, nb, d, ev)
         del grid[here]
         grid[nb] = a
         self.pos[a] = nb
@@ -586,7 +411,7 @@ class KnockbackState(State):
         if self.exhausted >> t & 1:
             self.p_target = t
             self.p_dir = d
-            if len(self._edge_options()) > 1:
+            if len(edge_options(self)) > 1:
                 self.p_attack = attack
                 self.phase = EDGE
                 return
@@ -612,24 +437,13 @@ class KnockbackState(State):
             self.exhausted &= ~(1 << t)
             del self.grid[tcell]
             ev.append(Event("knockout", {"card": LABELS[t], "name": lab[t].name, "owner": int(t >= 3)}))
-        cells = lab[a].knockback
-        if cells:
-            group = self._whole_line(tcell, d) if self.whole_line else self._beyond(tcell, d)
-            if group:
-                stopper = next((i for i in group if lab[i].steadfast), -1)
-                if stopper >= 0:
-                    ev.append(Event("knockback_held", {"card": LABELS[stopper], "name": lab[stopper].name}))
-                else:
-                    self._shift(group, d, cells)
-                    ev.append(
-                        Event("knockback", {"cards": [LABELS[i] for i in group], "dir": DIRS[d], "cells": cells})
-                    )
+        knock_back(self, a, tcell, d, ev)
         after_punch(self, a, t, ko, ev)
         if ko:
             on = self.onboard
             for seat in (0, 1):
                 if not on & SEAT_MASK[seat]:
-                    self._end_round(1 - seat, "no cards left", ev)
+                    end_round(self, 1 - seat, "no cards left", ev)
                     return
         self._next_symbol(ev)
 
@@ -643,156 +457,11 @@ class KnockbackState(State):
         self.sym = 0
         self.moved = 0
         self.stay_ready = False
-        self._end_turn(ev)
-
-    def _end_turn(self, ev: list[Event]) -> None:
-        self.turn += 1
-        if self.turn >= self.max_turns:
-            on = self.onboard
-            left = (bin(on & 7).count("1"), bin(on >> 3).count("1"))
-            winner = -1 if left[0] == left[1] else int(left[1] > left[0])
-            self._end_round(winner, f"turn limit ({self.max_turns}) reached", ev)
-            return
-        self.current ^= 1
-        self.phase = TURN
-        ev.append(Event("turn", {"player": self.current, "turn": self.turn}))
-
-    # -- rounds and the match
-    def _end_round(self, winner: int, reason: str, ev: list[Event]) -> None:
-        self.active = -1
-        self.sym = 0
-        self.moved = 0
-        self.stay_ready = False
-        if winner >= 0:
-            self.wins[winner] += 1
-        done = -2  # -2: match goes on; -1: drawn; else the match winner
-        if self.scoring == SPEED:
-            done = winner
-        elif self.scoring == BEST_OF:
-            if winner >= 0 and self.wins[winner] >= self.need:
-                done = winner
-        elif winner >= 0:
-            if self.token == winner:
-                done = winner
-            elif self.token == MIDDLE:
-                self.token = winner
-            else:
-                self.token = MIDDLE
-        ev.append(
-            Event(
-                "round_over",
-                {"round": self.round, "winner": None if winner < 0 else winner, "reason": reason,
-                 "token": None if self.token == MIDDLE else self.token, "wins": list(self.wins)},
-            )
-        )
-        why = ""
-        if done == -2 and self.round >= self.max_rounds:
-            if self.scoring == TUG:
-                done = self.token
-            else:
-                done = -1 if self.wins[0] == self.wins[1] else int(self.wins[1] > self.wins[0])
-            why = f"round limit ({self.max_rounds}) reached"
-        if done >= 0:
-            how = {TUG: "won with the score token", SPEED: "won the round", BEST_OF: "won the most rounds"}
-            self.result = Outcome.win(done, 2, why or how[self.scoring])
-        elif done == -1:
-            self.result = Outcome.shared((0, 1), 2, why or "drawn round")
-        if self.result is not None:
-            self.phase = OVER
-            ev.append(
-                Event(
-                    "game_over",
-                    {"winners": list(self.result.winners), "draw": self.result.draw, "reason": self.result.reason},
-                )
-            )
-            return
-        self.starter = (1 - winner) if winner >= 0 else (1 - self.starter)
-        self.round += 1
-        self.pos = [0] * 6
-        self.grid = {}
-        self.placed = self.onboard = self.exhausted = 0
-        self.turn = 0
-        self.phase = PLACE
-        self.current = self.starter
-        ev.append(Event("round_start", {"round": self.round, "starter": self.starter}))
+        end_turn(self, ev)
 
     # ------------------------------------------------------------------ views
-    def card_view(self, i: int) -> dict[str, Any]:
-        """One card of the line-up as players see it (public information only)."""
-        c = self.lab[i]
-        on = bool(self.onboard >> i & 1)
-        status = "board" if on else ("out" if self.placed >> i & 1 else "hand")
-        view: dict[str, Any] = {
-            "label": LABELS[i],
-            "owner": int(i >= 3),
-            "status": status,
-            "exhausted": bool(self.exhausted >> i & 1),
-            "rotation": 180 if i >= 3 else 0,
-            "card": c.summary,
-            "board_edges": {
-                DIRS[d]: {"attack": self.atk[i][d], "heart": self.hrt[i][d]} for d in range(4)
-            },
-        }
-        if on:
-            view["x"], view["y"] = coords(self.pos[i])
-        return view
-
-    def observe(self, player: int | None) -> DictView:
-        return DictView(self._observe_dict(player))
-
-    def _observe_dict(self, player: int | None) -> dict[str, Any]:
-        decision = self.to_act()
-        view: dict[str, Any] = {
-            "game": "knockback",
-            "seat": player,
-            "phase": PHASE_NAMES[self.phase],
-            "round": self.round,
-            "turn": self.turn,
-            "max_turns": self.max_turns,
-            "scoring": SCORING_NAMES[self.scoring],
-            "best_of": self.best_of,
-            "knockback": "whole_line" if self.whole_line else "push",
-            "token": None if self.token == MIDDLE else self.token,
-            "wins": list(self.wins),
-            "starter": self.starter,
-            "current": None if decision is None else self.current,
-            "decision": None if decision is None else decision.to_dict(),
-            "cards": [self.card_view(i) for i in range(len(self.lab))],
-            "activation": None,
-            "punch": None,
-            "draft": None,
-            "outcome": None if self.result is None else self.result.to_dict(),
-        }
-        if self.phase in (SYMBOL, EDGE):
-            a = self.active
-            view["activation"] = {
-                "card": LABELS[a],
-                "symbols": [SYMBOL_NAMES[s] for s in self.lab[a].symbols],
-                "index": self.sym,
-                "moved": self.moved,
-            }
-        if self.phase == EDGE:
-            view["punch"] = {
-                "attacker": LABELS[self.active],
-                "target": LABELS[self.p_target],
-                "dir": DIRS[self.p_dir],
-                "attack": self.p_attack,
-                "sides": [DIRS[d] for d in self._edge_options()],
-            }
-        if self.phase == DRAFT:
-            draft: dict[str, Any] = {
-                "pool": [c.summary for c in self.cards],
-                "hand_sizes": [len(h) for h in self.hands],
-                "kept_counts": [len(k) for k in self.kept],
-            }
-            if player is not None:
-                draft["hand"] = [self.cards[i].summary for i in self.hands[player]]
-                draft["kept"] = [self.cards[i].summary for i in self.kept[player]]
-                draft["picked"] = self.pick if player == 0 and self.pick >= 0 else None
-            view["draft"] = draft
-        if player is not None and decision is not None and decision.player == player:
-            view["legal"] = [a.text for a in self.legal_actions()]
-        return view
+    def observe(self, player: int | None) -> V.KnockbackView:
+        return V.observe(self, player)
 
     # ------------------------------------------------------------------ search
     def turns(self) -> int | None:
@@ -844,89 +513,15 @@ class KnockbackState(State):
         return s
 
     def determinize(self, player: int, rng: Rng) -> KnockbackState:
-        """Only a draft hides anything: the opponent's hand and kept cards are re-dealt
-        from the cards ``player`` does not hold."""
-        s = self.clone()
-        s._legal = None
-        if self.phase == DRAFT:
-            o = 1 - player
-            unknown = s.hands[o] + s.kept[o]
-            rng.shuffle(unknown)
-            n = len(s.hands[o])
-            s.hands[o] = unknown[:n]
-            s.kept[o] = unknown[n:]
-        s.rng = Rng(rng.next64())
-        return s
+        return search.determinize(self, player, rng)
 
     # ------------------------------------------------------------------ serde
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "whole_line": self.whole_line,
-            "scoring": SCORING_NAMES[self.scoring],
-            "best_of": self.best_of,
-            "max_turns": self.max_turns,
-            "max_rounds": self.max_rounds,
-            "cards": [c.data for c in self.cards],
-            "hands": [list(h) for h in self.hands],
-            "kept": [list(k) for k in self.kept],
-            "pick": self.pick,
-            "lineup": [list(x) for x in self.lineup],
-            "pos": [list(coords(k)) for k in self.pos],
-            "placed": self.placed,
-            "onboard": self.onboard,
-            "exhausted": self.exhausted,
-            "phase": self.phase,
-            "current": self.current,
-            "turn": self.turn,
-            "round": self.round,
-            "starter": self.starter,
-            "token": self.token,
-            "wins": list(self.wins),
-            "active": self.active,
-            "sym": self.sym,
-            "moved": self.moved,
-            "stay_ready": self.stay_ready,
-            "p_target": self.p_target,
-            "p_dir": self.p_dir,
-            "p_attack": self.p_attack,
-            "result": None if self.result is None else self.result.to_dict(),
-            "rng": self.rng.state,
-        }
+        return serde.to_dict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> KnockbackState:
-        s = cls.__new__(cls)
-        s._legal = None
-        s.whole_line = bool(d["whole_line"])
-        s.scoring = SCORING_NAMES.index(d["scoring"])
-        s.best_of = int(d["best_of"])
-        s.need = (s.best_of + 1) // 2
-        s.max_turns = int(d["max_turns"])
-        s.max_rounds = int(d["max_rounds"])
-        s.cards = tuple(compile_card(c) for c in d["cards"])
-        s.hands = [[int(x) for x in h] for h in d["hands"]]
-        s.kept = [[int(x) for x in k] for k in d["kept"]]
-        s.lineup = [[int(x) for x in seat] for seat in d["lineup"]]
-        s._set_lineup()
-        s.pos = [cell(int(x), int(y)) for x, y in d["pos"]]
-        for name in (
-            "pick", "placed", "onboard", "exhausted", "phase", "current", "turn", "round", "starter",
-            "token", "active", "sym", "moved", "p_target", "p_dir", "p_attack",
-        ):
-            setattr(s, name, int(d[name]))
-        s.grid = {s.pos[i]: i for i in range(6) if s.onboard >> i & 1}
-        s.wins = [int(x) for x in d["wins"]]
-        s.stay_ready = bool(d["stay_ready"])
-        r = d["result"]
-        s.result = (
-            None
-            if r is None
-            else Outcome(tuple(r["winners"]), tuple(r["payoffs"]), bool(r["draw"]), r["reason"])
-        )
-        s.rng = Rng(int(d["rng"]))
-        if s.phase == SYMBOL:
-            s._legal = None
-        return s
+        return serde.from_dict(cls, d)
 
 
 _ONLY_SKIP: Final = (A.SKIP,)

@@ -13,12 +13,14 @@ from knockabout.core.events import Event
 from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
+from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown import narration
 from knockabout.games.knockdown.config import KnockdownConfig
 from knockabout.games.knockdown.content import builtin_boxes, content_hash, validate_path
 from knockabout.games.knockdown.match import Picks, build_setup
 from knockabout.games.knockdown.state import KnockdownState
+from knockabout.games.knockdown.view import KnockdownView
 
 SET_LABEL = "knockabout original set"
 
@@ -80,6 +82,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         outcome_reasons=frozenset({"knockdown", "fewest wounds", "turn limit"}),
         length_unit="turns",
     )
+    view_type: ClassVar[type[View]] = KnockdownView
     config_model: ClassVar[type[BaseModel]] = KnockdownConfig
 
     # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
@@ -101,7 +104,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         )
 
     def heuristic(self) -> HeuristicPlugin:
-        from knockabout.bots.heuristic import knockdown as h
+        from knockabout.games.knockdown import heuristic as h
 
         return HeuristicPlugin(
             bot=h.HeuristicBot,
@@ -111,12 +114,12 @@ class KnockdownGame(Game[KnockdownConfig]):
         )
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.cli.render.knockdown import RENDERER
+        from knockabout.games.knockdown.terminal import RENDERER
 
         return RENDERER
 
     def challenges(self) -> Mapping[str, Maker]:
-        from knockabout.table.challenge import tower_puzzle
+        from knockabout.games.knockdown.challenge import tower_puzzle
 
         return {"tower_challenge": tower_puzzle}
 
@@ -143,6 +146,13 @@ class KnockdownGame(Game[KnockdownConfig]):
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d["content"] = SET_LABEL
+        boxes = builtin_boxes()
+        # values the free-text options take (for `knockabout games` and menus)
+        d["choices"] = {
+            "fighters": ["random", *(f.id for b in boxes.values() for f in b.fighters)],
+            "arena": ["random", *boxes],
+            "skills": ["random", *boxes],
+        }
         return d
 
 

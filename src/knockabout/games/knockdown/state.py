@@ -17,17 +17,15 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
-from knockabout.core.view import DictView
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.content import (
     SYMBOL_INDEX,
-    SYMBOLS,
     TOKENS,
     PoolBonus,
     PoolReduction,
@@ -42,7 +40,9 @@ from knockabout.games.knockdown.match import (
     Picks,
     build_setup,
 )
-from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
+
+if TYPE_CHECKING:
+    from knockabout.games.knockdown.view import KnockdownView
 
 # phases
 DRAFT1: Final = 0
@@ -1384,131 +1384,10 @@ class KnockdownState(State):
         self.phase = BUSY
 
     # ------------------------------------------------------------------ views
-    def _skill_view(self, sid: int) -> dict[str, Any]:
-        sk = self.setup.skills[sid]
-        return {"name": sk.name, "initiative": sk.initiative, "text": skill_text(sk)}
+    def observe(self, player: int | None) -> KnockdownView:
+        from knockabout.games.knockdown.view import observe  # the view module reads this one
 
-    def observe(self, player: int | None) -> DictView:
-        return DictView(self._observe_dict(player))
-
-    def _observe_dict(self, player: int | None) -> dict[str, Any]:
-        setup = self.setup
-        cards = setup.cards
-        arena = setup.arena
-        decision = self.to_act()
-        fighters = []
-        for p in (0, 1):
-            f = setup.fighters[p]
-            fighters.append({
-                "seat": p,
-                "id": f.id,
-                "name": f.name,
-                "class": f.fighter_class,
-                "box": setup.picks.fighters[p][0],
-                "space": self.pos[p],
-                "heavy": self.heavy[p],
-                "light": self.light[p],
-                "tokens": {TOKENS[t]: n for t, n in enumerate(self.tokens[p]) if n},
-                "hand": [cards[d].name for d in self.hands[p]],
-                "hand_symbols": [[SYMBOLS[s] for s in self.symtab[p][d]] for d in self.hands[p]],
-                "hand_limit": self.hand_limit(p),
-                "skills": [self._skill_view(i) for i in self.active_skills(p)],
-                "hidden_skills": (2 - len(self.active_skills(p))) if self.keep2[p] >= 0 else 0,
-                "victories": self.victories[p],
-                "specials": [sp.name for sp in setup.specials[p]],
-                "sheet": setup.sheets[p],
-            })
-        view: dict[str, Any] = {
-            "game": "knockdown",
-            "seat": player,
-            "round": self.round_no,
-            "turn": self.turn,
-            "max_turns": self.cfg[3],
-            "knockdown_test": self.cfg[0],
-            "first": self.first,
-            "current": self.current,
-            "phase": PHASE_KINDS[self.phase],
-            "actions_done": self.actions_done,
-            "actions_allowed": self.actions_allowed,
-            "arena": {
-                "name": arena.name,
-                "box": arena.box,
-                "rule": arena.rule,
-                "rule_text": ARENA_RULE_TEXT[arena.rule],
-                "width": arena.width,
-                "height": arena.height,
-                "spaces": [{"x": arena.xs[i], "y": arena.ys[i], "tags": sorted(arena.tags[i]),
-                            "label": arena.label(i)} for i in range(arena.size)],
-                "starts": list(arena.starts),
-                "corridors": list(arena.corridors),
-                "candles": self.candle_columns(),
-                "traps": [{"space": m // 2, "owner": m % 2} for m in self.traps],
-            },
-            "fighters": fighters,
-            "row": [cards[d].name if d >= 0 else None for d in self.row],
-            "cards": setup.catalog,
-            "deck": len(self.deck),
-            "candles_in_deck": self.deck.count(CANDLE),
-            "discard": [cards[d].name for d in self.discard],
-            "contamination_left": self.contam_left,
-            "decision": None if decision is None else decision.to_dict(),
-            "pending": self._public_pending(),
-            "outcome": None if self.result is None else self.result.to_dict(),
-        }
-        if self.atk_by >= 0 and self.phase in (BLOCK, REACT, KO, TOWER, PAY, CARD, STEP, BLINK, COUNT, ROW):
-            view["attack"] = {
-                "by": self.atk_by,
-                "name": self.attack_name(),
-                "type": ("strike", "ability", "reaction")[self.atk_type],
-                "heavy": self.atk_h,
-                "light": self.atk_l,
-                "effect_blocked": self.atk_blockfx,
-                "ignored": self.atk_void,
-            }
-        if self.phase == COMBO or (self.phase in (PAY, STEP) and self.combo_used):
-            view["combo_used"] = [setup.specials[self.current][k].name
-                                  for k in range(len(setup.specials[self.current])) if self.combo_used >> k & 1]
-        if player is not None:
-            draft: dict[str, Any] = {"dealt": [self._skill_view(i) for i in self.dealt[player]]}
-            if self.keep1[player] >= 0:
-                draft["kept"] = [self._skill_view(self.keep1[player])]
-            if self.recv[player]:
-                draft["received"] = [self._skill_view(i) for i in self.recv[player]]
-            if self.keep2[player] >= 0:
-                draft["kept"].append(self._skill_view(self.keep2[player]))
-            if self.up[player] >= 0:
-                draft["face_up"] = self.up[player]
-            view["draft"] = draft
-            if decision is not None and decision.player == player:
-                view["legal"] = [a.text for a in self.legal_actions()]
-        return view
-
-    def _public_pending(self) -> dict[str, Any]:
-        ph = self.phase
-        pend = self.pend
-        if ph == PAY:
-            return {"special": self.setup.specials[pend[1]][pend[2]].name, "reaction": pend[0] == PAY_REACT}
-        if ph == STEP:
-            return {"mover": pend[0], "moves_left": pend[1], "optional": pend[2], "dash": pend[3]}
-        if ph == BLINK:
-            return {"mover": pend[0], "spaces": list(pend[2])}
-        if ph == CARD:
-            purpose = ("hand_limit", "discard", "reveal", "pick_revealed", "discard_for_tokens", "block_card")[pend[0]]
-            return {"purpose": purpose, "owner": pend[1], "left": pend[3], "revealed": list(pend[4])}
-        if ph == REACT:
-            sp = self.setup.specials[self.decider]
-            return {"trigger": TRIGGERS[pend[0]], "by": pend[1], "reactions": [sp[k].name for k in pend[2]]}
-        if ph == TOWER:
-            return {"tested": pend[0], "cubes": pend[2], "seconds": 10,
-                    "bot_pass_chance": self.tower_pass_chance(pend[2])}
-        if ph == COUNT:
-            return {"token": TOKENS[pend[1]], "have": self.tokens[pend[0]][pend[1]]}
-        if ph in (ROW, OPENING):
-            return {"cards_left": pend[0]}
-        if ph in (DRAFT1, DRAFT2, FACEUP):
-            return {"chosen": [self.keep1[0] >= 0, self.keep1[1] >= 0] if ph == DRAFT1 else
-                    [self.keep2[0] >= 0, self.keep2[1] >= 0] if ph == DRAFT2 else [self.up[0] >= 0, self.up[1] >= 0]}
-        return {}
+        return observe(self, player)
 
     # ------------------------------------------------------------------ search
     def turns(self) -> int | None:

@@ -263,7 +263,8 @@ export function actionLabel(text, view, ctx) {
     const t = (view.cards || []).find((c) => c.status === "board" && c.x === x && c.y === y);
     if (t) {
       const heart = t.exhausted ? "exhausted" : `heart ${t.board_edges[BACK[p[1]]].heart}`;
-      return `Punch ${t.card.name} ${WORD[p[1]]}: attack ${act.board_edges[p[1]].attack} vs ${heart}`;
+      const own = ctx && t.owner === ctx.seat ? "your own " : "";
+      return `Punch ${own}${t.card.name} ${WORD[p[1]]}: attack ${act.board_edges[p[1]].attack} vs ${heart}`;
     }
   }
   if (p[0] === "hit" && view.punch) {

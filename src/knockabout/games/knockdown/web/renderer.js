@@ -218,12 +218,29 @@ function pendingLine(view, names) {
   }
 }
 
-// picks on the open tower puzzles, by challenge id (a redraw of the board keeps them)
+// picks on the open tower puzzles, by challenge id (a redraw of the board keeps them), and where the
+// cubes lie now: the server sends only where they lie when the puzzle opens; when the puzzle says
+// `reshuffle`, the cubes still lying move to new spots after each correct pick, drawn here.
 const towerPicks = {};
 const FIELD = 46;
 
-function towerGame(ch, ctx) {
-  const st = towerPicks[ch.id] || (towerPicks[ch.id] = { ids: [], toppled: false, sent: false });
+function movedLayout(ch, st) {
+  const [cols, rows] = ch.grid;
+  const free = [];
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) free.push([x, y]);
+  const rnd = new Uint32Array(free.length);
+  crypto.getRandomValues(rnd);
+  for (let i = free.length - 1; i > 0; i--) {
+    const j = rnd[i] % (i + 1);
+    [free[i], free[j]] = [free[j], free[i]];
+  }
+  let k = 0;
+  return ch.cubes.map((c, i) => (st.ids.includes(c.id) ? st.layout[i] : free[k++]));
+}
+
+export function towerGame(ch, ctx) {
+  const st = towerPicks[ch.id]
+    || (towerPicks[ch.id] = { ids: [], toppled: false, sent: false, layout: ch.layout.map((xy) => xy.slice()) });
   const n = ch.cubes.length;
   const byId = Object.fromEntries(ch.cubes.map((c) => [c.id, c]));
   const wrap = el("div");
@@ -239,11 +256,12 @@ function towerGame(ch, ctx) {
   field.id = "tower-field";
   field.style.width = `${cols * FIELD + 8}px`;
   field.style.height = `${rows * FIELD + 8}px`;
-  const layout = ch.layouts[Math.min(st.ids.length, n - 1)];
+  const layout = st.layout;
   const pick = (c) => {
     if (st.sent) return;
     st.ids.push(c.id);
     if (c.place !== st.ids.length) st.toppled = true;
+    else if (ch.reshuffle && st.ids.length < n) st.layout = movedLayout(ch, st);
     if (st.toppled || st.ids.length === n) { st.sent = true; ctx.answer(st.ids.slice()); }
     wrap.replaceWith(towerGame(ch, ctx));
   };

@@ -41,19 +41,9 @@ from knockabout.core.rng import Rng
 from knockabout.games.knockback.actions import REST
 from knockabout.games.knockback.cards import MOVE, PUNCH, Card
 from knockabout.games.knockback.effects import attack_value, heart_value
-from knockabout.games.knockback.state import (
-    BEST_OF,
-    DELTA,
-    DRAFT,
-    EDGE,
-    MIDDLE,
-    OPP,
-    SPEED,
-    SYMBOL,
-    TURN,
-    KnockbackState,
-    coords,
-)
+from knockabout.games.knockback.grid import DELTA, OPP, coords
+from knockabout.games.knockback.phases import BEST_OF, DRAFT, EDGE, MIDDLE, SPEED, SYMBOL, TURN
+from knockabout.games.knockback.state import KnockbackState
 
 ROUND = 1000.0
 CARD = 10.0

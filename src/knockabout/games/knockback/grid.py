@@ -1,0 +1,29 @@
+"""The boundless KNOCKBACK grid packed into ints, for fast neighbours and copies.
+
+A cell is one int, ``x * 2**32 + y``, so a neighbour is one addition away
+(:data:`DELTA`). Directions are indices 0-3: north, east, south, west (north is up on
+the shared board); :data:`OPP` turns one around.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+Dir = Literal["N", "E", "S", "W"]
+DIRS: Final[tuple[Dir, Dir, Dir, Dir]] = ("N", "E", "S", "W")
+STRIDE: Final = 1 << 32
+HALF: Final = 1 << 31
+DELTA: Final = (1, STRIDE, -1, -STRIDE)  # N E S W
+STEP: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+OPP: Final = (2, 3, 0, 1)
+
+
+def cell(x: int, y: int) -> int:
+    """The packed cell of coordinates ``(x, y)``."""
+    return x * STRIDE + y
+
+
+def coords(k: int) -> tuple[int, int]:
+    """The coordinates ``(x, y)`` of packed cell ``k``."""
+    x = (k + HALF) >> 32
+    return x, k - x * STRIDE
