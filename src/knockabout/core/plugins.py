@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
+from knockabout.core.errors import ConfigError
 from knockabout.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -172,6 +173,10 @@ class MatchMetrics:
     without rounds."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Game metrics only the game's :meth:`BalancePlugin.rate_tables` reads (plain data)."""
+    cards: list[dict[str, list[int]]] = field(default_factory=list)
+    """Per seat, each card the seat had in the match: ``name -> [times drawn, times played]``
+    (what "drawn" and "played" mean is the game's: a card taken into hand, a creature
+    drafted…); empty when the game does not say. The per-card report reads only this."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +188,10 @@ class BalanceMatch:
     payoffs: tuple[float, ...]
     draw: bool
     metrics: MatchMetrics
+    index: int = 0
+    """The match's number in its pairing (its deal is derived from it)."""
+    length: int = 0
+    """Decisions the match took."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +257,23 @@ class BalancePlugin(ABC):
         """Tables of game metrics added after the generic report, rows in the order shown
         (none by default)."""
         return []
+
+    def content_digest(self, options: Mapping[str, Any]) -> str:
+        """A digest of the content a run with these options plays beyond the game's own
+        (``Game.content_hash``), e.g. extra files; a checkpoint of other content is refused."""
+        return ""
+
+    def version_options(self, path: str) -> dict[str, Any]:
+        """The run options that play the content version at ``path`` (a file or folder)
+        instead of the shipped one, for ``balance compare``; raises
+        :class:`~knockabout.core.errors.ConfigError` when the game cannot (the default)."""
+        raise ConfigError("this game's balance plug-in cannot load another content version")
+
+    def start(self, group: EntrantGroup, a: str, b: str, seed: int) -> State | None:
+        """The first state of a match of ``a`` against ``b`` when the plug-in builds it
+        itself (a content version the game's ``new_state`` cannot load); None: the runner
+        calls ``game.new_state`` with :meth:`pairing_config` (the default)."""
+        return None
 
 
 __all__ = [
