@@ -4,7 +4,8 @@ Importing this module registers ``knockabout/<Name>-v0`` for every registered ga
 an observation encoder, the name made from the game's id (``nak-muay`` -> ``NakMuay``)::
 
     import gymnasium as gym
-    import knockabout.envs.gymnasium  # registers the ids (or: gym.make("knockabout.envs.gymnasium:knockabout/NakMuay-v0"))
+    import knockabout.envs.gymnasium  # registers the ids
+    # or, without the import: gym.make("knockabout.envs.gymnasium:knockabout/NakMuay-v0")
     env = gym.make("knockabout/NakMuay-v0", opponents="easy", players=3)
 
 One seat learns (``seat``: a seat number, or ``"rotate"`` for seat ``seed % players``);
@@ -51,7 +52,7 @@ def env_name(game_id: str) -> str:
 class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
     """One learning seat against knockabout bots (see the module documentation)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's own declaration
 
     def __init__(
         self,
@@ -70,7 +71,8 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
         self.opponents = check_level(opponents)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+            modes = self.metadata["render_modes"]
+            raise ConfigError(f"render_mode must be one of {modes} or None, not {render_mode!r}")
         if illegal_action not in ("raise", "lose"):
             raise ConfigError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
         if max_steps is not None and max_steps < 1:
@@ -99,7 +101,9 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         self._potential = 0.5
 
     # -- gymnasium ---------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[FloatArray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._next_seed = int(seed)
@@ -178,7 +182,7 @@ def register_envs() -> list[str]:
             continue
         name = env_name(game.id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=KnockaboutGym, kwargs={"game": game.id})
+            gymnasium.register(id=name, entry_point=f"{__name__}:KnockaboutGym", kwargs={"game": game.id})
         ids.append(name)
     return ids
 

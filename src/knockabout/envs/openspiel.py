@@ -82,7 +82,7 @@ def view_string(view: object) -> str:
     return json.dumps(to_json(), sort_keys=True, separators=(",", ":"))
 
 
-class KnockaboutSpielGame(pyspiel.Game):  # type: ignore[misc]
+class KnockaboutSpielGame(pyspiel.Game):
     """One knockabout game as an OpenSpiel game."""
 
     def __init__(self, game: Game[Any], params: Mapping[str, Any] | None = None) -> None:
@@ -130,7 +130,7 @@ class KnockaboutSpielGame(pyspiel.Game):  # type: ignore[misc]
         return ViewObserver(self.observer)
 
 
-class KnockaboutSpielState(pyspiel.State):  # type: ignore[misc]
+class KnockaboutSpielState(pyspiel.State):
     """One position; wraps a knockabout :class:`~knockabout.core.protocol.State`."""
 
     def __init__(self, game: KnockaboutSpielGame, state: State) -> None:

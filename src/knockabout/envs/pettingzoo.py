@@ -55,7 +55,11 @@ Obs = dict[str, np.ndarray[Any, Any]]
 class KnockaboutAEC(AECEnv[str, Obs, int]):
     """One game of one knockabout game, seat by seat (see the module documentation)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "knockabout", "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's own declaration
+        "render_modes": ["ansi"],
+        "name": "knockabout",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -71,7 +75,8 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         super().__init__()
         self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+            modes = self.metadata["render_modes"]
+            raise ConfigError(f"render_mode must be one of {modes} or None, not {render_mode!r}")
         if max_steps is not None and max_steps < 1:
             raise ConfigError(f"max_steps must be at least 1 (got {max_steps})")
         self.config = dict(config or {})
@@ -116,7 +121,7 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         if self.shaped_rewards:
             self._potentials = [self.observer.potential(self.state, p) for p in range(self.players)]
         self._select()

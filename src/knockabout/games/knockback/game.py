@@ -10,7 +10,14 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, ObservationEncoder, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A

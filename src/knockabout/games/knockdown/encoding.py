@@ -163,10 +163,10 @@ class KnockdownEncoder(ObservationEncoder):
         for f in v["fighters"]:
             p = "f0_" if f["seat"] == 0 else "f1_"
             w.one_hot(p + "fighter", one_hot_index(f["id"], FIGHTERS))
-            sp = spaces[f["space"]] if 0 <= f["space"] < len(spaces) else None
-            if sp is not None:
-                w.one_hot(p + "x", sp["x"] if 0 <= sp["x"] < GRID_W else None)
-                w.one_hot(p + "y", sp["y"] if 0 <= sp["y"] < GRID_H else None)
+            if 0 <= f["space"] < len(spaces):
+                at = spaces[f["space"]]
+                w.one_hot(p + "x", at["x"] if 0 <= at["x"] < GRID_W else None)
+                w.one_hot(p + "y", at["y"] if 0 <= at["y"] < GRID_H else None)
             w.scalars(p + "wounds", (f["heavy"], f["light"]), WOUNDS)
             tokens = f["tokens"]
             w.scalars(p + "tokens", (tokens.get(t, 0) for t in TOKENS), 6)
@@ -212,7 +212,9 @@ class KnockdownEncoder(ObservationEncoder):
         return w.done()
 
     @staticmethod
-    def _pending(w: VectorWriter, pend: Mapping[str, Any], spaces: Sequence[Mapping[str, Any]], seat: int | None) -> None:
+    def _pending(
+        w: VectorWriter, pend: Mapping[str, Any], spaces: Sequence[Mapping[str, Any]], seat: int | None
+    ) -> None:
         if "mover" in pend:
             w.one_hot("pending_mover", pend["mover"])
         if "moves_left" in pend:
@@ -252,4 +254,4 @@ class KnockdownEncoder(ObservationEncoder):
             return 0.5
         load = [2 * f["heavy"] + f["light"] for f in v["fighters"]]
         mine, theirs = load[seat], load[1 - seat]
-        return 0.5 + 0.5 * (theirs - mine) / (2 * WOUNDS)
+        return float(0.5 + 0.5 * (theirs - mine) / (2 * WOUNDS))

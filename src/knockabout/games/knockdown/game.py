@@ -10,7 +10,15 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, ObservationEncoder, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    Maker,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A
