@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "knockabout needs Python 3.11 or newer (set PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,openspiel]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,envs-bench,openspiel]'
 	@touch $(STAMP)
 
 run: $(STAMP)

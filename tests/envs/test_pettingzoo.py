@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from knockabout.core.errors import ConfigError, IllegalActionError, KnockaboutError
+from knockabout.core.errors import ActionParseError, ConfigError, IllegalActionError, KnockaboutError
 from knockabout.core.registry import get_game
 from knockabout.envs.pettingzoo import env
 from tests.envs.positions import tables
@@ -145,3 +145,26 @@ def test_ansi_render_draws_the_public_board(game_id: str) -> None:
     e.reset(seed=1)
     text = e.render()
     assert isinstance(text, str) and "player_0" in text and "decides" in text
+
+
+@pytest.mark.parametrize("bad", [-1, 10_000, 2.5, "draw", True])
+def test_a_bad_action_code_is_named(bad: object) -> None:
+    e = env("nak-muay")
+    e.reset(seed=0)
+    before = e.state.to_dict()
+    with pytest.raises(ActionParseError, match="is not an action code"):
+        e.step(bad)  # type: ignore[arg-type]
+    assert e.state.to_dict() == before
+
+
+def test_the_cheap_mask_and_codes_match_the_observation() -> None:
+    e = env("nak-muay", players=3)
+    e.reset(seed=4)
+    for _ in range(30):
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            break
+        mask = e.observe(agent)["action_mask"]
+        assert np.array_equal(e.action_mask(agent), mask)
+        assert e.legal_action_codes() == list(np.flatnonzero(mask))
+        e.step(e.legal_action_codes()[-1])

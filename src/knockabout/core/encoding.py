@@ -70,6 +70,15 @@ class VectorWriter:
             raise ValueError(f"observation field {name!r}: index {i} outside its {size} positions")
         self.vector[at + i] = 1.0
 
+    def hot(self, name: str, indices: Iterable[int]) -> None:
+        """Set each of these positions of the field to 1."""
+        at, size = self._slots[name]
+        v = self.vector
+        for i in indices:
+            if not 0 <= i < size:
+                raise ValueError(f"observation field {name!r}: index {i} outside its {size} positions")
+            v[at + i] = 1.0
+
     def add(self, name: str, index: int, amount: float, offset: int = 0) -> None:
         """Add ``amount`` to one position of the field (the sum clipped to [0, 1])."""
         at, size = self._slots[name]

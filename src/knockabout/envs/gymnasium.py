@@ -40,7 +40,7 @@ from knockabout.core.errors import ConfigError
 from knockabout.core.protocol import Game, State
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.rng import Rng, mix_seed
-from knockabout.envs.observation import FloatArray, MaskArray, SeatObserver, seat_rewards
+from knockabout.envs.observation import FloatArray, MaskArray, SeatObserver, action_for, seat_rewards
 from knockabout.envs.render import render_text
 
 
@@ -99,6 +99,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         self._rngs: list[Rng] = []
         self._steps = 0
         self._potential = 0.5
+        self._by_code = tuple(self.game.actions)
 
     # -- gymnasium ---------------------------------------------------------------
     def reset(
@@ -122,7 +123,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
     def step(self, action: int | np.integer[Any]) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
         if self.state.is_over:
             raise ConfigError("the episode is over: call reset() before step()")
-        chosen = self.game.actions[int(action)]
+        chosen = action_for(self.game, self._by_code, action)
         if self.illegal_action == "lose" and chosen not in self.state.legal_actions():
             info = self._info()
             info["illegal_action"] = chosen.text

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from knockabout.core.errors import KnockaboutError
+from knockabout.core.actions import Action
+from knockabout.core.errors import ActionParseError, KnockaboutError
 from knockabout.core.plugins import ObservationEncoder
 from knockabout.core.protocol import Game, State
 
@@ -55,6 +56,13 @@ class SeatObserver:
 
     def potential(self, state: State, seat: int) -> float:
         return float(self.encoder.potential(state.observe(seat)))
+
+
+def action_for(game: Game[Any], by_code: tuple[Action, ...], code: object) -> Action:
+    """The action with this code, or :class:`ActionParseError` naming the bad code."""
+    if isinstance(code, int | np.integer) and not isinstance(code, bool) and 0 <= code < len(by_code):
+        return by_code[int(code)]
+    raise ActionParseError(f"{game.id}: {code!r} is not an action code (codes are 0..{len(by_code) - 1})")
 
 
 def seat_rewards(payoffs: tuple[float, ...]) -> list[float]:

@@ -39,7 +39,7 @@ from knockabout.core.errors import ConfigError
 from knockabout.core.protocol import Game, State
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.rng import Rng, mix_seed
-from knockabout.envs.observation import SeatObserver, seat_rewards
+from knockabout.envs.observation import SeatObserver, action_for, seat_rewards
 
 MAX_GAME_LENGTH = 100_000
 """An upper bound on decisions per game that OpenSpiel asks for (each game's own turn
@@ -158,7 +158,8 @@ class KnockaboutSpielState(pyspiel.State):
         return sorted(a.code for a in self.inner.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        self.inner.apply(self.inner.game.actions[int(action)])
+        game = self.inner.game
+        self.inner.apply(action_for(game, tuple(game.actions), action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.inner.game.actions[int(action)].text

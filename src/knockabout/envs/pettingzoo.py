@@ -44,9 +44,9 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from knockabout.core.errors import ConfigError
-from knockabout.core.protocol import Game, State
+from knockabout.core.protocol import Decision, Game, State
 from knockabout.core.registry import get_game
-from knockabout.envs.observation import SeatObserver, seat_rewards
+from knockabout.envs.observation import MaskArray, SeatObserver, action_for, seat_rewards
 from knockabout.envs.render import render_text
 
 Obs = dict[str, np.ndarray[Any, Any]]
@@ -101,6 +101,8 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         self.state: State = self.game.new_state(self.config, 0, players=self.players)
         self._steps = 0
         self._potentials: list[float] = []
+        self._by_code = tuple(self.game.actions)
+        self._paid = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -122,6 +124,7 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._paid = False
         if self.shaped_rewards:
             self._potentials = [self.observer.potential(self.state, p) for p in range(self.players)]
         self._select()
@@ -140,42 +143,68 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for a seat that is done")
-        self.state.apply(self.game.actions[int(action)])
+        state = self.state
+        state.apply(action_for(self.game, self._by_code, action))
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._paid:
+            self._clear_rewards()
+            self._paid = False
+        d = state.to_act()
+        if d is not None and not self.shaped_rewards and (self.max_steps is None or self._steps < self.max_steps):
+            # the common case: nothing is paid, the next seat decides
+            self.infos[agent] = {}
+            self._select_seat(d)
+            return
         if self.shaped_rewards:
-            now = [self.observer.potential(self.state, p) for p in range(self.players)]
+            now = [self.observer.potential(state, p) for p in range(self.players)]
             for p, a in enumerate(self.agents):
                 self.rewards[a] = self.shaping_scale * (now[p] - self._potentials[p])
             self._potentials = now
-        outcome = self.state.outcome()
+            self._paid = True
+        outcome = state.outcome()
         if outcome is not None:
             for a, r in zip(self.agents, seat_rewards(outcome.payoffs), strict=True):
                 self.rewards[a] += r
                 self.terminations[a] = True
+            self._paid = True
         elif self.max_steps is not None and self._steps >= self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
         self._select()
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
+
+    def action_mask(self, agent: str) -> MaskArray:
+        """``agent``'s legal actions as an int8 mask, without encoding its observation
+        (the same mask ``observe(agent)["action_mask"]`` holds)."""
+        return self.observer.mask(self.state, self._seat[agent])
+
+    def legal_action_codes(self) -> list[int]:
+        """The codes the selected agent may play now (empty once the game is over)."""
+        return [a.code for a in self.state.legal_actions()]
+
+    def _select_seat(self, d: Decision) -> None:
+        agent = self.possible_agents[d.player]
+        self.agent_selection = agent
+        if d.time_limit is None:
+            self.infos[agent] = {"kind": d.kind}
+        else:
+            self.infos[agent] = {
+                "kind": d.kind,
+                "time_limit": d.time_limit,
+                "timeout_action": None if d.timeout_action is None else d.timeout_action.code,
+            }
 
     def _select(self) -> None:
+        for a in self.agents:
+            self.infos[a] = {}
         d = self.state.to_act()
         if d is None or any(self.truncations.values()):
-            for a in self.agents:
-                self.infos[a] = {}
             # the game is over: every seat steps once more with None, in seat order
             self.agent_selection = self.agents[0]
             return
-        for a in self.agents:
-            self.infos[a] = {}
-        info: dict[str, Any] = {"kind": d.kind}
-        if d.time_limit is not None:
-            info["time_limit"] = d.time_limit
-            info["timeout_action"] = None if d.timeout_action is None else d.timeout_action.code
-        self.agent_selection = self.possible_agents[d.player]
-        self.infos[self.agent_selection] = info
+        self._select_seat(d)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -101,27 +101,57 @@ FIELDS: Final = (
 )
 
 
-def _write_card(w: VectorWriter, name: str, card: Mapping[str, Any], offset: int, weight: float = 1.0) -> None:
-    """Add ``weight`` times one card's description to the field ``name`` at ``offset``."""
-    for s in card["symbols"]:
-        i = one_hot_index(s, SYMBOLS)
+def _describe(card: Mapping[str, Any]) -> list[float]:
+    """One card's description: its symbols, heavy / 3, light / 3, K.O., type, range."""
+    out = [0.0] * CARD
+    for sym in card["symbols"]:
+        i = one_hot_index(sym, SYMBOLS)
         if i is not None:
-            w.add(name, i, weight, offset)
-    n = offset + len(SYMBOLS)
-    w.add(name, 0, weight * card["heavy"] / 3, n)
-    w.add(name, 1, weight * card["light"] / 3, n)
-    if card["ko"]:
-        w.add(name, 2, weight, n)
+            out[i] = 1.0
+    n = len(SYMBOLS)
+    out[n] = card["heavy"] / 3
+    out[n + 1] = card["light"] / 3
+    out[n + 2] = 1.0 if card["ko"] else 0.0
     t = one_hot_index(card["type"], CARD_TYPES)
     if t is not None:
-        w.add(name, 3 + t, weight, n)
+        out[n + 3 + t] = 1.0
     r = one_hot_index(card["range"], RANGES)
     if r is not None:
-        w.add(name, 3 + len(CARD_TYPES) + r, weight, n)
+        out[n + 3 + len(CARD_TYPES) + r] = 1.0
+    return out
+
+
+_DESCRIBED: dict[str, tuple[Mapping[str, Any], list[float]]] = {}
+
+
+def _description(name: str, card: Mapping[str, Any]) -> list[float]:
+    """:func:`_describe`, remembered per card name (and checked against the card)."""
+    hit = _DESCRIBED.get(name)
+    if hit is not None and (hit[0] is card or hit[0] == card):
+        return hit[1]
+    vec = _describe(card)
+    if len(_DESCRIBED) > 1000:
+        _DESCRIBED.clear()
+    _DESCRIBED[name] = (card, vec)
+    return vec
 
 
 def _cell(x: int, y: int) -> int | None:
     return x + GRID_W * y if 0 <= x < GRID_W and 0 <= y < GRID_H else None
+
+
+_CELLS: dict[tuple[tuple[int, int], ...], list[int | None]] = {}
+
+
+def _cells(spaces: Sequence[Mapping[str, Any]]) -> list[int | None]:
+    """Each arena space's grid cell (None: off the grid), remembered per arena layout."""
+    key = tuple((sp["x"], sp["y"]) for sp in spaces)
+    cells = _CELLS.get(key)
+    if cells is None:
+        if len(_CELLS) > 100:
+            _CELLS.clear()
+        cells = _CELLS[key] = [_cell(x, y) for x, y in key]
+    return cells
 
 
 class KnockdownEncoder(ObservationEncoder):
@@ -148,15 +178,14 @@ class KnockdownEncoder(ObservationEncoder):
             w.flags("timed", (d["time_limit"] is not None,))
         arena = v["arena"]
         spaces: Sequence[Mapping[str, Any]] = arena["spaces"]
+        cells = _cells(spaces)
         w.one_hot("arena_rule", one_hot_index(arena["rule"], ARENA_RULES))
         w.scalars("arena_size", (arena["width"] / GRID_W, arena["height"] / GRID_H), 1)
-        for sp in spaces:
-            w.one_hot("spaces", _cell(sp["x"], sp["y"]))
+        w.hot("spaces", (c for c in cells if c is not None))
         for col in arena["candles"] or ():
             w.one_hot("candles", col if 0 <= col < GRID_W else None)
         for trap in arena["traps"]:
-            sp = spaces[trap["space"]]
-            c = _cell(sp["x"], sp["y"])
+            c = cells[trap["space"]]
             if c is not None:
                 w.one_hot("traps", c, offset=trap["owner"] * CELLS)
         catalog: Mapping[str, Mapping[str, Any]] = v["cards"]
@@ -172,17 +201,16 @@ class KnockdownEncoder(ObservationEncoder):
             w.scalars(p + "tokens", (tokens.get(t, 0) for t in TOKENS), 6)
             w.scalar(p + "hand_size", len(f["hand"]), 10)
             w.scalar(p + "hand_limit", f["hand_limit"], 10)
-            for name in f["hand"]:
-                card = catalog.get(name)
-                if card is not None:
-                    _write_card(w, p + "hand_cards", card, 0, 1 / 6)
+            described = [_description(name, catalog[name]) for name in f["hand"] if name in catalog]
+            if described:
+                w.scalars(p + "hand_cards", map(sum, zip(*described, strict=True)), 6)
             w.scalars(p + "skills", (len(f["skills"]), f["hidden_skills"]), 2)
             w.scalar(p + "victories", f["victories"], 3)
             w.scalar(p + "specials", len(f["specials"]), 6)
         for i, name in enumerate(v["row"][:ROW]):
             card = catalog.get(name) if name is not None else None
             if card is not None:
-                _write_card(w, "row", card, i * CARD)
+                w.scalars("row", _description(name, card), 1, i * CARD)
         w.scalar("deck", v["deck"], 40)
         w.scalar("candles_in_deck", v["candles_in_deck"], 4)
         w.scalar("discard", len(v["discard"]), 40)
@@ -221,9 +249,10 @@ class KnockdownEncoder(ObservationEncoder):
             w.scalar("pending_move", pend["moves_left"], 5)
             w.flags("pending_move", (bool(pend["optional"]), bool(pend["dash"])), offset=1)
         if "spaces" in pend:
+            cells = _cells(spaces)
             for i in pend["spaces"]:
-                if 0 <= i < len(spaces):
-                    w.one_hot("pending_blink", _cell(spaces[i]["x"], spaces[i]["y"]))
+                if 0 <= i < len(cells):
+                    w.one_hot("pending_blink", cells[i])
         if "purpose" in pend:
             w.one_hot("pending_purpose", one_hot_index(pend["purpose"], PURPOSES))
             w.one_hot("pending_owner", pend["owner"])
