@@ -100,3 +100,14 @@ def test_vectorised_envs_step_together() -> None:
         actions = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in masks])
         obs, _r, _t, _tr, infos = envs.step(actions)
     envs.close()
+
+
+def test_reset_skips_a_deal_that_ends_before_the_learner_decides() -> None:
+    e = KnockaboutGym("nak-muay", players=2, seat=1, opponents="random")
+    e._deal(70)  # seed 70: the bot's opening knocks seat 1 out before it is asked anything
+    assert e.state.is_over
+    _obs, info = e.reset(seed=70)
+    assert info["seed"] == 71 and not e.state.is_over
+    assert e.state.to_act().player == 1  # type: ignore[union-attr]
+    _obs, info = e.reset(seed=69)
+    assert info["seed"] == 69

@@ -23,7 +23,10 @@ for a turn) or the game ends.
 * an illegal action raises :class:`~knockabout.core.errors.IllegalActionError` and changes
   nothing; ``illegal_action="lose"`` instead ends the episode as a loss (reward -1,
   ``info["illegal_action"]``), for agents and checkers that sample without the mask;
-* ``max_steps`` truncates after that many learner decisions.
+* ``max_steps`` truncates after that many learner decisions;
+* a deal that ends before the learner is asked anything (its seat knocked out on the
+  bots' turns) cannot be an episode: ``reset`` deals the next seed instead
+  (``info["seed"]`` says which deal is being played).
 """
 
 from __future__ import annotations
@@ -108,17 +111,26 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         super().reset(seed=seed)
         if seed is not None:
             self._next_seed = int(seed)
-        self.seed_used = s = self._next_seed
-        self._next_seed += 1
-        self.seat = s % self.players if self.seat_option == "rotate" else int(self.seat_option)
-        self.state = self.game.new_state(self.config, s, players=self.players)
-        self._bots = [None if p == self.seat else make_bot(self.opponents, self.game.id) for p in range(self.players)]
-        self._rngs = [Rng(mix_seed(s, p + 1)) for p in range(self.players)]
-        self._steps = 0
-        self._play_bots()
+        for _ in range(1000):
+            self._deal(self._next_seed)
+            self._next_seed += 1
+            if not self.state.is_over:
+                break
+        else:
+            raise ConfigError(f"{self.game.id}: 1000 deals in a row ended before seat {self.seat} was asked anything")
         if self.shaped_rewards:
             self._potential = self.observer.potential(self.state, self.seat)
         return self._obs(), self._info()
+
+    def _deal(self, seed: int) -> None:
+        """Deal ``seed`` and let the bots play up to the learner's first decision."""
+        self.seed_used = seed
+        self.seat = seed % self.players if self.seat_option == "rotate" else int(self.seat_option)
+        self.state = self.game.new_state(self.config, seed, players=self.players)
+        self._bots = [None if p == self.seat else make_bot(self.opponents, self.game.id) for p in range(self.players)]
+        self._rngs = [Rng(mix_seed(seed, p + 1)) for p in range(self.players)]
+        self._steps = 0
+        self._play_bots()
 
     def step(self, action: int | np.integer[Any]) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
         if self.state.is_over:
@@ -165,7 +177,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         return self.observer.vector(self.state, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat, "seed": self.seed_used}
         d = self.state.to_act()
         if d is not None:
             info["kind"] = d.kind
