@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--timesteps", type=int, default=100_000, help="learner steps to train")
     ap.add_argument("--opponents", default="random", help="bot level trained against")
     ap.add_argument("--eval", type=int, default=200, help="paired deals per evaluation (2 games each)")
+    ap.add_argument("--n-steps", type=int, default=1024, help="learner steps per PPO rollout")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="PyTorch CPU threads")
     ap.add_argument("--save", default="", help="save the trained model here")
@@ -65,8 +66,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     env = KnockaboutGym(args.game, opponents=args.opponents, seat="rotate")
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=1024, batch_size=256, learning_rate=3e-4, gamma=0.99, ent_coef=0.01,
-        policy_kwargs={"net_arch": [64, 64]}, seed=args.seed, verbose=0, device="cpu",
+        "MlpPolicy", env, n_steps=args.n_steps, batch_size=min(256, args.n_steps), learning_rate=3e-4,
+        gamma=0.99, ent_coef=0.01, policy_kwargs={"net_arch": [64, 64]}, seed=args.seed, verbose=0, device="cpu",
     )
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.timesteps)
