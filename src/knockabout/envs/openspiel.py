@@ -98,6 +98,7 @@ class KnockaboutSpielGame(pyspiel.Game):
         self.seed = int(params.get("seed", 0))
         self._dealt = 0
         self.observer = SeatObserver(game)
+        self.by_code = tuple(game.actions)
         n = self.players
         info = pyspiel.GameInfo(
             num_distinct_actions=len(game.actions),
@@ -158,8 +159,8 @@ class KnockaboutSpielState(pyspiel.State):
         return sorted(a.code for a in self.inner.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        game = self.inner.game
-        self.inner.apply(action_for(game, tuple(game.actions), action))
+        g = self._spiel_game
+        self.inner.apply(action_for(g.knockabout, g.by_code, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.inner.game.actions[int(action)].text
