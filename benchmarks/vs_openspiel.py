@@ -106,8 +106,8 @@ class TimedHard:
         return int(action.code)
 
 
-def play(game: KnockaboutSpielGame, seed: int, ours_at: int, ms: float) -> tuple[float, int]:
-    """One game; knockabout's score (1 win, 0.5 even draw, 0 loss) and its length."""
+def play(game: KnockaboutSpielGame, seed: int, ours_at: int, ms: float) -> tuple[float, int, TimedHard, PacedSpielBot]:
+    """One game: knockabout's score (1 win, 0.5 even draw, 0 loss), its length and both bots."""
     state = game.state_for_seed(seed)
     ours = TimedHard(game.knockabout.id, ms)
     theirs = PacedSpielBot(game, ms, seed)
@@ -119,8 +119,7 @@ def play(game: KnockaboutSpielGame, seed: int, ours_at: int, ms: float) -> tuple
         decisions += 1
     outcome = state.inner.outcome()
     assert outcome is not None
-    play.last = (ours, theirs)  # type: ignore[attr-defined]
-    return outcome.payoffs[ours_at], decisions
+    return outcome.payoffs[ours_at], decisions, ours, theirs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
 
     game = pyspiel.load_game(short_name(args.game), {"players": 2, "config": args.config})
     assert isinstance(game, KnockaboutSpielGame)
+    out = args.out or RESULTS / f"vs_openspiel-{args.game}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
     score = 0.0
     games = 0
     ours_ms = theirs_ms = 0.0
@@ -146,8 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for k in range(args.games // 2):
         for seat in (0, 1):
-            s, n = play(game, args.seed + k, seat, args.ms)
-            ours, theirs = play.last  # type: ignore[attr-defined]
+            s, n, ours, theirs = play(game, args.seed + k, seat, args.ms)
             opponent = theirs.kind
             score += s
             games += 1
@@ -161,26 +161,24 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = wilson(score, games)
         print(f"{args.game}: {games} games, knockabout hard {score / games:.3f} [{lo:.3f}, {hi:.3f}]"
               f" ({time.perf_counter() - start:.0f}s)", file=sys.stderr, flush=True)
-    lo, hi = wilson(score, games)
-    result = {
-        "game": args.game,
-        "config": json.loads(args.config),
-        "games": games,
-        "ms_per_move": args.ms,
-        "opponent": opponent,
-        "knockabout_score": score / games,
-        "interval95": [lo, hi],
-        "knockabout_ms_per_move": ours_ms / max(1, ours_moves),
-        "openspiel_ms_per_move": theirs_ms / max(1, theirs_moves),
-        "knockabout_iterations_per_move": ours_iters / max(1, ours_moves),
-        "openspiel_simulations_per_move": theirs_sims / max(1, theirs_moves),
-        "mean_decisions_per_game": sum(lengths) / len(lengths),
-        "seconds": time.perf_counter() - start,
-    }
-    out = args.out or RESULTS / f"vs_openspiel-{args.game}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result))
+        result = {
+            "game": args.game,
+            "config": json.loads(args.config),
+            "games": games,
+            "finished": games == 2 * (args.games // 2),
+            "ms_per_move": args.ms,
+            "opponent": opponent,
+            "knockabout_score": score / games,
+            "interval95": [lo, hi],
+            "knockabout_ms_per_move": ours_ms / max(1, ours_moves),
+            "openspiel_ms_per_move": theirs_ms / max(1, theirs_moves),
+            "knockabout_iterations_per_move": ours_iters / max(1, ours_moves),
+            "openspiel_simulations_per_move": theirs_sims / max(1, theirs_moves),
+            "mean_decisions_per_game": sum(lengths) / len(lengths),
+            "seconds": time.perf_counter() - start,
+        }
+        out.write_text(json.dumps(result, indent=1) + "\n")  # after every pair: a stopped run keeps its games
+    print(out.read_text().strip())
     return 0
 
 
