@@ -17,6 +17,7 @@ seat 1. Two-player tables only (OpenSpiel's bot takes one seat, knockabout the o
 
     .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 200 --ms 20
     .venv/bin/python benchmarks/vs_openspiel.py --game knockdown --games 40 --ms 20 --config '{"max_turns": 60}'
+    .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 100 --iterations 30   # same search effort
 
 Results: a JSON line per game in ``benchmarks/results/vs_openspiel-<game>.json``.
 """
@@ -44,9 +45,11 @@ RESULTS = Path(__file__).parent / "results"
 
 
 class PacedSpielBot:
-    """An OpenSpiel bot whose simulations per move follow its measured speed."""
+    """An OpenSpiel bot whose simulations per move follow its measured speed (or, with
+    ``fixed``, exactly that many simulations a move)."""
 
-    def __init__(self, game: pyspiel.Game, ms: float, seed: int) -> None:
+    def __init__(self, game: pyspiel.Game, ms: float, seed: int, fixed: int | None = None) -> None:
+        self.fixed = fixed
         self.rs = np.random.RandomState(seed)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.rs)
         if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
@@ -66,7 +69,7 @@ class PacedSpielBot:
         if len(legal) == 1:
             return int(legal[0])
         # at least 2: ISMCTS spends its first simulation expanding the root
-        n = 4 if self.rate is None else max(2, round(self.rate * self.seconds))
+        n = self.fixed or (4 if self.rate is None else max(2, round(self.rate * self.seconds)))
         self.bot._max_simulations = n  # ISMCTS
         self.bot.max_simulations = n  # MCTS
         t0 = time.perf_counter()
@@ -82,11 +85,11 @@ class PacedSpielBot:
 class TimedHard:
     """knockabout's ``hard`` level with a time budget instead of its iteration budget."""
 
-    def __init__(self, game_id: str, ms: float) -> None:
+    def __init__(self, game_id: str, ms: float, fixed: int | None = None) -> None:
         self.bot = search_bot("hard", game_id)
-        self.bot.iterations = None
+        self.bot.iterations = fixed
         self.bot.max_steps = None
-        self.bot.time_ms = ms
+        self.bot.time_ms = None if fixed else ms
         self.bot.think_on_forced = False
         self.spent = 0.0
         self.moves = 0
@@ -106,11 +109,13 @@ class TimedHard:
         return int(action.code)
 
 
-def play(game: KnockaboutSpielGame, seed: int, ours_at: int, ms: float) -> tuple[float, int, TimedHard, PacedSpielBot]:
+def play(
+    game: KnockaboutSpielGame, seed: int, ours_at: int, ms: float, fixed: int | None = None
+) -> tuple[float, int, TimedHard, PacedSpielBot]:
     """One game: knockabout's score (1 win, 0.5 even draw, 0 loss), its length and both bots."""
     state = game.state_for_seed(seed)
-    ours = TimedHard(game.knockabout.id, ms)
-    theirs = PacedSpielBot(game, ms, seed)
+    ours = TimedHard(game.knockabout.id, ms, fixed)
+    theirs = PacedSpielBot(game, ms, seed, fixed)
     rng = Rng(mix_seed(seed, "ours", ours_at))
     decisions = 0
     while not state.is_terminal():
@@ -127,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", required=True, help="a knockabout game id")
     ap.add_argument("--games", type=int, default=200, help="games in all (an even number: seeds x 2 seats)")
     ap.add_argument("--ms", type=float, default=20.0, help="milliseconds per decision for each side")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="instead of time: exactly this many iterations (ours) and simulations (theirs) a move")
     ap.add_argument("--seed", type=int, default=1, help="the first seed")
     ap.add_argument("--config", default="{}", help="the game's options as JSON")
     ap.add_argument("--out", type=Path, default=None, help="where to write the result (JSON)")
@@ -135,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
 
     game = pyspiel.load_game(short_name(args.game), {"players": 2, "config": args.config})
     assert isinstance(game, KnockaboutSpielGame)
-    out = args.out or RESULTS / f"vs_openspiel-{args.game}.json"
+    budget = f"-it{args.iterations}" if args.iterations else ""
+    out = args.out or RESULTS / f"vs_openspiel-{args.game}{budget}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     score = 0.0
     games = 0
@@ -147,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for k in range(args.games // 2):
         for seat in (0, 1):
-            s, n, ours, theirs = play(game, args.seed + k, seat, args.ms)
+            s, n, ours, theirs = play(game, args.seed + k, seat, args.ms, args.iterations)
             opponent = theirs.kind
             score += s
             games += 1
@@ -166,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             "config": json.loads(args.config),
             "games": games,
             "finished": games == 2 * (args.games // 2),
-            "ms_per_move": args.ms,
+            "ms_per_move": None if args.iterations else args.ms,
+            "iterations_per_move": args.iterations,
             "opponent": opponent,
             "knockabout_score": score / games,
             "interval95": [lo, hi],
