@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from knockabout.cli.main import app
-from knockabout.envs.bench import bench_env, last_step_loop, leduc_env
+from knockabout.envs.bench import bench_env, last_step_rate, leduc_env
 
 
 def test_bench_env_measures_every_loop() -> None:
@@ -20,7 +20,7 @@ def test_bench_env_measures_every_loop() -> None:
 def test_leduc_runs_the_same_loop() -> None:
     leduc = leduc_env()
     assert leduc is not None, "the rl extra's benchmark needs rlcard and pygame"
-    assert last_step_loop(leduc, 0.1) > 0
+    assert last_step_rate(leduc, 0.1) > 0
 
 
 def test_the_cli_row() -> None:

@@ -1,7 +1,8 @@
 """How fast the PettingZoo environment runs, beside the raw protocol and PettingZoo's
 own Leduc Hold'em, measured in one process (``knockabout bench --envs``).
 
-Three loops of random legal play, each dealing seeded games back to back:
+Three loops of random legal play, each dealing seeded games back to back, run in
+interleaved slices (:data:`SLICES`) so that other work on the machine slows them alike:
 
 * ``raw``: the protocol alone — ``legal_actions()``, a random pick, ``apply()``;
 * ``step``: the AEC environment's ``step()``, the pick made from the environment's
@@ -46,53 +47,71 @@ class EnvBench:
         return self.last_step_per_s / self.raw_steps_per_s
 
 
-def raw_steps(game_id: str, players: int, seconds: float) -> float:
+class _Loop:
+    """A measured loop that can be run in slices (steps and seconds add up across them)."""
+
+    def __init__(self, body: Any) -> None:
+        self.body = body
+        self.steps = 0
+        self.seconds = 0.0
+        self.seed = 0
+
+    def run(self, seconds: float) -> None:
+        clock = time.perf_counter
+        start = clock()
+        end = start + seconds
+        while clock() < end:
+            self.steps += self.body(self.seed)
+            self.seed += 1
+        self.seconds += clock() - start
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
+
+
+def raw_game(game_id: str, players: int) -> Any:
+    """One random game through the protocol: ``legal_actions()``, a pick, ``apply()``."""
     g = get_game(game_id)
     rng = Rng(1)
-    steps = games = 0
-    clock = time.perf_counter
-    start = clock()
-    end = start + seconds
-    while clock() < end:
-        s = g.new_state({}, games, players=players)
+
+    def body(seed: int) -> int:
+        s = g.new_state({}, seed, players=players)
+        steps = 0
         while s.to_act() is not None:
             legal = s.legal_actions()
             s.apply(legal[rng.below(len(legal))])
             steps += 1
-        games += 1
-    return steps / (clock() - start)
+        return steps
+
+    return body
 
 
-def step_loop(e: Any, seconds: float) -> float:
-    """``step()`` with picks from ``legal_action_codes()``."""
+def step_game(e: Any) -> Any:
+    """One game of ``step()`` with picks from ``legal_action_codes()``."""
     rng = Rng(1)
-    steps = seed = 0
-    clock = time.perf_counter
-    start = clock()
-    end = start + seconds
-    while clock() < end:
+
+    def body(seed: int) -> int:
         e.reset(seed=seed)
-        seed += 1
+        steps = 0
         while True:
             agent = e.agent_selection
             if e.terminations[agent] or e.truncations[agent]:
-                break
+                return steps
             codes = e.legal_action_codes()
             e.step(codes[rng.below(len(codes))])
             steps += 1
-    return steps / (clock() - start)
+
+    return body
 
 
-def last_step_loop(e: Any, seconds: float) -> float:
-    """The standard loop: ``last()``, a random pick from the observation's mask, ``step()``."""
+def last_step_game(e: Any) -> Any:
+    """One game of the standard loop: ``last()``, a pick from the observation's mask, ``step()``."""
     rng = Rng(1)
-    steps = seed = 0
-    clock = time.perf_counter
-    start = clock()
-    end = start + seconds
-    while clock() < end:
+
+    def body(seed: int) -> int:
         e.reset(seed=seed)
-        seed += 1
+        steps = 0
         for _agent in e.agent_iter():
             obs, _r, term, trunc, _info = e.last()
             if term or trunc:
@@ -101,7 +120,9 @@ def last_step_loop(e: Any, seconds: float) -> float:
             codes = np.flatnonzero(obs["action_mask"])
             e.step(int(codes[rng.below(len(codes))]))
             steps += 1
-    return steps / (clock() - start)
+        return steps
+
+    return body
 
 
 def leduc_env() -> Any | None:
@@ -114,19 +135,38 @@ def leduc_env() -> Any | None:
     return leduc_holdem_v4.env()
 
 
+def last_step_rate(e: Any, seconds: float) -> float:
+    """Steps per second of the standard loop on any AEC environment."""
+    loop = _Loop(last_step_game(e))
+    loop.run(seconds)
+    return loop.rate
+
+
+SLICES = 10
+"""Each loop runs in this many slices, the loops taking turns, so a machine whose load
+changes during the run slows them all alike."""
+
+
 def bench_env(game_id: str, seconds: float = 2.0, players: int | None = None, leduc: bool = True) -> EnvBench:
-    """Measure one game's loops (``seconds`` each) and, in the same run, Leduc's."""
+    """Measure one game's loops (``seconds`` each, interleaved) and, in the same run, Leduc's."""
     g = get_game(game_id)
     n = g.facts.default_players if players is None else players
-    raw = raw_steps(game_id, n, seconds)
-    step = step_loop(env(game_id, players=n), seconds)
-    last = last_step_loop(env(game_id, players=n), seconds)
+    loops = [
+        _Loop(raw_game(game_id, n)),
+        _Loop(step_game(env(game_id, players=n))),
+        _Loop(last_step_game(env(game_id, players=n))),
+    ]
     other = leduc_env() if leduc else None
+    if other is not None:
+        loops.append(_Loop(last_step_game(other)))
+    for _ in range(SLICES):
+        for loop in loops:
+            loop.run(seconds / SLICES)
     return EnvBench(
         game=game_id,
         players=n,
-        raw_steps_per_s=raw,
-        step_per_s=step,
-        last_step_per_s=last,
-        leduc_last_step_per_s=None if other is None else last_step_loop(other, seconds),
+        raw_steps_per_s=loops[0].rate,
+        step_per_s=loops[1].rate,
+        last_step_per_s=loops[2].rate,
+        leduc_last_step_per_s=loops[3].rate if other is not None else None,
     )
