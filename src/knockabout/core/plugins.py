@@ -15,6 +15,8 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
 * the web renderer — the ES module the browser table loads to draw its views.
 * :class:`BalancePlugin` — what a content balance run pits against each other (packs,
   fighters), how a pairing is configured, and the game metrics watched in each match.
+* :class:`ObservationEncoder` — how a seat's view becomes a fixed-size float32 vector for
+  the research environments (``knockabout.envs``), declared field by field.
 
 Everything here is a declaration: core imports no game and no upper layer.
 """
@@ -22,6 +24,7 @@ Everything here is a declaration: core imports no game and no upper layer.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
@@ -276,16 +279,65 @@ class BalancePlugin(ABC):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class EncodedField:
+    """One named slice of an observation vector: ``size`` numbers, each in [0, 1]."""
+
+    name: str
+    size: int
+    meaning: str
+
+
+class ObservationEncoder(ABC):
+    """How one game turns a seat's typed view into a fixed-size float32 vector.
+
+    ``fields`` declares the layout in order (the documentation is generated from it);
+    :meth:`encode` fills exactly that layout, every number in [0, 1], from the view
+    alone — so an observation can hold nothing the seat may not know. Build the vector
+    with :class:`~knockabout.core.encoding.VectorWriter`, which writes by field name and
+    refuses a write that does not fit the declaration.
+
+    :meth:`potential` is an optional shaping signal (see ``knockabout.envs``): how well
+    the seat is doing by its own view, in [0, 1]; environments reward its change only
+    when asked to (potential-based shaping, off by default).
+    """
+
+    fields: tuple[EncodedField, ...]
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.fields)
+
+    def layout(self) -> list[tuple[int, EncodedField]]:
+        """Each field with its offset in the vector."""
+        out = []
+        at = 0
+        for f in self.fields:
+            out.append((at, f))
+            at += f.size
+        return out
+
+    @abstractmethod
+    def encode(self, view: View) -> array[float]:
+        """The view as an ``array('f')`` of :attr:`size` numbers in [0, 1]."""
+
+    def potential(self, view: View) -> float:
+        """How well the viewing seat stands, in [0, 1] (0.5 when the game says nothing)."""
+        return 0.5
+
+
 __all__ = [
     "BalanceMatch",
     "BalancePlugin",
     "BotBudgets",
+    "EncodedField",
     "EntrantGroup",
     "GameFacts",
     "HeuristicPlugin",
     "Maker",
     "MatchMetrics",
     "MatchWatcher",
+    "ObservationEncoder",
     "Puzzle",
     "RateTable",
     "RolloutPolicy",
