@@ -29,6 +29,7 @@ from knockabout.core.plugins import (
     HeuristicPlugin,
     LobbyInfo,
     Maker,
+    ObservationEncoder,
     TerminalRenderer,
 )
 from knockabout.core.rng import Rng
@@ -228,6 +229,11 @@ class Game(ABC, Generic[C]):
     def lobby(self) -> LobbyInfo | None:
         """How the lobby presents the game and the valid values of its options (None: the
         lobby shows its name and plain option fields)."""
+        return None
+
+    def encoder(self) -> ObservationEncoder | None:
+        """How a seat's view becomes a float32 vector for the research environments
+        (``knockabout.envs``); None: the game offers none."""
         return None
 
     def check_players(self, players: int | None) -> int | None:

@@ -10,7 +10,15 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, LobbyInfo, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    LobbyInfo,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
@@ -127,6 +135,11 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.games.knockback.balance import KnockbackBalance
 
         return KnockbackBalance(self)
+
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.knockback.encoding import KnockbackEncoder
+
+        return KnockbackEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

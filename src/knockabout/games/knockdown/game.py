@@ -17,6 +17,7 @@ from knockabout.core.plugins import (
     HeuristicPlugin,
     LobbyInfo,
     Maker,
+    ObservationEncoder,
     TerminalRenderer,
 )
 from knockabout.core.protocol import Game
@@ -74,7 +75,7 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng) -> Picks:
 class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
-    rules_version: ClassVar[str] = "1.0"
+    rules_version: ClassVar[str] = "1.1"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
@@ -140,6 +141,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.balance import KnockdownBalance
 
         return KnockdownBalance()
+
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.knockdown.encoding import KnockdownEncoder
+
+        return KnockdownEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
