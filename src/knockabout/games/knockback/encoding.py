@@ -1,6 +1,7 @@
 """KNOCKBACK's observation encoder: a seat's view as a fixed vector of numbers in [0, 1].
 
-Built from the view's wire form (``view.to_json()``), whose keys the golden records pin.
+Built from the view's wire form (``view.to_json()``), whose keys the golden records pin; a part
+that is not shown is null there (read with ``.get(key) is not None``).
 The six cards are encoded in label order (A1..A3 belong to seat 0, B1..B3 to seat 1).
 The board has no edges, so positions are given relative to the middle of the cards on
 it (clipped to :data:`REACH` cells each way), and what decides punches and knockbacks —
@@ -91,7 +92,7 @@ def _write_card(w: VectorWriter, i: int, c: Mapping[str, Any], mid: tuple[float,
     if ability:
         w.one_hot("cards", one_hot_index(ability["kind"], ABILITIES), o)
     o += len(ABILITIES)
-    if "x" in c:
+    if c.get("x") is not None:
         w.scalars("cards", (c["x"] - mid[0] + REACH, c["y"] - mid[1] + REACH), 2 * REACH, o)
 
 
@@ -121,7 +122,7 @@ class KnockbackEncoder(ObservationEncoder):
         if d is not None:
             w.one_hot("decider", d["player"])
         cards = v["cards"]
-        placed = [(c["x"], c["y"]) for c in cards if "x" in c]
+        placed = [(c["x"], c["y"]) for c in cards if c.get("x") is not None]
         mid = (
             (round(sum(x for x, _ in placed) / len(placed)), round(sum(y for _, y in placed) / len(placed)))
             if placed else (0, 0)
@@ -132,7 +133,7 @@ class KnockbackEncoder(ObservationEncoder):
             if j >= len(cards):
                 continue
             ci, cj = cards[i], cards[j]
-            if "x" in ci and "x" in cj:
+            if ci.get("x") is not None and cj.get("x") is not None:
                 dx, dy = cj["x"] - ci["x"], cj["y"] - ci["y"]
                 for n, dname in enumerate(DIRS):
                     if _STEP[dname] == (dx, dy):

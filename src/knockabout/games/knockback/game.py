@@ -61,7 +61,8 @@ class KnockbackGame(Game[KnockbackConfig]):
         min_players=2,
         max_players=2,
         default_players=2,
-        hidden_information=False,
+        # the draft line-ups deal hands the other seat does not see (the board itself is open)
+        hidden_information=True,
         chance="seeded",
         timed_decisions=False,
         decision_kinds=frozenset({"draft", "place", "punch_edge", "symbol", "turn"}),

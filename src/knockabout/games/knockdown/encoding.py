@@ -1,6 +1,7 @@
 """Knockdown's observation encoder: a seat's view as a fixed vector of numbers in [0, 1].
 
-Built from the view's wire form (``view.to_json()``), whose keys the golden records pin.
+Built from the view's wire form (``view.to_json()``), whose keys the golden records pin; a part
+that is not shown is null there (read with ``.get(key) is not None``).
 Seats are absolute (``f0_*`` is seat 0's fighter, ``f1_*`` seat 1's); ``seat`` says who
 looks. Positions are the arena's grid coordinates (at most
 :data:`GRID_W` x :data:`GRID_H`); cards are described by what they do (symbols, wounds,
@@ -16,7 +17,7 @@ from typing import Any, Final
 from knockabout.core.encoding import Layout, VectorWriter, one_hot_index
 from knockabout.core.plugins import EncodedField, ObservationEncoder
 from knockabout.core.view import View
-from knockabout.games.knockdown.content import ARENA_RULES, SYMBOLS, TOKENS
+from knockabout.games.knockdown.vocabulary import ARENA_RULES, SYMBOLS, TOKENS
 
 GRID_W: Final = 9
 GRID_H: Final = 3
@@ -225,10 +226,10 @@ class KnockdownEncoder(ObservationEncoder):
             w.flags("attack_flags", (bool(attack["effect_blocked"]), bool(attack["ignored"])))
         draft = v.get("draft")
         if draft is not None:
-            w.scalar("draft", len(draft.get("dealt", ())), 3)
-            w.scalar("draft", len(draft.get("kept", ())), 2, offset=1)
-            w.scalar("draft", len(draft.get("received", ())), 2, offset=2)
-            w.flags("draft", ("face_up" in draft,), offset=3)
+            w.scalar("draft", len(draft.get("dealt") or ()), 3)
+            w.scalar("draft", len(draft.get("kept") or ()), 2, offset=1)
+            w.scalar("draft", len(draft.get("received") or ()), 2, offset=2)
+            w.flags("draft", (draft.get("face_up") is not None,), offset=3)
         legal = v.get("legal")
         if legal is not None:
             w.scalar("legal_count", len(legal), 40)
@@ -243,35 +244,35 @@ class KnockdownEncoder(ObservationEncoder):
     def _pending(
         w: VectorWriter, pend: Mapping[str, Any], spaces: Sequence[Mapping[str, Any]], seat: int | None
     ) -> None:
-        if "mover" in pend:
+        if pend.get("mover") is not None:
             w.one_hot("pending_mover", pend["mover"])
-        if "moves_left" in pend:
+        if pend.get("moves_left") is not None:
             w.scalar("pending_move", pend["moves_left"], 5)
             w.flags("pending_move", (bool(pend["optional"]), bool(pend["dash"])), offset=1)
-        if "spaces" in pend:
+        if pend.get("spaces") is not None:
             cells = _cells(spaces)
             for i in pend["spaces"]:
                 if 0 <= i < len(cells):
                     w.one_hot("pending_blink", cells[i])
-        if "purpose" in pend:
+        if pend.get("purpose") is not None:
             w.one_hot("pending_purpose", one_hot_index(pend["purpose"], PURPOSES))
             w.one_hot("pending_owner", pend["owner"])
             w.scalar("pending_left", pend["left"], 5)
             w.scalar("pending_revealed", len(pend["revealed"]), 5)
-        if "trigger" in pend:
+        if pend.get("trigger") is not None:
             w.flags("pending_reaction", (pend["trigger"] == "opponent_moves", pend["trigger"] == "attacked"))
             w.scalar("pending_reaction", len(pend["reactions"]), 3, offset=2)
-        if "special" in pend:
+        if pend.get("special") is not None:
             w.flags("pending_pay", (True, bool(pend["reaction"])))
-        if "cubes" in pend:
+        if pend.get("cubes") is not None:
             w.flags("pending_tower", (pend["tested"] == seat,))
             w.scalar("pending_tower", pend["cubes"], WOUNDS, offset=1)
-        if "token" in pend:
+        if pend.get("token") is not None:
             w.one_hot("pending_token", one_hot_index(pend["token"], TOKENS))
             w.scalar("pending_token", pend["have"], 6, offset=len(TOKENS))
-        if "chosen" in pend:
+        if pend.get("chosen") is not None:
             w.flags("pending_chosen", pend["chosen"])
-        if "cards_left" in pend:
+        if pend.get("cards_left") is not None:
             w.scalar("pending_cards_left", pend["cards_left"], 3)
 
     def potential(self, view: View) -> float:
