@@ -15,6 +15,9 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
 * the web renderer — the ES module the browser table loads to draw its views.
 * :class:`BalancePlugin` — what a content balance run pits against each other (packs,
   fighters), how a pairing is configured, and the game metrics watched in each match.
+* :class:`LobbyInfo` — how the lobby sells the game (a line, a typical length, its rules
+  page) and the valid values of its options, with names and one-line summaries
+  (:class:`Choice`), so the lobby shows pickers instead of free text.
 * :class:`ObservationEncoder` — how a seat's view becomes a fixed-size float32 vector for
   the research environments (``knockabout.envs``), declared field by field.
 
@@ -123,6 +126,48 @@ class TerminalRenderer(Protocol):
     def help(self) -> RenderableType:
         """A short reference of the game's pieces and symbols (shown on '?')."""
         ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One valid value of a game option, as the lobby shows it."""
+
+    value: str
+    """What goes into the config (an id, or ``random``)."""
+    name: str
+    summary: str = ""
+    """One line under the name."""
+    detail: tuple[str, ...] = ()
+    """The full text behind the summary (a fighter's sheet, a pack's cards), public facts only."""
+    group: str = ""
+    """A heading the value is listed under (the box a fighter comes from)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "name": self.name, "summary": self.summary,
+                "detail": list(self.detail), "group": self.group}
+
+
+@dataclass(frozen=True)
+class LobbyInfo:
+    """What the lobby says about a game, and the choices its options take."""
+
+    summary: str
+    """One or two sentences: what the game is about."""
+    minutes: tuple[int, int]
+    """Typical length of a game against bots, in minutes (low, high)."""
+    rules: str | None = None
+    """A Markdown file in the game's own package (e.g. ``"rules.md"``): its rules page."""
+    choices: Mapping[str, tuple[Choice, ...]] = field(default_factory=dict)
+    """Option name -> its valid values (for a list option: the values of each item)."""
+    narrowed_by: Mapping[str, str] = field(default_factory=dict)
+    """Option name -> the option whose chosen values its choices must be grouped under
+    (Knockdown's fighters are offered from the boxes in play: ``{"fighters": "boxes"}``);
+    a choice with no group is always offered."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"summary": self.summary, "minutes": list(self.minutes), "has_rules": self.rules is not None,
+                "choices": {k: [c.to_dict() for c in v] for k, v in self.choices.items()},
+                "narrowed_by": dict(self.narrowed_by)}
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from knockabout.core.plugins import (
     BotBudgets,
     GameFacts,
     HeuristicPlugin,
+    LobbyInfo,
     Maker,
     ObservationEncoder,
     TerminalRenderer,
@@ -223,6 +224,11 @@ class Game(ABC, Generic[C]):
 
     def balance(self) -> BalancePlugin | None:
         """What a content balance run pits against each other, and the metrics it watches."""
+        return None
+
+    def lobby(self) -> LobbyInfo | None:
+        """How the lobby presents the game and the valid values of its options (None: the
+        lobby shows its name and plain option fields)."""
         return None
 
     def encoder(self) -> ObservationEncoder | None:

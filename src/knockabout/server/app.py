@@ -1,7 +1,9 @@
 """The web server: lobby (REST), one WebSocket per seat or spectator, static front end.
 
 Routes
-  GET  /api/games                       games, their options and the bot levels
+  GET  /api/games                       games, their options and the bot levels, with each
+                                        game's lobby info (summary, length, option choices)
+  GET  /api/games/{game}/rules          the game's rules page rendered to HTML
   POST /api/tables                      create a table -> {id, seat, token, invites}
                                         (``listed``: false keeps it out of the lobby;
                                         a seat ``invite`` is kept for its invite link)
@@ -9,6 +11,8 @@ Routes
   GET  /api/tables/{id}                 one table's public facts
   POST /api/tables/{id}/join            take a free seat, or with ``invite`` the seat
                                         kept for that code -> {seat, token}
+  POST /api/tables/{id}/rematch         a finished table again (same seats and options,
+                                        a new seed) -> {id, seat, token}
   GET  /api/tables/{id}/replay/{step}   a finished game, step by step
   GET  /api/tables/{id}/record          a finished game's replay record (JSON)
   WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
@@ -55,6 +59,7 @@ from knockabout.server.guards import (
     send_safely,
 )
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
+from knockabout.server.rules import package_file, rules_html
 from knockabout.store import Store
 
 STATIC = Path(str(resources.files("knockabout.web"))) / "static"
@@ -67,11 +72,7 @@ def web_renderer_file(game: Game[Any]) -> Path:
     generic renderer when it declares none."""
     if game.web_renderer is None:
         return GENERIC_RENDERER
-    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
-    path = Path(str(resources.files(package))) / game.web_renderer
-    if not path.is_file():
-        raise KnockaboutError(f"{game.id}: its web renderer {game.web_renderer!r} is not a file of {package}")
-    return path
+    return package_file(game, game.web_renderer)
 
 
 class CreateTable(BaseModel):
@@ -89,6 +90,11 @@ class JoinTable(BaseModel):
     name: str = Field("", max_length=64)
     seat: int | None = Field(None, ge=0, lt=64, description="0-based seat; the first free one when left out")
     invite: str | None = Field(None, min_length=1, max_length=64, description="the code of an invite link")
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
 
 
 class Hello(BaseModel):
@@ -199,9 +205,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             schema = g.config_model.model_json_schema()
             hidden = local_only_options(g) | {"players"}
             options = {k: v for k, v in schema.get("properties", {}).items() if k not in hidden}
+            info = g.lobby()
             out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
-                        "options": options})
+                        "default_players": g.facts.default_players, "options": options,
+                        "lobby": None if info is None else info.to_dict()})
         return {"games": out, "bots": list(LEVELS)}
+
+    @app.get("/api/games/{game_id}/rules")
+    async def rules(game_id: str) -> dict[str, Any]:
+        try:
+            game = get_game(game_id)
+            return {"game": game.id, "name": game.name, "html": rules_html(game)}
+        except KnockaboutError as exc:
+            raise ApiError(404, str(exc)) from None
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
@@ -223,7 +239,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             else:
                 out.append({"id": st.id, "game": st.game, "status": st.status, "seats": [
                     {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
-                    "outcome": st.result, "free_seats": []})
+                    "outcome": st.result, "free_seats": [], "created_at": st.created_at})
         return {"tables": out}
 
     @app.get("/api/tables/{table_id}")
@@ -248,6 +264,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except KnockaboutError as exc:
             raise ApiError(409, str(exc)) from None
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: Rematch, request: Request) -> dict[str, Any]:
+        live = live_table(request, table_id)
+        try:
+            again, seat, token = await manager(request).rematch(live, body.token)
+        except KnockaboutError as exc:
+            raise ApiError(409, str(exc)) from None
+        return {"id": again.id, "seat": seat, "token": token, "url": f"/t/{again.id}"}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request) -> JSONResponse:

@@ -84,6 +84,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change to the table at a time
     task: asyncio.Task[None] | None = None
     finished_saved: bool = False
+    rematch: str | None = None  # the id of the table this one's rematch is played at
     new_invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for the creator only
     # the server's recent release floors by (game, bot level), shared by its tables (see drive)
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
@@ -143,6 +144,8 @@ class LiveTable:
             "free_seats": self.free_seats(),
             "reserved_seats": [i for i, s in enumerate(t.seats) if s.kind == "empty" and s.reserved],
             "listed": self.listed,
+            "created_at": self.created_at,
+            "rematch": self.rematch,
         }
 
     def clock_info(self) -> dict[str, Any] | None:
@@ -418,6 +421,29 @@ class Manager:
         self.tables[table_id] = live
         live.start()
         return live, mine, token
+
+    async def rematch(self, live: LiveTable, token: str | None) -> tuple[LiveTable, int | None, str | None]:
+        """A finished table played again by the person holding ``token``: same game, options
+        and seats (bots at their levels; the other people's seats open for them to take from
+        the old table's page), a new seed. Asked twice, the second asker is sent to the first
+        rematch (a seat of their own there if one is open)."""
+        if not live.table.over:
+            raise TableError("the game is not over yet; a rematch starts once it has ended")
+        seat = live.seat_of(token)
+        if seat is None:
+            raise TableError("only a player of this table can ask for a rematch")
+        me = live.table.seats[seat]
+        if live.rematch is not None and (other := self.get(live.rematch)) is not None:
+            joined, tok = await self.join(other, me.name, None)
+            return other, joined, tok
+        texts = ["me" if i == seat else (s.level or "random") if s.kind == "bot" else "open"
+                 for i, s in enumerate(live.table.seats)]
+        local = local_only_options(live.game)  # the server never set them: defaults, refused if passed
+        config = {k: v for k, v in live.table.record.config.items() if k not in local}
+        again, mine, new_token = self.create(live.game.id, texts, config, me.name, listed=live.listed)
+        live.rematch = again.id
+        await live.broadcast()
+        return again, mine, new_token
 
     async def join(self, live: LiveTable, name: str, seat: int | None,
                    invite: str | None = None) -> tuple[int, str]:

@@ -15,6 +15,7 @@ from knockabout.core.plugins import (
     BotBudgets,
     GameFacts,
     HeuristicPlugin,
+    LobbyInfo,
     ObservationEncoder,
     TerminalRenderer,
 )
@@ -110,6 +111,11 @@ class KnockbackGame(Game[KnockbackConfig]):
             max_rounds=cfg.max_rounds,
             rng=rng,
         )
+
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.knockback.lobby import lobby_info
+
+        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockback import heuristic as h

@@ -15,6 +15,7 @@ from knockabout.core.plugins import (
     BotBudgets,
     GameFacts,
     HeuristicPlugin,
+    LobbyInfo,
     Maker,
     ObservationEncoder,
     TerminalRenderer,
@@ -110,6 +111,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         return KnockdownState.start(
             setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
         )
+
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.knockdown.lobby import lobby_info
+
+        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockdown import heuristic as h

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts, HeuristicPlugin, ObservationEncoder, TerminalRenderer
+from knockabout.core.plugins import GameFacts, HeuristicPlugin, LobbyInfo, ObservationEncoder, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
@@ -56,6 +56,11 @@ class NakMuayGame(Game[NakMuayConfig]):
             cfg.max_turns,
             seed,
         )
+
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.nakmuay.lobby import lobby_info
+
+        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.nakmuay import heuristic as h
