@@ -26,6 +26,7 @@ Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodi
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -205,7 +206,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
+        live, seat, token = await manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
                                                     listed=body.listed)
         invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
         live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
@@ -216,7 +217,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def tables(request: Request) -> dict[str, Any]:
         m = manager(request)
         out = []
-        for st in m.store.recent(50, listed_only=True):
+        for st in await asyncio.to_thread(m.store.recent, 50, listed_only=True):
             live = m.get(st.id)
             if live is not None:
                 out.append(live.info())
@@ -231,7 +232,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         live = manager(request).get(table_id)
         if live is not None:
             return live.info()
-        st = manager(request).store.get(table_id)
+        st = await asyncio.to_thread(manager(request).store.get, table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         return {"id": st.id, "game": st.game, "status": st.status, "seats": [
@@ -252,7 +253,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request) -> JSONResponse:
         """A finished game's replay record (``knockabout replay FILE`` reads it)."""
-        st = manager(request).store.get(table_id)
+        st = await asyncio.to_thread(manager(request).store.get, table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         if st.status != "finished":
@@ -264,7 +265,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any]:
-        st = manager(request).store.get(table_id)
+        return await asyncio.to_thread(replay_at, manager(request).store, table_id, step)
+
+    def replay_at(store: Store, table_id: str, step: int) -> dict[str, Any]:
+        """One step of a finished game, read and replayed on a worker thread."""
+        st = store.get(table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         if st.status != "finished":

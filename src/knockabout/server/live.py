@@ -3,6 +3,14 @@
 Everything here runs on the server's event loop; the :class:`~knockabout.table.Table`
 is synchronous and each :class:`LiveTable` has one driver task that sleeps until the
 table has something to do (a bot's move, a timeout, a grace period running out).
+
+The store is written by its writer thread (:meth:`Store.commit`, group commit): a change
+is sent to anyone only once it is durable, and the table's lock is held until then, so
+no later change is confirmed before an earlier one. With each change goes the deadline
+of the timed decision it leaves pending (wall-clock time), so a restarted server gives
+that decision only the time actually left, and takes its timeout at once if it ran out
+while the server was down. A finished table leaves memory ``finished_ttl`` seconds after
+its end; the store then answers for it.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
-from knockabout.store import Store, StoredTable
+from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
 
@@ -38,7 +46,9 @@ class ServerSettings:
     bot_delay: float = 2.0  # a bot's answer to a timed window, whatever it holds
     bot_pace: float = 0.9  # seconds between other bot moves
     grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat
+    finished_ttl: float = 600.0  # a finished table stays in memory this long, then the store serves it
     clock: Callable[[], float] = time.monotonic
+    wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
 
 _FILE_SUFFIXES = ("_file", "_files", "_dir", "_dirs", "_path", "_paths")
@@ -87,6 +97,8 @@ class LiveTable:
     new_invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for the creator only
     # the server's recent release floors by (game, bot level), shared by its tables (see drive)
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+    on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
+    saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
 
     # -- facts
     @property
@@ -180,19 +192,39 @@ class LiveTable:
             await self.send(conn, self.message(conn, "update"))
 
     # -- changes
-    def persist(self, entries: list[LogEntry]) -> None:
-        for e in entries:
-            self.store.append_action(self.id, e.step, e.seat, e.action, e.by)
+    def clock_ops(self) -> list[Op]:
+        """The write that keeps the pending decision's deadline, if it changed since the
+        last one (a new decision, play began, a clock restarted)."""
+        t = self.table
+        key = (t.version, t.decided_at)
+        if t.over or key == self.saved_clock:
+            return []
+        self.saved_clock = key
+        due = t.deadline()
+        wall = None if due is None else self.settings.wall_clock() + (due - self.settings.clock())
+        return [clock_op(self.id, t.version, wall)]
+
+    def save_ops(self, entries: list[LogEntry]) -> list[Op]:
+        ops = [action_op(self.id, e.step, e.seat, e.action, e.by) for e in entries]
         if self.table.over and not self.finished_saved:
             out = self.table.outcome()
-            self.store.finish(self.id, {} if out is None else out.to_dict())
+            ops.append(finish_op(self.id, {} if out is None else out.to_dict()))
             self.finished_saved = True
+            if self.on_finished is not None:
+                self.on_finished(self)
+        return ops + self.clock_ops()
 
-    def save_seats(self) -> None:
-        self.store.update_seats(self.id, stored_seats(self.table, self.tokens, self.invites), self.status())
+    def seat_ops(self) -> list[Op]:
+        return [seats_op(self.id, stored_seats(self.table, self.tokens, self.invites), self.status()),
+                *self.clock_ops()]
+
+    async def save(self, ops: list[Op]) -> None:
+        """Make ``ops`` durable (on the store's writer thread); call with the lock held."""
+        if ops:
+            await self.store.commit(*ops)
 
     async def changed(self, entries: list[LogEntry]) -> None:
-        self.persist(entries)
+        await self.save(self.save_ops(entries))
         await self.broadcast()
         self.wake.set()
 
@@ -267,6 +299,7 @@ class LiveTable:
             if conn.seat is not None:
                 self.gone_since.pop(conn.seat, None)
                 self.table.set_away(conn.seat, False)
+            await self.save(self.clock_ops())  # coming back restarts the seat's clock
             await self.send(conn, self.message(conn, "sync"))
             await self.broadcast()
         self.wake.set()
@@ -353,6 +386,7 @@ class Manager:
         self.settings = settings
         self.store = store
         self.tables: dict[str, LiveTable] = {}
+        self._leaving: dict[str, asyncio.TimerHandle] = {}
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
@@ -364,7 +398,7 @@ class Manager:
         table.remember_floors([max(recent) for recent in learned if recent])
         return table
 
-    def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
+    async def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
                seed: int | None = None, *, listed: bool = True) -> tuple[LiveTable, int | None, str | None]:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
         further people join through ``open`` seats, or an ``invite`` seat's link (the codes
@@ -406,13 +440,13 @@ class Manager:
         codes = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "empty" and s.reserved}
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
-                         think_floors=self.think_floors)
+                         think_floors=self.think_floors, on_finished=self._finished)
         live.new_invites = codes
-        self.store.create(StoredTable(
+        await self.store.commit(create_op(StoredTable(
             id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
             seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
             content_hash=game.content_hash(), listed=listed,
-        ))
+        )), *live.clock_ops())
         if mine is not None:
             live.gone_since[mine] = self.settings.clock()
         self.tables[table_id] = live
@@ -451,7 +485,7 @@ class Manager:
             if seat < len(live.invites):
                 live.invites[seat] = None  # an invite opens its seat once
             live.gone_since[seat] = self.settings.clock()
-            live.save_seats()
+            await live.save(live.seat_ops())
             await live.broadcast()
         live.wake.set()
         return seat, token
@@ -470,16 +504,20 @@ class Manager:
             tokens = [s.get("token") for s in st.seats]
             invites = [s.get("invite") for s in st.seats]
             live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
-                             created_at=st.created_at, think_floors=self.think_floors)
+                             created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":
                     live.gone_since[i] = now
-            table.restart_clock()
+            if st.clock_deadline is not None and st.clock_step == table.version:
+                table.resume_clock(st.clock_deadline - self.settings.wall_clock())  # the time actually left
+            else:
+                table.restart_clock()
             self.tables[st.id] = live
             if table.over:  # finished but not marked (the server stopped right at the end)
-                live.persist([])
+                self.store.run(*live.save_ops([]))
             else:
+                self.store.run(*live.clock_ops())
                 live.start()
             count += 1
         return count
@@ -487,7 +525,23 @@ class Manager:
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
 
+    def _finished(self, live: LiveTable) -> None:
+        """Let a finished table go from memory ``finished_ttl`` seconds from now."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script using the manager directly): kept
+            return
+        self._leaving[live.id] = loop.call_later(self.settings.finished_ttl, self._forget, live.id)
+
+    def _forget(self, table_id: str) -> None:
+        self._leaving.pop(table_id, None)
+        live = self.tables.get(table_id)
+        if live is not None and live.table.over:
+            del self.tables[table_id]  # open connections keep their LiveTable until they close
+
     async def close(self) -> None:
+        for handle in self._leaving.values():
+            handle.cancel()
         for live in self.tables.values():
             await live.stop()
 
