@@ -32,6 +32,7 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
+from knockabout.server.quotas import LimitReached
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
@@ -47,6 +48,10 @@ class ServerSettings:
     bot_pace: float = 0.9  # seconds between other bot moves
     grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat
     finished_ttl: float = 600.0  # a finished table stays in memory this long, then the store serves it
+    create_rate: str | None = "30/minute"  # new tables per address ("off": no limit)
+    message_rate: str | None = "30/second"  # WebSocket messages per address
+    max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
+    max_spectators: int = 100  # spectators per table
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
@@ -131,6 +136,12 @@ class LiveTable:
     def free_seats(self) -> list[int]:
         """Empty seats anyone may take (not those kept for an invite link)."""
         return [i for i, s in enumerate(self.table.seats) if s.kind == "empty" and not s.reserved]
+
+    def bots_only(self) -> bool:
+        return all(s.kind == "bot" for s in self.table.seats)
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.connections if c.seat is None)
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -409,6 +420,11 @@ class Manager:
         if not seat_texts:
             raise ConfigError("a table needs seats (me, open or a bot level for each)")
         seats = [parse_seat(t, game.id) for t in seat_texts]
+        if all(s.kind == "bot" for s in seats):
+            running = sum(1 for t in self.tables.values() if t.bots_only() and not t.table.over)
+            if running >= self.settings.max_bot_tables:
+                raise LimitReached(f"this server already runs {running} tables of bots only (at most "
+                                   f"{self.settings.max_bot_tables}); wait for one to finish or take a seat")
         persons = [i for i, s in enumerate(seats) if s.kind == "person"]
         if len(persons) > 1:
             raise ConfigError("only one seat may be 'me' (yours); make the others 'open' for friends to join")
