@@ -186,8 +186,9 @@ def test_a_restart_resumes_a_countdown_with_the_time_actually_left_and_a_lapsed_
         m.resume_all()
         live = m.get("cd")
         assert live is not None
-        for _ in range(100):
-            if live.table.log and live.table.log[-1].by == "timeout":
+        for _ in range(200):
+            kept = await asyncio.to_thread(store.get, "cd")
+            if kept is not None and len(kept.actions) > len(actions):
                 break
             await asyncio.sleep(0.01)
         assert live.table.log[len(actions)].by == "timeout", "the lapsed Countdown timed out at once"
@@ -218,3 +219,23 @@ def test_finished_tables_leave_memory_after_their_time_and_the_store_answers(mak
         info = c.get(f"/api/tables/{made['id']}").json()
         assert info["status"] == "finished" and info["steps"] > 0
         assert c.get(f"/api/tables/{made['id']}/replay/1").status_code == 200
+
+
+def test_a_write_whose_caller_stopped_waiting_is_still_made_and_the_writer_goes_on(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'k.db'}")
+    store.create(stored("t"))
+    gate = threading.Event()
+
+    async def main() -> None:
+        block = asyncio.ensure_future(store.commit(lambda s: gate.wait(5)))
+        await asyncio.sleep(0.05)
+        given_up = asyncio.ensure_future(store.commit(action_op("t", 0, 0, "draw", "person")))
+        await asyncio.sleep(0.01)
+        given_up.cancel()  # e.g. its table's task stopped at shutdown
+        gate.set()
+        await block
+        await store.commit(action_op("t", 1, 0, "take", "person"))
+
+    asyncio.run(main())
+    assert store.get("t").actions == ["draw", "take"]  # type: ignore[union-attr]
+    store.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import secrets
 import time
 from collections import deque
@@ -81,6 +82,7 @@ class Connection:
     ws: WebSocket
     seat: int | None
     cursor: int = 0  # the table's event cursor after the last update this connection got
+    last: str = ""  # the last update sent to it (an identical one is not sent again)
 
 
 @dataclass
@@ -182,25 +184,43 @@ class LiveTable:
     def message(self, conn: Connection, kind: str) -> dict[str, Any]:
         """A sync (everything) or update (what is new) message for one connection, built
         from the table's :meth:`~knockabout.table.Table.updates_for` and nothing else."""
+        msg, conn.cursor = self._build(conn.seat, 0 if kind == "sync" else conn.cursor, kind)
+        return msg
+
+    def _build(self, seat: int | None, cursor: int, kind: str) -> tuple[dict[str, Any], int]:
         t = self.table
-        up = t.updates_for(conn.seat, 0 if kind == "sync" else conn.cursor)
-        conn.cursor = up.cursor
+        up = t.updates_for(seat, cursor)
         return update_message(up, kind, self.info(), self.clock_info(), self.event_json,
                               t.names() if kind == "sync" and t.first_player is not None else None,
-                              t.first_player)
+                              t.first_player), up.cursor
 
     # -- fan-out
     async def send(self, conn: Connection, data: dict[str, Any]) -> None:
+        await self.send_text(conn, frame_text(data))
+
+    async def send_text(self, conn: Connection, text: str) -> None:
         if conn.ws.application_state != WebSocketState.CONNECTED:
             return
         try:
-            await conn.ws.send_json(data)
+            await conn.ws.send_text(text)
         except Exception:  # a dropped socket is cleaned up by its receive loop
             return
 
     async def broadcast(self) -> None:
+        """Send each connection what is new for it. Connections that see the same (the
+        same seat at the same cursor: all spectators, usually) share one message, built
+        and serialised once; a connection whose message would repeat its last is skipped."""
+        built: dict[tuple[int | None, int], tuple[str, int]] = {}
         for conn in list(self.connections):
-            await self.send(conn, self.message(conn, "update"))
+            key = (conn.seat, conn.cursor)
+            if key not in built:
+                msg, cursor = self._build(conn.seat, conn.cursor, "update")
+                built[key] = (frame_text(msg), cursor)
+            text, conn.cursor = built[key]
+            if text == conn.last:
+                continue
+            conn.last = text
+            await self.send_text(conn, text)
 
     # -- changes
     def clock_ops(self) -> list[Op]:
@@ -312,7 +332,8 @@ class LiveTable:
                 self.table.set_away(conn.seat, False)
             await self.save(self.clock_ops())  # coming back restarts the seat's clock
             await self.send(conn, self.message(conn, "sync"))
-            await self.broadcast()
+            if conn.seat is not None:  # a seat's presence shows in everyone's table facts; a spectator's does not
+                await self.broadcast()
         self.wake.set()
 
     async def disconnect(self, conn: Connection) -> None:
@@ -320,7 +341,9 @@ class LiveTable:
             if conn in self.connections:
                 self.connections.remove(conn)
             seat = conn.seat
-            if seat is not None and not self.connected(seat):
+            if seat is None:
+                return  # nobody else sees spectators come and go
+            if not self.connected(seat):
                 self.gone_since[seat] = self.settings.clock()
             await self.broadcast()
         self.wake.set()
@@ -344,6 +367,11 @@ class LiveTable:
         t = self.table
         up = t.updates_for(conn.seat, conn.cursor)
         return {"type": "challenge", "version": up.version, "challenge": up.challenge}
+
+
+def frame_text(data: dict[str, Any]) -> str:
+    """A frame's JSON text, as Starlette's ``send_json`` writes it."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def update_message(

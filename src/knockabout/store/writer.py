@@ -15,10 +15,11 @@ transaction, so that one refused write (a duplicate step, say) fails alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
@@ -81,12 +82,14 @@ class Writer:
                 for job in group:
                     self._commit([job])
                 return
-            group[0][1].set_exception(exc)
+            with contextlib.suppress(InvalidStateError):  # its caller stopped waiting
+                group[0][1].set_exception(exc)
             return
         self.commits += 1
         self.writes += len(group)
         for _, done in group:
-            done.set_result(None)
+            with contextlib.suppress(InvalidStateError):  # durable all the same
+                done.set_result(None)
 
     def _transaction(self, ops: list[Callable[[Session], None]]) -> None:
         with Session(self.engine) as s, s.begin():
