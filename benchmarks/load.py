@@ -112,15 +112,18 @@ async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: ra
 async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process) -> dict[str, float]:
     tally = Tally()
     stop = time.monotonic() + seconds
-    cpu0, t0 = proc.cpu_times(), time.monotonic()
+    me = psutil.Process()
+    cpu0, mine0, t0 = proc.cpu_times(), me.cpu_times(), time.monotonic()
     rng = random.Random(tables)
     await asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in range(tables)))
-    cpu1, t1 = proc.cpu_times(), time.monotonic()
+    cpu1, mine1, t1 = proc.cpu_times(), me.cpu_times(), time.monotonic()
     busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
+    client = (mine1.user - mine0.user) + (mine1.system - mine0.system)
     rtts = sorted(tally.rtts)
     q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
     return {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
             "frames_per_s": tally.frames / (t1 - t0), "cpu_pct": 100 * busy / (t1 - t0),
+            "client_cpu_pct": 100 * client / (t1 - t0),
             "rss_mb": proc.memory_info().rss / 2**20, "games": tally.games, "errors": tally.errors}
 
 
@@ -144,12 +147,12 @@ def main() -> None:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"{args.seconds:.0f}s per level")
-            print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors")
+            print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %")
             for n in levels:
                 r = asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc))
                 print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
                       f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
-                      f"{r['errors']:6.0f}", flush=True)
+                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}", flush=True)
         finally:
             server.terminate()
             try:

@@ -90,3 +90,33 @@ def test_serve_help_shows_the_limits() -> None:
     out = CliRunner().invoke(cli, ["serve", "--help"], env={"COLUMNS": "200"}).output
     for option in ("--create-rate", "--message-rate", "--max-bot-tables", "--max-spectators", "--finished-ttl"):
         assert option in out
+
+
+def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from knockabout.table.thinking import Thought
+
+    running, most, lock = [0], [0], threading.Lock()
+    real = Thought.run
+
+    def run(self: Thought) -> None:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)  # a thinking long enough for the tables' thinkings to overlap
+        real(self)
+        with lock:
+            running[0] -= 1
+
+    monkeypatch.setattr(Thought, "run", run)
+    with make_client(bot_threads=1) as c:  # (with the default executor: 4 at once)
+        for _ in range(4):
+            c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"]})
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+        versions = [t.table.version for t in c.app.state.manager.tables.values()]
+    assert min(versions) > 3, "every table's bots got their turns"
+    assert most[0] == 1, "never more thinkings at once than the pool's threads"

@@ -44,6 +44,9 @@ def serve(
         20, "--max-bot-tables", min=0, help="live tables of bots only (no person seat) at once"
     ),
     max_spectators: int = typer.Option(100, "--max-spectators", min=0, help="spectators per table"),
+    bot_threads: int = typer.Option(
+        0, "--bot-threads", min=0, help="threads the bots of all tables think in (0: one per CPU)"
+    ),
 ) -> None:
     console = Console(highlight=False)
     folder = data_dir or default_data_dir()
@@ -56,7 +59,7 @@ def serve(
     settings = ServerSettings(
         db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
-        max_bot_tables=max_bot_tables, max_spectators=max_spectators,
+        max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     shown = "localhost" if host in ("127.0.0.1", "::1") else host

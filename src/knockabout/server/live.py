@@ -19,10 +19,12 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,7 @@ class ServerSettings:
     message_rate: str | None = "30/second"  # WebSocket messages per address
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
+    bot_threads: int = 0  # threads the bots think in, shared by all tables (0: one per CPU)
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
@@ -106,6 +109,7 @@ class LiveTable:
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
     saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
+    thinkers: Executor | None = None  # the server's bot threads (None: the loop's default executor)
 
     # -- facts
     @property
@@ -293,7 +297,7 @@ class LiveTable:
                     wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
                     self.wake.clear()
             if thought is not None:
-                await asyncio.to_thread(thought.run)
+                await asyncio.get_running_loop().run_in_executor(self.thinkers, thought.run)
                 async with self.lock:
                     if self.table.accept(thought):
                         self._learn_floor(thought.key[1], thought.floor)
@@ -426,6 +430,10 @@ class Manager:
         self.store = store
         self.tables: dict[str, LiveTable] = {}
         self._leaving: dict[str, asyncio.TimerHandle] = {}
+        # bots think in a bounded pool, first come first served across tables (each table
+        # has at most one thinking queued), so that however many tables think at once
+        # the event loop competes with a fixed number of threads
+        self.thinkers = ThreadPoolExecutor(settings.bot_threads or os.cpu_count() or 2, "knockabout-bot")
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
@@ -484,7 +492,8 @@ class Manager:
         codes = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "empty" and s.reserved}
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
-                         think_floors=self.think_floors, on_finished=self._finished)
+                         think_floors=self.think_floors, on_finished=self._finished,
+                         thinkers=self.thinkers)
         live.new_invites = codes
         await self.store.commit(create_op(StoredTable(
             id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
@@ -548,7 +557,8 @@ class Manager:
             tokens = [s.get("token") for s in st.seats]
             invites = [s.get("invite") for s in st.seats]
             live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
-                             created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished)
+                             created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
+                             thinkers=self.thinkers)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":
@@ -588,6 +598,7 @@ class Manager:
             handle.cancel()
         for live in self.tables.values():
             await live.stop()
+        self.thinkers.shutdown(wait=True, cancel_futures=True)
 
 
 def clean_name(name: str) -> str:
