@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -43,8 +42,8 @@ def start(db: str, port: int) -> subprocess.Popen[bytes]:
     raise AssertionError("the server did not start")
 
 
-def test_every_confirmed_action_survives_kill_9_mid_burst(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'k.db'}"
+def test_every_confirmed_action_survives_kill_9_mid_burst(db_url: str) -> None:
+    db = db_url  # SQLite and PostgreSQL (see conftest)
     port = free_port()
     proc = start(db, port)
     seen = 0
