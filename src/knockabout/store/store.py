@@ -45,6 +45,7 @@ from sqlalchemy import (
     select,
     text,
     true,
+    update,
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
@@ -152,9 +153,8 @@ def seats_op(table_id: str, seats: list[dict[str, Any]], status: str) -> Op:
 def action_op(table_id: str, step: int, seat: int, action: str, by: str) -> Op:
     at = time.time()
 
-    def op(s: Session) -> None:
-        s.add(ActionRow(table_id=table_id, step=step, seat=seat, action=action, by=by, at=at))
-        s.flush()
+    def op(s: Session) -> None:  # flushed with its group (one INSERT for many); a refused one fails its group,
+        s.add(ActionRow(table_id=table_id, step=step, seat=seat, action=action, by=by, at=at))  # then alone
     return op
 
 
@@ -171,11 +171,10 @@ def finish_op(table_id: str, result: dict[str, Any]) -> Op:
 
 
 def clock_op(table_id: str, step: int, deadline: float | None) -> Op:
-    """Keep the deadline of the timed decision pending at ``step`` (None: nothing timed)."""
+    """Keep the deadline of the timed decision pending at ``step`` (None: nothing timed).
+    One UPDATE statement (it goes with every action: no read first)."""
     def op(s: Session) -> None:
-        row = _row(s, table_id)
-        row.clock_step = step
-        row.clock_deadline = deadline
+        s.execute(update(TableRow).where(TableRow.id == table_id).values(clock_step=step, clock_deadline=deadline))
     return op
 
 
