@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import pytest
 from sqlalchemy import text
@@ -21,6 +23,13 @@ from tests.server.conftest import my_turn, receive_until
 from tests.table.conftest import FakeClock, legal
 
 pytestmark = pytest.mark.timeout(120)
+T = TypeVar("T")
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own (an earlier test may leave a loop running on this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def stored(table_id: str) -> StoredTable:
@@ -42,7 +51,7 @@ def test_writes_queued_during_a_commit_share_the_next_transaction(tmp_path: Path
         gate.set()
         await asyncio.gather(first, *rest)
 
-    asyncio.run(main())
+    run_async(main())
     writer = store.writer
     assert writer is not None
     assert writer.writes == 22 and writer.commits == 3, "the 20 writes queued meanwhile went in one transaction"
@@ -68,7 +77,7 @@ def test_a_refused_write_fails_alone_and_its_group_is_kept(tmp_path: Path) -> No
         await block
         return list(await asyncio.gather(*futures, return_exceptions=True))
 
-    results = asyncio.run(main())
+    results = run_async(main())
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], Exception)
     assert store.get("t").actions == ["draw", "one", "two"]  # type: ignore[union-attr]
@@ -165,7 +174,7 @@ def test_a_restart_resumes_a_countdown_with_the_time_actually_left_and_a_lapsed_
         assert live.table.time_left() == pytest.approx(30.0)
         await m.close()
 
-    asyncio.run(first_run())
+    run_async(first_run())
     clock.advance(1000.0)  # a new process: its monotonic clock has nothing to do with the old one
     wall.advance(5.0)  # the server was down for 5 s of the Countdown's 30
 
@@ -178,7 +187,7 @@ def test_a_restart_resumes_a_countdown_with_the_time_actually_left_and_a_lapsed_
         await m.close()
         return live
 
-    asyncio.run(second_run())
+    run_async(second_run())
     wall.advance(40.0)  # down again, past the deadline
 
     async def third_run() -> None:
@@ -194,7 +203,7 @@ def test_a_restart_resumes_a_countdown_with_the_time_actually_left_and_a_lapsed_
         assert live.table.log[len(actions)].by == "timeout", "the lapsed Countdown timed out at once"
         await m.close()
 
-    asyncio.run(third_run())
+    run_async(third_run())
     kept = store.get("cd")
     assert kept is not None and kept.actions[: len(actions)] == actions
     assert len(kept.actions) > len(actions), "the timeout is in the store too"
@@ -236,6 +245,6 @@ def test_a_write_whose_caller_stopped_waiting_is_still_made_and_the_writer_goes_
         await block
         await store.commit(action_op("t", 1, 0, "take", "person"))
 
-    asyncio.run(main())
+    run_async(main())
     assert store.get("t").actions == ["draw", "take"]  # type: ignore[union-attr]
     store.close()
