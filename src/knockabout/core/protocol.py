@@ -22,7 +22,15 @@ from pydantic import BaseModel, ValidationError
 from knockabout.core.actions import Action, ActionSpace
 from knockabout.core.errors import ConfigError, IllegalActionError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    Maker,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 
@@ -215,6 +223,11 @@ class Game(ABC, Generic[C]):
 
     def balance(self) -> BalancePlugin | None:
         """What a content balance run pits against each other, and the metrics it watches."""
+        return None
+
+    def encoder(self) -> ObservationEncoder | None:
+        """How a seat's view becomes a float32 vector for the research environments
+        (``knockabout.envs``); None: the game offers none."""
         return None
 
     def check_players(self, players: int | None) -> int | None:

@@ -10,7 +10,14 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ContentError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
@@ -53,7 +60,8 @@ class KnockbackGame(Game[KnockbackConfig]):
         min_players=2,
         max_players=2,
         default_players=2,
-        hidden_information=False,
+        # the draft line-ups deal hands the other seat does not see (the board itself is open)
+        hidden_information=True,
         chance="seeded",
         timed_decisions=False,
         decision_kinds=frozenset({"draft", "place", "punch_edge", "symbol", "turn"}),
@@ -122,6 +130,11 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.games.knockback.balance import KnockbackBalance
 
         return KnockbackBalance(self)
+
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.knockback.encoding import KnockbackEncoder
+
+        return KnockbackEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

@@ -10,7 +10,15 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    Maker,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
@@ -66,7 +74,7 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng) -> Picks:
 class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
-    rules_version: ClassVar[str] = "1.0"
+    rules_version: ClassVar[str] = "1.1"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
@@ -127,6 +135,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.balance import KnockdownBalance
 
         return KnockdownBalance()
+
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.knockdown.encoding import KnockdownEncoder
+
+        return KnockdownEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from knockabout.core.errors import ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
+from knockabout.core.plugins import GameFacts, HeuristicPlugin, ObservationEncoder, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
@@ -66,6 +66,11 @@ class NakMuayGame(Game[NakMuayConfig]):
         from knockabout.games.nakmuay.terminal import RENDERER
 
         return RENDERER
+
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.nakmuay.encoding import NakMuayEncoder
+
+        return NakMuayEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
