@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import os
 import secrets
 import time
@@ -35,9 +34,10 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
+from knockabout.server.frames import frame_text, update_message
 from knockabout.server.quotas import LimitReached
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
-from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
+from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
 
 
@@ -371,43 +371,6 @@ class LiveTable:
         t = self.table
         up = t.updates_for(conn.seat, conn.cursor)
         return {"type": "challenge", "version": up.version, "challenge": up.challenge}
-
-
-def frame_text(data: dict[str, Any]) -> str:
-    """A frame's JSON text, as Starlette's ``send_json`` writes it."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def update_message(
-    up: Update,
-    kind: str,
-    info: dict[str, Any],
-    clock: dict[str, Any] | None,
-    event_json: Callable[[int, Event], dict[str, Any]],
-    start_names: list[str] | None = None,
-    first_player: int | None = None,
-) -> dict[str, Any]:
-    """The WebSocket frame for one :class:`~knockabout.table.Update`: the view's wire JSON
-    (``view.to_json()``), the new events narrated, the pending decision, the seat's legal
-    actions and challenge. ``start_names`` adds the opening "who goes first" line (a sync)."""
-    events = [event_json(s, e) for s, e in up.events]
-    if start_names is not None and first_player is not None:
-        events.insert(0, {"step": 0, "type": "start", "data": {"player": first_player},
-                          "text": f"The cards are dealt: {start_names[first_player]} goes first."})
-    return {
-        "type": kind,
-        "seat": up.seat,
-        "table": info,
-        "version": up.version,
-        "view": up.view.to_json(),
-        "events": events,
-        "decision": None if up.decision is None else up.decision.to_dict(),
-        "legal": list(up.legal),
-        "outcome": None if up.outcome is None else up.outcome.to_dict(),
-        "clock": clock,
-        "challenge": up.challenge,
-        "can_undo": False,
-    }
 
 
 def stored_seats(table: Table, tokens: list[str | None], invites: list[str | None]) -> list[dict[str, Any]]:
