@@ -135,6 +135,8 @@ def main() -> None:
     ap.add_argument("--bot", default="easy", help="the bot level at every table")
     ap.add_argument("--pace", type=float, default=0.9, help="the server's --pace (seconds between bot moves)")
     ap.add_argument("--bot-delay", type=float, default=2.0, help="the server's --bot-delay")
+    ap.add_argument("--hard-tables", type=int, default=0,
+                    help="also keep this many bot-only tables of `hard` bots busy (at most 20: the server's cap)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
@@ -147,6 +149,11 @@ def main() -> None:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"{args.seconds:.0f}s per level")
+            for i in range(min(args.hard_tables, 20)):
+                httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
+                    "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
+            if args.hard_tables:
+                print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
             print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %")
             for n in levels:
                 r = asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc))

@@ -509,6 +509,7 @@ class Manager:
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored log; returns how many."""
         count = 0
+        resumed: list[Op] = []
         for st in self.store.unfinished():
             try:
                 game = get_game(st.game)
@@ -532,11 +533,12 @@ class Manager:
                 table.restart_clock()
             self.tables[st.id] = live
             if table.over:  # finished but not marked (the server stopped right at the end)
-                self.store.run(*live.save_ops([]))
+                resumed.extend(live.save_ops([]))
             else:
-                self.store.run(*live.clock_ops())
+                resumed.extend(live.clock_ops())
                 live.start()
             count += 1
+        self.store.run(*resumed)  # the resumed clocks' deadlines, in one transaction
         return count
 
     def get(self, table_id: str) -> LiveTable | None:
