@@ -120,3 +120,29 @@ def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, mon
         versions = [t.table.version for t in c.app.state.manager.tables.values()]
     assert min(versions) > 3, "every table's bots got their turns"
     assert most[0] == 1, "never more thinkings at once than the pool's threads"
+
+
+def test_a_quick_bot_never_waits_behind_a_long_search(make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from knockabout.table.thinking import Thought
+
+    real = Thought.run
+
+    def run(self: Thought) -> None:
+        if threading.current_thread().name.startswith("knockabout-bot-hard"):
+            time.sleep(1.0)  # a long search holds the hard bots' only thread
+        real(self)
+
+    monkeypatch.setattr(Thought, "run", run)
+    with make_client(bot_threads=1) as c:  # (with one pool for every level: stuck behind the search)
+        c.post("/api/tables", json={"game": "nak-muay", "seats": ["hard", "hard"]})
+        time.sleep(0.1)  # the search has begun
+        quick = c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                            "config": {"max_turns": 2000}}).json()
+        table = c.app.state.manager.get(quick["id"]).table
+        until = time.monotonic() + 0.8  # the search still holds its thread all this time
+        while table.version <= 3 and time.monotonic() < until:
+            time.sleep(0.02)
+        assert table.version > 3

@@ -45,7 +45,7 @@ def serve(
     ),
     max_spectators: int = typer.Option(100, "--max-spectators", min=0, help="spectators per table"),
     bot_threads: int = typer.Option(
-        0, "--bot-threads", min=0, help="threads the bots of all tables think in (0: one per CPU)"
+        0, "--bot-threads", min=0, help="threads the bots of each level think in, shared by all tables (0: one per CPU)"
     ),
 ) -> None:
     console = Console(highlight=False)

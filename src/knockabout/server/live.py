@@ -55,7 +55,7 @@ class ServerSettings:
     message_rate: str | None = "30/second"  # WebSocket messages per address
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
-    bot_threads: int = 0  # threads the bots think in, shared by all tables (0: one per CPU)
+    bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
@@ -109,7 +109,7 @@ class LiveTable:
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
     saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
-    thinkers: Executor | None = None  # the server's bot threads (None: the loop's default executor)
+    thinkers: Callable[[str], Executor] | None = None  # the server's bot threads for a level (see Manager)
 
     # -- facts
     @property
@@ -297,7 +297,8 @@ class LiveTable:
                     wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
                     self.wake.clear()
             if thought is not None:
-                await asyncio.get_running_loop().run_in_executor(self.thinkers, thought.run)
+                pool = None if self.thinkers is None else self.thinkers(self.table.bot_level(thought.key[1]))
+                await asyncio.get_running_loop().run_in_executor(pool, thought.run)
                 async with self.lock:
                     if self.table.accept(thought):
                         self._learn_floor(thought.key[1], thought.floor)
@@ -393,10 +394,11 @@ class Manager:
         self.store = store
         self.tables: dict[str, LiveTable] = {}
         self._leaving: dict[str, asyncio.TimerHandle] = {}
-        # bots think in a bounded pool, first come first served across tables (each table
-        # has at most one thinking queued), so that however many tables think at once
-        # the event loop competes with a fixed number of threads
-        self.thinkers = ThreadPoolExecutor(settings.bot_threads or os.cpu_count() or 2, "knockabout-bot")
+        # bots think in bounded pools, one per bot level (a quick level never waits behind
+        # a long search), first come first served across tables (each table has at most
+        # one thinking queued): however many tables think at once, the event loop
+        # competes with a fixed number of threads
+        self._pools: dict[str, ThreadPoolExecutor] = {}
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
@@ -544,6 +546,14 @@ class Manager:
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
 
+    def thinkers(self, level: str) -> Executor:
+        """The threads bots of ``level`` think in (``bot_threads``, else one per CPU)."""
+        pool = self._pools.get(level)
+        if pool is None:
+            size = self.settings.bot_threads or os.cpu_count() or 2
+            pool = self._pools[level] = ThreadPoolExecutor(size, f"knockabout-bot-{level}")
+        return pool
+
     def _finished(self, live: LiveTable) -> None:
         """Let a finished table go from memory ``finished_ttl`` seconds from now."""
         try:
@@ -563,7 +573,8 @@ class Manager:
             handle.cancel()
         for live in self.tables.values():
             await live.stop()
-        self.thinkers.shutdown(wait=True, cancel_futures=True)
+        for pool in self._pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def clean_name(name: str) -> str:
