@@ -26,10 +26,14 @@ Routes
 
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
+Limits (:mod:`.quotas`, set in :class:`ServerSettings`): new tables and messages per
+address, live bot-only tables, spectators per table; a refusal is HTTP 429, a WebSocket
+error message, or a close with code 4429.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -59,6 +63,7 @@ from knockabout.server.guards import (
     send_safely,
 )
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
+from knockabout.server.quotas import TOO_MANY, LimitReached, Quotas
 from knockabout.server.rules import package_file, rules_html
 from knockabout.store import Store
 
@@ -156,6 +161,7 @@ def _first_problem(exc: ValidationError | RequestValidationError) -> str:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
+    quotas = Quotas(cfg.create_rate, cfg.message_rate)  # a bad rate fails here, before serving
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -178,6 +184,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    @app.exception_handler(LimitReached)
+    async def limit_reached(request: Request, exc: LimitReached) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=429)
+
     @app.exception_handler(KnockaboutError)
     async def game_error(request: Request, exc: KnockaboutError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
@@ -186,6 +196,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         not_json = any(e.get("type") == "json_invalid" for e in exc.errors())
         return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=400 if not_json else 422)
+
+    def address(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else "unknown"
 
     def manager(request: Request | WebSocket) -> Manager:
         m: Manager = request.app.state.manager
@@ -221,7 +234,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
+        quotas.check_create(address(request))
+        live, seat, token = await manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
                                                     listed=body.listed)
         invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
         live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
@@ -232,7 +246,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def tables(request: Request) -> dict[str, Any]:
         m = manager(request)
         out = []
-        for st in m.store.recent(50, listed_only=True):
+        for st in await asyncio.to_thread(m.store.recent, 50, listed_only=True):
             live = m.get(st.id)
             if live is not None:
                 out.append(live.info())
@@ -247,7 +261,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         live = manager(request).get(table_id)
         if live is not None:
             return live.info()
-        st = manager(request).store.get(table_id)
+        st = await asyncio.to_thread(manager(request).store.get, table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         return {"id": st.id, "game": st.game, "status": st.status, "seats": [
@@ -277,7 +291,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request) -> JSONResponse:
         """A finished game's replay record (``knockabout replay FILE`` reads it)."""
-        st = manager(request).store.get(table_id)
+        st = await asyncio.to_thread(manager(request).store.get, table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         if st.status != "finished":
@@ -289,7 +303,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any]:
-        st = manager(request).store.get(table_id)
+        return await asyncio.to_thread(replay_at, manager(request).store, table_id, step)
+
+    def replay_at(store: Store, table_id: str, step: int) -> dict[str, Any]:
+        """One step of a finished game, read and replayed on a worker thread."""
+        st = store.get(table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         if st.status != "finished":
@@ -347,6 +365,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await send_safely(ws, {"type": "error", "message": str(exc)})
             await close_safely(ws, 4403, str(exc))
             return
+        if seat is None and live.spectators() >= cfg.max_spectators:
+            why = f"this table has {cfg.max_spectators} spectators already, the most it takes"
+            await send_safely(ws, {"type": "error", "message": why})
+            await close_safely(ws, TOO_MANY, why)
+            return
         conn = Connection(ws, seat)
         await live.connect(conn)
         try:
@@ -355,6 +378,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     text = await receive_text(ws)
                 except BadFrame as exc:
                     await live.send(conn, {"type": "error", "message": f"{exc}; nothing changed"})
+                    continue
+                refusal = quotas.message_refusal(address(ws))
+                if refusal is not None:
+                    await live.send(conn, {"type": "error", "message": refusal})
                     continue
                 await handle(live, conn, text)
         finally:
