@@ -62,8 +62,15 @@ def serve(
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    console.print(f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)")
+    if host in ("0.0.0.0", "::", ""):
+        # every interface: no single address to give, so say both ways in
+        console.print(f"[bold]knockabout[/] is serving on every network address of this computer, port {port}"
+                      "  (Ctrl+C stops it)")
+        console.print(f"  here: [bold cyan]http://localhost:{port}/[/]   other computers: "
+                      f"http://THIS-COMPUTER'S-ADDRESS:{port}/ (invite links use the address the browser used)")
+    else:
+        shown = "localhost" if host in ("127.0.0.1", "::1") else host
+        console.print(f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)")
     console.print(f"games are kept in {where}", style="dim")
     # the WebSocket layer drops a frame over ws_max_size bytes before the app reads it
     # (a message of MAX_MESSAGE_CHARS characters is at most 4 bytes each in UTF-8)
