@@ -252,7 +252,8 @@ def test_merged_random_playouts_end() -> None:
 @pytest.mark.parametrize(
     ("model", "data", "problem"),
     [
-        ("BoxModel", {"id": "b", "name": "B", "label": "L", "tokens": {"stun": 13}}, "supply of stun must be 1-12, got 13"),
+        ("BoxModel", {"id": "b", "name": "B", "label": "L", "tokens": {"stun": 13}},
+         "supply of stun must be 1-12, got 13"),
         ("BoxModel", {"id": "b", "name": "B", "label": "L", "tokens": {"gold": 1}}, "unknown token 'gold'"),
         ("ExtraSymbol", {"kind": "extra_symbol", "cards": ["x"], "symbol": "fly"}, "unknown symbol 'fly'"),
         ("Cond", {"has": "q"}, "unknown token 'q'"),
