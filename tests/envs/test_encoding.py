@@ -129,3 +129,32 @@ def test_docs_show_the_current_layout(game_id: str) -> None:
     enc = get_game(game_id).encoder()
     assert enc is not None
     assert layout_table(enc) in DOCS.read_text(), f"docs/envs.md: regenerate the {game_id} table"
+
+
+def test_a_wire_encoder_writes_the_shared_fields_and_leaves_the_rest_to_the_game() -> None:
+    from typing import Any
+
+    from knockabout.core.encoding import VectorWriter, WireEncoder
+
+    class Toy(WireEncoder):
+        fields = (EncodedField("seat", 2, ""), EncodedField("hp", 1, ""), EncodedField("legal_count", 1, ""),
+                  EncodedField("over", 1, ""), EncodedField("payoff", 1, ""))
+        legal_scale = 4
+
+        def write(self, w: VectorWriter, v: Any, seat: int | None) -> None:
+            w.scalar("hp", v["hp"], 10)
+
+    class Wire:
+        def __init__(self, **data: Any) -> None:
+            self.data = data
+
+        def to_json(self) -> dict[str, Any]:
+            return self.data
+
+    enc = Toy()
+    playing = Wire(seat=1, hp=5, legal=["a", "b", "c"], outcome=None)
+    assert list(enc.encode(playing)) == [0, 1, 0.5, 0.75, 0, 0]  # type: ignore[arg-type]
+    over = Wire(seat=0, hp=0, outcome={"payoffs": [1.0, 0.0]})
+    assert list(enc.encode(over)) == [1, 0, 0, 0, 1, 1]  # type: ignore[arg-type]
+    spectator = Wire(seat=None, hp=20, outcome={"payoffs": [1.0, 0.0]})
+    assert list(enc.encode(spectator)) == [0, 0, 1, 0, 1, 0]  # type: ignore[arg-type]

@@ -12,10 +12,13 @@ The vector is a stdlib ``array('f')`` (float32): core needs no numpy, and
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
-from knockabout.core.plugins import EncodedField
+from knockabout.core.plugins import EncodedField, ObservationEncoder
+from knockabout.core.view import View
 
 _ZEROS: dict[int, bytes] = {}
 
@@ -114,6 +117,40 @@ class VectorWriter:
 
     def done(self) -> array[float]:
         return self.vector
+
+
+class WireEncoder(ObservationEncoder):
+    """An encoder that reads the view's wire form (``view.to_json()``).
+
+    It writes the fields every such game declares alike — ``seat`` (one-hot: the seat
+    looking), ``legal_count`` (the viewer's legal actions / :attr:`legal_scale`), ``over``
+    and ``payoff`` — and leaves the game's own fields to :meth:`write`.
+    """
+
+    legal_scale: ClassVar[float]
+
+    def __init__(self) -> None:
+        self._layout = Layout(self.fields)
+
+    def encode(self, view: View) -> array[float]:
+        v = view.to_json()
+        w = self._layout.writer()
+        seat = v["seat"]
+        w.one_hot("seat", seat)
+        self.write(w, v, seat)
+        legal = v.get("legal")
+        if legal is not None:
+            w.scalar("legal_count", len(legal), self.legal_scale)
+        o = v["outcome"]
+        if o is not None:
+            w.flags("over", (True,))
+            if seat is not None:
+                w.scalar("payoff", o["payoffs"][seat], 1)
+        return w.done()
+
+    @abstractmethod
+    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
+        """Write the game's own fields from the wire view ``v`` of ``seat``."""
 
 
 def one_hot_index(value: object, choices: Sequence[object]) -> int | None:

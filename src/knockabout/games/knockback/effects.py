@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING, Any, Final, assert_never
 
 from knockabout.core.events import Event
 from knockabout.games.knockback.actions import LABELS
@@ -51,52 +51,40 @@ class Behaviour:
     aura_heart: int = 0
 
 
+_FLAGS: Final = {
+    Op.EXHAUST_TARGET: "exhaust_target",
+    Op.READY_ON_KNOCKOUT: "ready_on_knockout",
+    Op.SHOVE: "shove",
+    Op.INTIMIDATE: "intimidate",
+    Op.STEADFAST: "steadfast",
+}
+"""Ops that switch a :class:`Behaviour` flag on."""
+_AMOUNTS: Final = {Op.KNOCKBACK: "knockback", Op.CHARGE: "charge"}
+"""Ops whose amount is the field's value (the last one counts)."""
+_SUMS: Final = {Op.AURA_ATTACK: "aura_attack", Op.AURA_HEART: "aura_heart"}
+"""Ops whose amounts add up in the field."""
+
+
 def compile_behaviour(effects: Sequence[Effect]) -> Behaviour:
     """What ``effects`` make a card do, for the hooks."""
     attack: list[tuple[AttackWhen, int]] = []
     heart: list[tuple[HeartWhen, int]] = []
-    knockback = DEFAULT_KNOCKBACK
-    exhaust = ready = shove = intimidate = steadfast = False
-    charge = aura_attack = aura_heart = 0
+    fields: dict[str, Any] = {}
     for e in effects:
-        match e.op:
-            case Op.ATTACK_BONUS:
-                attack.append((e.attack_when(), e.amount))
-            case Op.HEART_BONUS:
-                heart.append((e.heart_when(), e.amount))
-            case Op.KNOCKBACK:
-                knockback = e.amount
-            case Op.EXHAUST_TARGET:
-                exhaust = True
-            case Op.READY_ON_KNOCKOUT:
-                ready = True
-            case Op.SHOVE:
-                shove = True
-            case Op.CHARGE:
-                charge = e.amount
-            case Op.INTIMIDATE:
-                intimidate = True
-            case Op.STEADFAST:
-                steadfast = True
-            case Op.AURA_ATTACK:
-                aura_attack += e.amount
-            case Op.AURA_HEART:
-                aura_heart += e.amount
-            case _:  # pragma: no cover - every op is listed above
-                assert_never(e.op)
-    return Behaviour(
-        attack_bonus=tuple(attack),
-        heart_bonus=tuple(heart),
-        knockback=knockback,
-        exhaust_target=exhaust,
-        ready_on_knockout=ready,
-        shove=shove,
-        charge=charge,
-        intimidate=intimidate,
-        steadfast=steadfast,
-        aura_attack=aura_attack,
-        aura_heart=aura_heart,
-    )
+        if e.op is Op.ATTACK_BONUS:
+            attack.append((e.attack_when(), e.amount))
+        elif e.op is Op.HEART_BONUS:
+            heart.append((e.heart_when(), e.amount))
+        elif e.op in _FLAGS:
+            fields[_FLAGS[e.op]] = True
+        elif e.op in _AMOUNTS:
+            fields[_AMOUNTS[e.op]] = e.amount
+        elif e.op in _SUMS:
+            name = _SUMS[e.op]
+            fields[name] = fields.get(name, 0) + e.amount
+        else:
+            raise ValueError(f"no behaviour is compiled for the op {e.op.value!r}")
+    return Behaviour(attack_bonus=tuple(attack), heart_bonus=tuple(heart), **fields)
 
 
 def _aura(s: KnockbackState, label: int, heart: bool) -> int:
@@ -131,26 +119,28 @@ def _holds(when: AttackWhen | HeartWhen, s: KnockbackState, a: int, t: int) -> b
             assert_never(when)
 
 
-def attack_value(s: KnockbackState, a: int, t: int, d: int) -> int:
-    b = s.lab[a].behaviour
-    value = s.atk[a][d] + s.moved * b.charge
-    for when, amount in b.attack_bonus:
+def _with_bonuses(
+    s: KnockbackState, value: int, bonuses: tuple[tuple[AttackWhen, int], ...] | tuple[tuple[HeartWhen, int], ...],
+    a: int, t: int, aura: bool, heart: bool,
+) -> int:
+    """``value`` plus card ``a``'s bonuses that hold against ``t``, plus the auras on ``a``
+    (of heart, or of attack) when any card on the board has one."""
+    for when, amount in bonuses:
         if _holds(when, s, a, t):
             value += amount
-    if s.has_aura_attack:
-        value += _aura(s, a, False)
+    if aura:
+        value += _aura(s, a, heart)
     return value
+
+
+def attack_value(s: KnockbackState, a: int, t: int, d: int) -> int:
+    b = s.lab[a].behaviour
+    return _with_bonuses(s, s.atk[a][d] + s.moved * b.charge, b.attack_bonus, a, t, s.has_aura_attack, False)
 
 
 def heart_value(s: KnockbackState, t: int, side: int) -> int:
     b = s.lab[t].behaviour
-    value = s.hrt[t][side]
-    for when, amount in b.heart_bonus:
-        if _holds(when, s, t, t):
-            value += amount
-    if s.has_aura_heart:
-        value += _aura(s, t, True)
-    return value
+    return _with_bonuses(s, s.hrt[t][side], b.heart_bonus, t, t, s.has_aura_heart, True)
 
 
 def knockback_cells(s: KnockbackState, a: int) -> int:

@@ -10,13 +10,12 @@ which cards touch which, and on which side — is encoded exactly as an adjacenc
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any, Final
 
-from knockabout.core.encoding import Layout, VectorWriter, one_hot_index
-from knockabout.core.plugins import EncodedField, ObservationEncoder
+from knockabout.core.encoding import VectorWriter, WireEncoder, one_hot_index
+from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 
 LABELS: Final = ("A1", "A2", "A3", "B1", "B2", "B3")
@@ -96,17 +95,11 @@ def _write_card(w: VectorWriter, i: int, c: Mapping[str, Any], mid: tuple[float,
         w.scalars("cards", (c["x"] - mid[0] + REACH, c["y"] - mid[1] + REACH), 2 * REACH, o)
 
 
-class KnockbackEncoder(ObservationEncoder):
+class KnockbackEncoder(WireEncoder):
     fields = FIELDS
+    legal_scale = 60
 
-    def __init__(self) -> None:
-        self._layout = Layout(FIELDS)
-
-    def encode(self, view: View) -> array[float]:
-        v = view.to_json()
-        w = self._layout.writer()
-        seat = v["seat"]
-        w.one_hot("seat", seat)
+    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
         w.one_hot("phase", one_hot_index(v["phase"], PHASES))
         w.scalar("round", v["round"], 9)
         w.scalar("turn", v["turn"], v["max_turns"])
@@ -158,15 +151,6 @@ class KnockbackEncoder(ObservationEncoder):
             w.scalars("draft", draft["kept_counts"], 3, 3)
             w.scalar("draft", len(draft.get("hand") or ()), 6, 5)
             w.scalar("draft", len(draft.get("kept") or ()), 3, 6)
-        legal = v.get("legal")
-        if legal is not None:
-            w.scalar("legal_count", len(legal), 60)
-        o = v["outcome"]
-        if o is not None:
-            w.flags("over", (True,))
-            if seat is not None:
-                w.scalar("payoff", o["payoffs"][seat], 1)
-        return w.done()
 
     def potential(self, view: View) -> float:
         """Rounds won and cards still in the fight, the viewer's share of both seats'."""

@@ -10,12 +10,11 @@ type, range) rather than by name, so every box's cards share one encoding.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from knockabout.core.encoding import Layout, VectorWriter, one_hot_index
-from knockabout.core.plugins import EncodedField, ObservationEncoder
+from knockabout.core.encoding import VectorWriter, WireEncoder, one_hot_index
+from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.knockdown.vocabulary import ARENA_RULES, SYMBOLS, TOKENS
 
@@ -155,17 +154,11 @@ def _cells(spaces: Sequence[Mapping[str, Any]]) -> list[int | None]:
     return cells
 
 
-class KnockdownEncoder(ObservationEncoder):
+class KnockdownEncoder(WireEncoder):
     fields = FIELDS
+    legal_scale = 40
 
-    def __init__(self) -> None:
-        self._layout = Layout(FIELDS)
-
-    def encode(self, view: View) -> array[float]:
-        v = view.to_json()
-        w = self._layout.writer()
-        seat = v["seat"]
-        w.one_hot("seat", seat)
+    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
         w.scalar("round", v["round"], 5)
         w.scalar("turn", v["turn"], v["max_turns"])
         w.flags("tower_test", (v["knockdown_test"] == "tower",))
@@ -230,15 +223,6 @@ class KnockdownEncoder(ObservationEncoder):
             w.scalar("draft", len(draft.get("kept") or ()), 2, offset=1)
             w.scalar("draft", len(draft.get("received") or ()), 2, offset=2)
             w.flags("draft", (draft.get("face_up") is not None,), offset=3)
-        legal = v.get("legal")
-        if legal is not None:
-            w.scalar("legal_count", len(legal), 40)
-        o = v["outcome"]
-        if o is not None:
-            w.flags("over", (True,))
-            if seat is not None:
-                w.scalar("payoff", o["payoffs"][seat], 1)
-        return w.done()
 
     @staticmethod
     def _pending(
