@@ -190,20 +190,3 @@ def test_heart_bonus_while_exhausted_only() -> None:
         exhausted=["B1"],
     )
     assert (_punch_data(play(s, "activate:A1", "punch:E"))["heart"]) == 4
-
-
-def test_every_op_compiles_into_the_behaviour() -> None:
-    """Each op changes what a card does (none is dropped by the compiler), and the ops
-    that stack (auras, bonuses) add up while knockback and charge take the last amount."""
-    from knockabout.games.knockback.effects import Behaviour, compile_behaviour
-    from knockabout.games.knockback.ops import AttackWhen, Effect, HeartWhen, Op
-
-    def one(op: Op) -> Effect:
-        when = AttackWhen.ALWAYS if op is Op.ATTACK_BONUS else HeartWhen.ALWAYS if op is Op.HEART_BONUS else None
-        return Effect(op, 2 if op is not Op.KNOCKBACK else 3, when)
-
-    for op in Op:
-        assert compile_behaviour([one(op)]) != Behaviour(), op
-    b = compile_behaviour([Effect(Op.AURA_ATTACK, 1), Effect(Op.AURA_ATTACK, 2), Effect(Op.CHARGE, 1),
-                           Effect(Op.CHARGE, 3), Effect(Op.SHOVE)])
-    assert (b.aura_attack, b.charge, b.shove, b.steadfast) == (3, 3, True, False)

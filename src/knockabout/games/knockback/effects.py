@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from knockabout.core.events import Event
 from knockabout.games.knockback.actions import LABELS
@@ -51,40 +51,52 @@ class Behaviour:
     aura_heart: int = 0
 
 
-_FLAGS: Final = {
-    Op.EXHAUST_TARGET: "exhaust_target",
-    Op.READY_ON_KNOCKOUT: "ready_on_knockout",
-    Op.SHOVE: "shove",
-    Op.INTIMIDATE: "intimidate",
-    Op.STEADFAST: "steadfast",
-}
-"""Ops that switch a :class:`Behaviour` flag on."""
-_AMOUNTS: Final = {Op.KNOCKBACK: "knockback", Op.CHARGE: "charge"}
-"""Ops whose amount is the field's value (the last one counts)."""
-_SUMS: Final = {Op.AURA_ATTACK: "aura_attack", Op.AURA_HEART: "aura_heart"}
-"""Ops whose amounts add up in the field."""
-
-
 def compile_behaviour(effects: Sequence[Effect]) -> Behaviour:
     """What ``effects`` make a card do, for the hooks."""
     attack: list[tuple[AttackWhen, int]] = []
     heart: list[tuple[HeartWhen, int]] = []
-    fields: dict[str, Any] = {}
+    knockback = DEFAULT_KNOCKBACK
+    exhaust = ready = shove = intimidate = steadfast = False
+    charge = aura_attack = aura_heart = 0
     for e in effects:
-        if e.op is Op.ATTACK_BONUS:
-            attack.append((e.attack_when(), e.amount))
-        elif e.op is Op.HEART_BONUS:
-            heart.append((e.heart_when(), e.amount))
-        elif e.op in _FLAGS:
-            fields[_FLAGS[e.op]] = True
-        elif e.op in _AMOUNTS:
-            fields[_AMOUNTS[e.op]] = e.amount
-        elif e.op in _SUMS:
-            name = _SUMS[e.op]
-            fields[name] = fields.get(name, 0) + e.amount
-        else:
-            raise ValueError(f"no behaviour is compiled for the op {e.op.value!r}")
-    return Behaviour(attack_bonus=tuple(attack), heart_bonus=tuple(heart), **fields)
+        match e.op:
+            case Op.ATTACK_BONUS:
+                attack.append((e.attack_when(), e.amount))
+            case Op.HEART_BONUS:
+                heart.append((e.heart_when(), e.amount))
+            case Op.KNOCKBACK:
+                knockback = e.amount
+            case Op.EXHAUST_TARGET:
+                exhaust = True
+            case Op.READY_ON_KNOCKOUT:
+                ready = True
+            case Op.SHOVE:
+                shove = True
+            case Op.CHARGE:
+                charge = e.amount
+            case Op.INTIMIDATE:
+                intimidate = True
+            case Op.STEADFAST:
+                steadfast = True
+            case Op.AURA_ATTACK:
+                aura_attack += e.amount
+            case Op.AURA_HEART:
+                aura_heart += e.amount
+            case _:  # pragma: no cover - every op is listed above
+                assert_never(e.op)
+    return Behaviour(
+        attack_bonus=tuple(attack),
+        heart_bonus=tuple(heart),
+        knockback=knockback,
+        exhaust_target=exhaust,
+        ready_on_knockout=ready,
+        shove=shove,
+        charge=charge,
+        intimidate=intimidate,
+        steadfast=steadfast,
+        aura_attack=aura_attack,
+        aura_heart=aura_heart,
+    )
 
 
 def _aura(s: KnockbackState, label: int, heart: bool) -> int:
