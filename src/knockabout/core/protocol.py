@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from knockabout.core.actions import Action, ActionSpace
-from knockabout.core.errors import ConfigError, IllegalActionError
+from knockabout.core.errors import ConfigError, IllegalActionError, ReplayError
 from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
@@ -156,6 +156,12 @@ class State(ABC):
     def to_dict(self) -> dict[str, Any]:
         """The full state as JSON-able data (hidden information included)."""
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_dict` output (games whose records resume override
+        this; a malformed input may raise KeyError, TypeError, ValueError or IndexError)."""
+        raise NotImplementedError(f"{cls.__name__} cannot rebuild a saved state")
+
     def turns(self) -> int | None:
         """The game's own turn counter, for games whose facts count length in turns."""
         return None
@@ -279,9 +285,18 @@ class Game(ABC, Generic[C]):
         game's default). A count outside the game's range raises :class:`ConfigError`.
         """
 
-    @abstractmethod
+    state_type: ClassVar[type[State] | None] = None
+    """The game's state class, whose ``from_dict`` :meth:`state_from_dict` calls."""
+
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from :meth:`State.to_dict` output."""
+        """Rebuild a state from :meth:`State.to_dict` output; anything that is not one is a
+        :class:`ReplayError` naming the game."""
+        if self.state_type is None:
+            raise ReplayError(f"{self.id}: this game cannot rebuild saved states (it declares no state_type)")
+        try:
+            return self.state_type.from_dict(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ReplayError(f"{self.id}: not a saved state ({exc!r})") from None
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         """One plain sentence describing an event for logs (None: not worth a line).

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ConfigError, ContentError, ReplayError
+from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
@@ -19,7 +19,7 @@ from knockabout.core.plugins import (
     ObservationEncoder,
     TerminalRenderer,
 )
-from knockabout.core.protocol import Game
+from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockback import actions as A
@@ -71,6 +71,7 @@ class KnockbackGame(Game[KnockbackConfig]):
         }),
     )
     view_type: ClassVar[type[View]] = KnockbackView
+    state_type: ClassVar[type[State] | None] = KnockbackState
     config_model: ClassVar[type[BaseModel]] = KnockbackConfig
 
     # KNOCKBACK searches without playouts (each leaf is scored by the board estimate, see
@@ -144,12 +145,6 @@ class KnockbackGame(Game[KnockbackConfig]):
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> KnockbackState:
-        try:
-            return KnockbackState.from_dict(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ReplayError(f"knockback: not a saved state ({exc!r})") from None
 
     def validate_content(self, path: Path) -> list[str]:
         return content.validate_file(Path(path))

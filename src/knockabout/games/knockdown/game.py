@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ConfigError, ReplayError
+from knockabout.core.errors import ConfigError
 from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
@@ -20,7 +20,7 @@ from knockabout.core.plugins import (
     ObservationEncoder,
     TerminalRenderer,
 )
-from knockabout.core.protocol import Game
+from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
@@ -92,6 +92,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         length_unit="turns",
     )
     view_type: ClassVar[type[View]] = KnockdownView
+    state_type: ClassVar[type[State] | None] = KnockdownState
     config_model: ClassVar[type[BaseModel]] = KnockdownConfig
 
     # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
@@ -149,12 +150,6 @@ class KnockdownGame(Game[KnockdownConfig]):
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> KnockdownState:
-        try:
-            return KnockdownState.from_dict(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ReplayError(f"knockdown: not a saved state ({exc!r})") from None
 
     def validate_content(self, path: Path) -> list[str]:
         return validate_path(path)
