@@ -26,7 +26,6 @@ from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
 from knockabout.core.plugins import BalancePlugin, EntrantGroup, MatchMetrics
 from knockabout.core.protocol import State
-from knockabout.core.rng import Rng
 from knockabout.games.knockback import content
 from knockabout.games.knockback.config import KnockbackConfig
 from knockabout.games.knockback.state import KnockbackState
@@ -112,23 +111,8 @@ class KnockbackBalance(BalancePlugin):
         version = group.config.get(VERSION)
         if version is None:
             return None
-        from knockabout.games.knockback.game import choose_packs
-
         cfg = self.game.make_config({k: v for k, v in group.config.items() if k != VERSION} | {"packs": [a, b]})
-        rng = Rng(seed)  # from here on as KnockbackGame.new_state does it
-        packs = version_packs(str(version))
-        requested = (cfg.draft_packs or ("random",) * 4) if cfg.lineup == "draft4" else cfg.packs
-        chosen = choose_packs(requested, packs, rng)
-        return KnockbackState.start(
-            pool=[c for p in chosen for c in p.cards],
-            lineup=[[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None,
-            whole_line=cfg.knockback == "whole_line",
-            scoring=cfg.scoring,
-            best_of=cfg.best_of,
-            max_turns=cfg.max_turns,
-            max_rounds=cfg.max_rounds,
-            rng=rng,
-        )
+        return self.game.deal(cfg, version_packs(str(version)), seed)
 
     def watch(self, state: State) -> _Watcher:
         return _Watcher(state)

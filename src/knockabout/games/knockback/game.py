@@ -94,17 +94,17 @@ class KnockbackGame(Game[KnockbackConfig]):
     ) -> KnockbackState:
         self.check_players(players)
         cfg = self.make_config(config)
-        packs = self.packs(cfg.pack_files)
+        return self.deal(cfg, self.packs(cfg.pack_files), seed)
+
+    def deal(self, cfg: KnockbackConfig, packs: Sequence[Pack], seed: int) -> KnockbackState:
+        """A fresh game of ``cfg`` whose packs come from ``packs`` (the built-in set, or a
+        content version being compared), all randomness drawn from ``seed``."""
         rng = Rng(seed)
-        if cfg.lineup == "draft4":
-            chosen = choose_packs(cfg.draft_packs or ("random",) * 4, packs, rng)
-        else:
-            chosen = choose_packs(cfg.packs, packs, rng)
-        pool = [c for p in chosen for c in p.cards]
-        lineup = [[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None
+        requested = (cfg.draft_packs or ("random",) * 4) if cfg.lineup == "draft4" else cfg.packs
+        chosen = choose_packs(requested, packs, rng)
         return KnockbackState.start(
-            pool=pool,
-            lineup=lineup,
+            pool=[c for p in chosen for c in p.cards],
+            lineup=[[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None,
             whole_line=cfg.knockback == "whole_line",
             scoring=cfg.scoring,
             best_of=cfg.best_of,
