@@ -62,21 +62,28 @@ def serve(
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
-    if host in ("0.0.0.0", "::", ""):
-        # every interface: no single address to give, so say both ways in
-        console.print(f"[bold]knockabout[/] is serving on every network address of this computer, port {port}"
-                      "  (Ctrl+C stops it)")
-        console.print(f"  here: [bold cyan]http://localhost:{port}/[/]   other computers: "
-                      f"http://THIS-COMPUTER'S-ADDRESS:{port}/ (invite links use the address the browser used)")
-    else:
-        shown = "localhost" if host in ("127.0.0.1", "::1") else host
-        console.print(f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)")
+    for line in where_to_open(host, port):
+        console.print(line)
     console.print(f"games are kept in {where}", style="dim")
     # the WebSocket layer drops a frame over ws_max_size bytes before the app reads it
     # (a message of MAX_MESSAGE_CHARS characters is at most 4 bytes each in UTF-8)
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning",
                                            ws_max_size=4 * MAX_MESSAGE_CHARS + 1024))
     server.run(sockets=[sock])
+
+
+def where_to_open(host: str, port: int) -> list[str]:
+    """What ``serve`` says about where to open the app (Rich markup), for ``host``."""
+    if host in ("0.0.0.0", "::", ""):
+        # every interface: no single address to give, so say both ways in
+        return [
+            f"[bold]knockabout[/] is serving on every network address of this computer, port {port}"
+            "  (Ctrl+C stops it)",
+            f"  here: [bold cyan]http://localhost:{port}/[/]   other computers: "
+            f"http://THIS-COMPUTER'S-ADDRESS:{port}/ (invite links use the address the browser used)",
+        ]
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    return [f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)"]
 
 
 def _bound(host: str, port: int) -> socket.socket:
