@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
 
 from knockabout.core.actions import Action, ActionSpace
@@ -83,6 +84,7 @@ class Outcome:
 C = TypeVar("C", bound=BaseModel)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
 class State(ABC):
     """One position of one game. Subclasses implement the ``_``-prefixed hooks."""
 
@@ -171,6 +173,7 @@ class State(ABC):
     def _num_players(self) -> int: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
 class Game(ABC, Generic[C]):
     """A game: its identity, rules version, facts, options, content and plug-ins.
 

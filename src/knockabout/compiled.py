@@ -1,0 +1,98 @@
+"""Which modules the compiled build compiles, and which build is running.
+
+The hot modules (the protocol, every game's engine and the search) are compiled by
+mypyc from this same source when a C compiler is present (see ``setup.py`` and
+docs/speed.md); everything else always runs as plain Python. A compiled module is an
+extension file (``state.cpython-311-x86_64-linux-gnu.so``) next to its ``.py`` file, and
+Python imports the extension first. This module imports nothing from knockabout, so
+``setup.py`` can read :data:`COMPILED_MODULES` before anything is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+COMPILED_MODULES: tuple[str, ...] = (
+    "knockabout.core.actions",
+    "knockabout.core.events",
+    "knockabout.core.protocol",
+    "knockabout.core.rng",
+    "knockabout.games.nakmuay.actions",
+    "knockabout.games.nakmuay.cards",
+    "knockabout.games.nakmuay.phases",
+    "knockabout.games.nakmuay.reactions",
+    "knockabout.games.nakmuay.search",
+    "knockabout.games.nakmuay.state",
+    "knockabout.games.knockback.actions",
+    "knockabout.games.knockback.cards",
+    "knockabout.games.knockback.effects",
+    "knockabout.games.knockback.grid",
+    "knockabout.games.knockback.legal",
+    "knockabout.games.knockback.lines",
+    "knockabout.games.knockback.ops",
+    "knockabout.games.knockback.phases",
+    "knockabout.games.knockback.scoring",
+    "knockabout.games.knockback.search",
+    "knockabout.games.knockback.state",
+    "knockabout.bots.ismcts",
+)
+"""The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths)."""
+
+
+@dataclass(frozen=True)
+class ModuleBuild:
+    """How one of :data:`COMPILED_MODULES` is loaded in this process."""
+
+    module: str
+    build: str
+    """``compiled``, ``plain``, or ``stale``: an extension older than its source, which is
+    still what Python imports (rebuild it: ``pip install -e .``, or delete the ``.so``)."""
+
+
+def module_builds(package: Path | None = None) -> list[ModuleBuild]:
+    """The build of each listed module, read from the files of ``package`` (default: the
+    folder this file is in).
+
+    Python imports ``name.<extension suffix>`` before ``name.py`` from the same folder,
+    so the files tell which one runs; nothing is imported.
+    """
+    package = Path(__file__).resolve().parent if package is None else package
+    out = []
+    for name in COMPILED_MODULES:
+        source = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        build = "plain"
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            ext = source.with_suffix(suffix)
+            if ext.exists():
+                stale = source.exists() and source.stat().st_mtime > ext.stat().st_mtime
+                build = "stale" if stale else "compiled"
+                break
+        out.append(ModuleBuild(name, build))
+    return out
+
+
+def warn_if_stale() -> None:
+    """Warn once when a compiled module is older than its source (the source's edits
+    would silently not run)."""
+    stale = [b.module for b in module_builds() if b.build == "stale"]
+    if stale:
+        warnings.warn(
+            "knockabout: these compiled modules are older than their source and run instead of it: "
+            + ", ".join(stale) + " (rebuild with `pip install -e .`, or delete their .so files)",
+            stacklevel=2,
+        )
+
+
+def build_summary(builds: list[ModuleBuild] | None = None) -> str:
+    """One line: ``compiled`` (all), ``plain`` (none), or the mix, naming the exceptions."""
+    builds = module_builds() if builds is None else builds
+    kinds = {b.build for b in builds}
+    if kinds == {"compiled"}:
+        return f"compiled (mypyc, {len(builds)} modules)"
+    if kinds == {"plain"}:
+        return "plain Python"
+    odd = [f"{b.module.removeprefix('knockabout.')}={b.build}" for b in builds if b.build != "compiled"]
+    return f"mixed: {len(builds) - len(odd)} of {len(builds)} compiled; " + ", ".join(odd)
