@@ -60,6 +60,13 @@ def module_builds(package: Path | None = None) -> list[ModuleBuild]:
     so the files tell which one runs; nothing is imported.
     """
     package = Path(__file__).resolve().parent if package is None else package
+    # each module's extension is a small shim; the code of all of them is in one shared
+    # library beside the package (``<hash>__mypyc.<suffix>``), rebuilt on every change
+    shared = [
+        f.stat().st_mtime
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        for f in package.parent.glob("*__mypyc" + suffix)
+    ]
     out = []
     for name in COMPILED_MODULES:
         source = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
@@ -67,8 +74,8 @@ def module_builds(package: Path | None = None) -> list[ModuleBuild]:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             ext = source.with_suffix(suffix)
             if ext.exists():
-                stale = source.exists() and source.stat().st_mtime > ext.stat().st_mtime
-                build = "stale" if stale else "compiled"
+                built = max([ext.stat().st_mtime, *shared])
+                build = "stale" if source.exists() and source.stat().st_mtime > built else "compiled"
                 break
         out.append(ModuleBuild(name, build))
     return out

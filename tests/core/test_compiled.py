@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import os
+import pickle
 import subprocess
 import sys
 import warnings
@@ -15,6 +16,8 @@ import pytest
 
 from knockabout import compiled
 from knockabout.compiled import COMPILED_MODULES, ModuleBuild, build_summary, module_builds
+from knockabout.core.registry import game_ids, get_game
+from knockabout.core.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 EXT = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -27,12 +30,13 @@ def test_every_listed_module_is_a_source_file() -> None:
 
 
 def _fake_package(tmp_path: Path) -> Path:
+    package = tmp_path / "knockabout"
     for name in COMPILED_MODULES:
-        src = tmp_path.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        src = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
         src.parent.mkdir(parents=True, exist_ok=True)
         src.write_text("")
         os.utime(src, (1000, 1000))
-    return tmp_path
+    return package
 
 
 def test_module_builds_reads_extension_files_and_their_age(tmp_path: Path) -> None:
@@ -54,6 +58,11 @@ def test_module_builds_reads_extension_files_and_their_age(tmp_path: Path) -> No
     summary = build_summary(module_builds(pkg))
     assert summary.startswith(f"mixed: {len(COMPILED_MODULES) - 1} of {len(COMPILED_MODULES)} compiled")
     assert "core.rng=stale" in summary
+    # the shims stay old when only the shared library is rebuilt: a newer one counts
+    shared = pkg.parent / f"0123abcd__mypyc{EXT}"
+    shared.write_bytes(b"")
+    os.utime(shared, (4000, 4000))
+    assert {b.build for b in module_builds(pkg)} == {"compiled"}
 
 
 def test_a_stale_module_is_warned_about(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,6 +83,22 @@ def test_this_process_runs_the_expected_build() -> None:
     for name in COMPILED_MODULES:
         origin = str(importlib.import_module(name).__file__)
         assert origin.endswith(EXT if expected == "compiled" else ".py"), origin
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_finished_states_and_their_decisions_pickle(game_id: str) -> None:
+    g = get_game(game_id)
+    rng = Rng(3)
+    s = g.new_state({}, 11)
+    decision = s.to_act()
+    assert decision is not None
+    assert pickle.loads(pickle.dumps(decision)) == decision
+    while s.to_act() is not None:
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+    back = pickle.loads(pickle.dumps(s))
+    assert back.outcome() == s.outcome() is not None
+    assert back.to_dict() == s.to_dict()
 
 
 def _setup_py(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
