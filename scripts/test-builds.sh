@@ -21,10 +21,12 @@ TESTS=(tests/conformance tests/golden tests/bots tests/core/test_compiled.py)
 # copy src/ into build/<name>/src: sources only, extension files kept only if asked
 copy_src() {
     "$PY" - "$1" "$2" <<'PYEOF'
-import shutil, sys
+import runpy, shutil, sys
 from pathlib import Path
 dest, keep_ext = Path(sys.argv[1]), sys.argv[2] == "keep"
 src = Path("src")
+listed = runpy.run_path(str(src / "knockabout" / "compiled.py"))["COMPILED_MODULES"]
+keep = {Path(*m.split(".")) for m in listed}  # extensions of modules still on the list
 dest.mkdir(parents=True, exist_ok=True)
 wanted = set()
 for f in src.rglob("*"):
@@ -39,7 +41,9 @@ for f in list(dest.rglob("*")):
     if f.is_file() and "__pycache__" not in f.parts:
         rel = f.relative_to(dest)
         is_ext = f.suffix in (".so", ".pyd")
-        if rel not in wanted and not (is_ext and keep_ext):
+        module = rel.parent / rel.name.split(".")[0]
+        kept = keep_ext and is_ext and (module in keep or "__mypyc" in rel.name)
+        if rel not in wanted and not kept:
             f.unlink()
 PYEOF
 }

@@ -27,7 +27,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.games.nakmuay.search",
     "knockabout.games.nakmuay.state",
     "knockabout.games.knockback.actions",
-    "knockabout.games.knockback.cards",
     "knockabout.games.knockback.effects",
     "knockabout.games.knockback.grid",
     "knockabout.games.knockback.legal",
