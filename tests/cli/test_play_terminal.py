@@ -132,6 +132,8 @@ def test_hotseat_hands_over_the_screen_without_showing_hands(tmp_path: Path) -> 
         answer(child, "1")
     assert handovers >= 2 and done_looking >= 1, "after acting, a person reads the result before handing over"
     child.send("q\r")
+    child.expect(re.escape("Leave the table? This game ends here and cannot be resumed [y/N]"))
+    child.send("y\r")
     child.expect("You left the table")
     child.expect(pexpect.EOF)
 
@@ -194,6 +196,31 @@ def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
     child.expect("Your turn: play a card or draw")
     child.expect(PROMPT)
     child.send("q\r")
+    child.expect("Leave the table?")
+    child.send("y\r")
+    child.expect(pexpect.EOF)
+
+
+def test_q_asks_before_leaving_and_no_keeps_the_game(tmp_path: Path) -> None:
+    child = spawn(
+        ["nak-muay", "--players", "2", "--seats", "me,random", "--seed", "4", "--pace", "0",
+         "--bot-delay", "0", "-o", "countdown_seconds=120"],
+        tmp_path,
+    )
+    child.expect(PROMPT)
+    child.send("q\r")
+    child.expect(re.escape("Leave the table? This game ends here and cannot be resumed [y/N]"))
+    assert "You left the table" not in child.before
+    child.send("n\r")
+    child.expect("Staying at the table")
+    child.expect(PROMPT)  # the same decision is asked again: nothing was lost
+    answer(child, "1")
+    child.expect([PROMPT, END])
+    child.send("quit\r")
+    child.expect("Leave the table?")
+    child.send("yes\r")
+    child.expect("You left the table")
+    child.expect(re.escape("Seed 4: play the same deal again with --seed 4."))
     child.expect(pexpect.EOF)
 
 

@@ -29,7 +29,8 @@ class ScriptedReader:
     def read(self, prompt: Callable[[float | None], str], deadline: float | None = None,
              clock: Callable[[], float] | None = None) -> str | None:
         self.prompts.append(prompt(None if deadline is None or clock is None else deadline - clock()))
-        item = self.script.pop(0) if self.script else "q"
+        # out of script: leave the table (and say yes when asked to confirm)
+        item = self.script.pop(0) if self.script else ("y" if "Leave the table?" in self.prompts[-1] else "q")
         return item() if callable(item) else item
 
 

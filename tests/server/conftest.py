@@ -49,3 +49,7 @@ def my_turn(seat: int) -> Callable[[dict[str, Any]], bool]:
         return msg["outcome"] is not None or (d is not None and d["player"] == seat
                                               and msg["table"]["status"] == "playing")
     return pred
+
+
+GAMES = ["nak-muay", "knockdown", "knockback"]
+"""The three games, for tests that run a server table of each."""

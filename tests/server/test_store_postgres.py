@@ -203,3 +203,26 @@ def test_a_server_on_postgres_resumes_its_tables_after_a_restart(postgres_url: s
     log = store.get(made["id"])
     store.close()
     assert log is not None and len(log.actions) >= upd["version"], "every step was written to PostgreSQL"
+
+
+def test_secret_seeds_and_the_listed_flag_round_trip_and_old_schemas_gain_them(db_url: str) -> None:
+    secret = (1 << 255) | 987654321  # a live table's 256-bit seed: beyond any SQL integer
+    engine = create_engine(db_url)
+    with engine.begin() as c:  # the table as the first release created it
+        c.execute(text("CREATE TABLE live_tables (id VARCHAR(64) PRIMARY KEY, game VARCHAR(64), "
+                       "rules_version VARCHAR(32), content_hash VARCHAR(128), config JSON, seed BIGINT, "
+                       "seats JSON, status VARCHAR(16), created_at FLOAT, finished_at FLOAT, result JSON)"))
+        c.execute(text("INSERT INTO live_tables VALUES ('old', 'nak-muay', '1.0', '', '{}', 5, '[]', "
+                       "'playing', 1.0, NULL, NULL)"))
+    engine.dispose()
+    store = Store(db_url)
+    store.create(StoredTable(id="big", game="nak-muay", rules_version="1.0", config={}, seed=secret,
+                             seats=SEATS, listed=False))
+    store.close()
+    again = Store(db_url)
+    big, old = again.get("big"), again.get("old")
+    assert big is not None and big.seed == secret and big.listed is False
+    assert old is not None and old.seed == 5 and old.listed is True
+    assert [t.id for t in again.recent(listed_only=True)] == ["old"]
+    assert {t.seed for t in again.recent()} == {5, secret}
+    again.close()

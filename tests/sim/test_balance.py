@@ -113,7 +113,9 @@ def test_knockdown_boxes_alone_or_merged_are_groups() -> None:
 
 
 def test_knockdown_nemesis_matrix_is_the_one_played_before_the_runner_moved() -> None:
-    # `knockabout balance knockdown --bot random --games 1 --box nemesis`, recorded before
+    # `knockabout balance knockdown --bot random --games 1 --box nemesis`, recorded before the
+    # runner moved; re-recorded for Knockdown rules 1.1 (a Combo ends only after a Special
+    # Attack or a Dash, so random play takes other paths)
     (group,) = balance.groups("knockdown", {"boxes": ["nemesis"]})
     results = balance.run_group("knockdown", group, games=1, bot="random", seed=1)
     lines = balance.report("knockdown", group, results).splitlines()
@@ -122,23 +124,23 @@ def test_knockdown_nemesis_matrix_is_the_one_played_before_the_runner_moved() ->
         "",
         "| fighter \\ vs | james | puppy | katie | field | 95 % interval |",
         "|---|---|---|---|---|---|",
-        "| james | — | 0% | 50% | **25.0%** | 4.6–69.9% |",
-        "| puppy | 100% | — | 0% | **50.0%** | 15.0–85.0% |",
-        "| katie | 50% | 100% | — | **75.0%** | 30.1–95.4% |",
+        "| james | — | 50% | 50% | **50.0%** | 15.0–85.0% |",
+        "| puppy | 50% | — | 50% | **50.0%** | 15.0–85.0% |",
+        "| katie | 50% | 50% | — | **50.0%** | 15.0–85.0% |",
     ]
-    assert lines[8].startswith("6 matches, 16 rounds (16 decisive), 0 drawn matches")
-    assert "first player scores 50.0% of matches" in lines[9]
-    assert "wins 43.8% of decisive rounds" in lines[10]
+    assert lines[8].startswith("6 matches, 17 rounds (17 decisive), 0 drawn matches")
+    assert "first player scores 16.7% of matches" in lines[9]
+    assert "wins 64.7% of decisive rounds" in lines[10]
     skills = lines[lines.index("| initiative | face up in round 1 | held | holder wins | 95 % interval |"):]
     assert skills[2:] == [
-        "| 11 | Sprinter | 1 | 100.0% | 20.7–100.0% |",
+        "| 11 | Sprinter | 1 | 0.0% | 0.0–79.3% |",
         "| 9 | Vent Runner | 1 | 0.0% | 0.0–79.3% |",
         "| 8 | Cool Head | 1 | 0.0% | 0.0–79.3% |",
         "| 7 | Marksman | 1 | 100.0% | 20.7–100.0% |",
-        "| 5 | Medkit | 3 | 66.7% | 20.8–93.9% |",
-        "| 4 | Armoured Suit | 3 | 33.3% | 6.1–79.2% |",
+        "| 5 | Medkit | 3 | 33.3% | 6.1–79.2% |",
+        "| 4 | Armoured Suit | 3 | 66.7% | 20.8–93.9% |",
         "| 3 | Blast Door | 1 | 100.0% | 20.7–100.0% |",
-        "| 2 | Motion Scanner | 1 | 0.0% | 0.0–79.3% |",
+        "| 2 | Motion Scanner | 1 | 100.0% | 20.7–100.0% |",
     ]
 
 

@@ -26,10 +26,11 @@ def test_tournament_games_are_the_ones_played_before_the_driver() -> None:
         (["easy", "random"], [0], 12, 19, 0, [9, 10]),
         (["random", "easy"], [1], 15, 34, 0, [22, 12]),
     ]
+    # Knockdown re-recorded for its rules 1.1 (a Combo ends only after a Special Attack or a Dash)
     kd = run(SimSpec("knockdown", players=2, games=2, seed=7))
     assert [(g.winners, g.length, g.decisions, g.moves, g.reason) for g in kd.games] == [
-        ([1], 77, 262, [124, 138], "knockdown"),
-        ([0], 64, 247, [108, 139], "fewest wounds"),
+        ([1], 91, 322, [146, 176], "fewest wounds"),
+        ([1], 98, 373, [163, 210], "knockdown"),
     ]
 
 

@@ -37,10 +37,11 @@ def bench(
     if as_json:
         console.print_json(json.dumps([r.__dict__ for r in rows]))
         return
-    t = Table(title="knockabout bench (one process)")
+    t = Table(title="knockabout bench (one process)", box=None, pad_edge=False, header_style="bold")  # fits 80 columns
     t.add_column("game", no_wrap=True)
-    for col in ("players", "steps/s", "games/s", "clone µs", "determinize µs", "ISMCTS it/s", "hard ms/move"):
-        t.add_column(col, justify="right")
+    # headers that fit 80 columns whole, one word a line where needed
+    for col in ("players", "steps/s", "games/s", "clone\nµs", "determinize\nµs", "ISMCTS\nit/s", "hard\nms/move"):
+        t.add_column(col, justify="right", min_width=max(len(w) for w in col.split("\n")))
     for r in rows:
         t.add_row(
             r.game,

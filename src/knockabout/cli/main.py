@@ -43,3 +43,7 @@ app.add_typer(content_cmd.app, name="content")
 
 def main() -> None:  # pragma: no cover - console entry
     app()
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m knockabout.cli.main`
+    main()

@@ -34,6 +34,7 @@ from knockabout.cli.render import TerminalRenderer, renderer_for
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.registry import get_game
+from knockabout.core.replay import GameRecord
 from knockabout.table import Seat, Table, Update, default_names, parse_seats
 
 LOG_LINES = 12
@@ -277,7 +278,7 @@ class TerminalGame:
             return f"{self.names[self.at_screen or 0]}: press Enter, then pass the screen to {self.names[seat]} > "
 
         if (self.reader.read(prompt) or "").lower() in QUIT_WORDS:
-            raise Quit
+            self._leave()
 
     def _hand_over(self, seat: int) -> bool:
         """Clear the screen and wait for the next person (the clock keeps running).
@@ -294,7 +295,7 @@ class TerminalGame:
 
         got = self.reader.read(prompt, self.table.deadline(), self.table.clock)
         if got is not None and got.lower() in QUIT_WORDS:
-            raise Quit
+            self._leave()
         self.at_screen = seat
         if got is None:
             self.table.tick()
@@ -326,7 +327,8 @@ class TerminalGame:
                 self.narrate_new()
                 return
             if got.strip().lower() in QUIT_WORDS:
-                raise Quit
+                self._leave()
+                continue
             if got.strip().lower() in ("?", "h", "help"):
                 self.console.print(self.renderer.help())
                 continue
@@ -380,7 +382,8 @@ class TerminalGame:
             return None
         low = word.lower()
         if low in QUIT_WORDS:
-            raise Quit
+            self._leave()
+            return None
         if low in ("?", "h", "help"):
             self.console.print(self.renderer.help())
             return None
@@ -399,6 +402,19 @@ class TerminalGame:
             self.console.print(Text(f"{word} is not on the list: choose 1-{len(legal)}.", style="red"))
             return None
         return word
+
+    def _leave(self) -> None:
+        """Ask before leaving (the game cannot be picked up again); raises :class:`Quit` on yes.
+        A running clock keeps running meanwhile; when it runs out the answer counts as no."""
+        t = self.table
+
+        def prompt(left: float | None) -> str:
+            return f"{_seconds(left)}Leave the table? This game ends here and cannot be resumed [y/N] > "
+
+        got = self.reader.read(prompt, t.deadline(), t.clock)
+        if got is not None and got.strip().lower() in ("y", "yes"):
+            raise Quit
+        self.console.print(Text("Staying at the table.", style="dim"))
 
     def _finish(self) -> None:
         t = self.table
@@ -483,11 +499,13 @@ def play(
         runner.run()
     except (Quit, EOFError, KeyboardInterrupt):
         console.print(Text("\nYou left the table.", style="yellow"))
+        console.print(Text(f"Seed {seed}: play the same deal again with --seed {seed}.", style="dim"))
         if record is None:
             raise typer.Exit(0) from None
     if record is not None:
         try:
-            record.write_text(table.record.to_json(indent=1), encoding="utf-8")
+            kept = GameRecord(**{**table.record.__dict__, "names": table.names()})
+            record.write_text(kept.to_json(indent=1), encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc.strerror}") from None
         console.print(f"Record written to {record} (replay it with: knockabout replay {record}).")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 
 import typer
 import uvicorn
 from rich.console import Console
 
-from knockabout.cli.errors import friendly_errors
+from knockabout.cli.errors import fail, friendly_errors
 from knockabout.server import ServerSettings, create_app
 from knockabout.store import Store, default_data_dir
 
@@ -37,7 +39,51 @@ def serve(
     settings = ServerSettings(
         db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace
     )
+    sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     console.print(f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)")
     console.print(f"games are kept in {where}", style="dim")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning"))
+    server.run(sockets=[sock])
+
+
+def _bound(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (raises OSError as the system says)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def free_port_after(host: str, port: int, tries: int = 20) -> int | None:
+    """The first port above ``port`` that ``host`` can listen on now (None: none nearby)."""
+    for candidate in range(port + 1, min(port + 1 + tries, 65536)):
+        try:
+            _bound(host, candidate).close()
+        except OSError:
+            continue
+        return candidate
+    return None
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, or one clear line saying why ``host:port`` cannot be used."""
+    try:
+        sock = _bound(host, port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            free = free_port_after(host, port)
+            hint = f" with --port, e.g. --port {free}" if free else " with --port"
+            raise fail(f"port {port} is taken on {host} (another program is listening there): "
+                       f"choose another{hint}") from None
+        if exc.errno == errno.EACCES:
+            raise fail(f"not allowed to listen on port {port} (ports below 1024 need root): "
+                       "choose another with --port, e.g. --port 8000") from None
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock

@@ -15,6 +15,7 @@ from knockabout.cli.options import parse_options
 from knockabout.core.registry import get_game
 from knockabout.sim.report import RateLine, Summary, compare, summarize
 from knockabout.sim.results import SimResults
+from knockabout.sim.stats import Rating
 from knockabout.sim.tournament import SimSpec, run, validate
 
 
@@ -28,6 +29,25 @@ def _interval(line: RateLine) -> str:
 
 def _rate_text(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def _elo(r: Rating | None) -> str:
+    if r is None:
+        return ""
+    if r.unbounded is not None:
+        return "+∞" if r.unbounded == "above" else "−∞"
+    return f"{r.elo:+.0f}"
+
+
+def _elo_interval(r: Rating | None) -> str:
+    """The interval, or why there is none: a clean sweep leaves the rating unbounded."""
+    if r is None:
+        return ""
+    if r.unbounded is not None:
+        return "unbounded"
+    if r.anchor:
+        return "anchor (0)"
+    return f"{r.low:+.0f} … {r.high:+.0f}"
 
 
 def render(summary: Summary, console: Console, title: str = "") -> None:
@@ -50,11 +70,19 @@ def render(summary: Summary, console: Console, title: str = "") -> None:
                 str(b.games),
                 _pct(b.rate),
                 _interval(b),
-                "" if r is None else f"{r.elo:+.0f}",
-                "" if r is None else f"{r.low:+.0f} … {r.high:+.0f}",
+                _elo(r),
+                _elo_interval(r),
                 f"{b.ms_per_move:.2f}",
             )
         console.print(t)
+        for b in summary.bots:
+            r = b.rating
+            if r is not None and r.unbounded is not None:
+                console.print(
+                    f"{b.label}: rating unbounded {r.unbounded}, {r.reason}: the games set no limit "
+                    "to it (it needs a win and a loss against the others; play more games).",
+                    style="dim", soft_wrap=True,
+                )
     t = Table(title="seats" if len(summary.bots) > 1 else f"seats ({summary.bots[0].label if summary.bots else ''})")
     for col in ("seat", "games", "win rate", "95% Wilson"):
         t.add_column(col, justify="left" if col == "seat" else "right")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -304,6 +305,24 @@ class Game(ABC, Generic[C]):
         """Check one content file of this game; each problem is one line naming the file,
         the entry and the field. An empty list means the file is valid."""
         return [f"{path}: {self.id} has no content files"]
+
+    def templates(self) -> dict[str, Path]:
+        """Commented example content files to copy and edit, by kind (``{"pack": …/my-pack.toml}``).
+
+        Found in the game's own package, wherever it is installed: each sub-folder of
+        ``templates/`` is one kind and holds the one file to copy, named as the copy
+        should be named. A game without a ``templates/`` folder has none.
+        """
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        folder = Path(str(resources.files(package))) / "templates"
+        out: dict[str, Path] = {}
+        if not folder.is_dir():
+            return out
+        for kind in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+            files = sorted(f for f in kind.iterdir() if f.is_file() and not f.name.startswith("."))
+            if len(files) == 1:
+                out[kind.name] = files[0]
+        return out
 
     def content_hash(self) -> str:
         """A hash of the content files the rules read (empty when there are none)."""

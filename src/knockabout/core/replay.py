@@ -2,6 +2,8 @@
 
 A record is enough to rebuild the exact state of a game: start from
 ``new_state(config, seed)`` and apply the actions in order. Records are JSON.
+A record may also keep the seats' display names (``names``), so a replay tells the
+game with the names it was played under; they play no part in the rules.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ class GameRecord:
     seed: int
     content_hash: str = ""
     actions: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """The seats' display names, in seat order (empty: not kept)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "rules_version": self.rules_version,
@@ -42,6 +46,9 @@ class GameRecord:
             "content_hash": self.content_hash,
             "actions": list(self.actions),
         }
+        if self.names:
+            out["names"] = list(self.names)
+        return out
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -61,6 +68,9 @@ class GameRecord:
             raise ReplayError("replay record 'seed' must be an integer")
         if not isinstance(data["config"], Mapping):
             raise ReplayError("replay record 'config' must be an object")
+        names = data.get("names", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ReplayError("replay record 'names' must be a list of seat names")
         return cls(
             game=str(data["game"]),
             rules_version=str(data["rules_version"]),
@@ -68,6 +78,7 @@ class GameRecord:
             seed=int(data["seed"]),
             content_hash=str(data.get("content_hash", "")),
             actions=list(data["actions"]),
+            names=list(names),
         )
 
     @classmethod

@@ -1,13 +1,31 @@
-"""A small, seedable, cheaply copied random number generator.
+"""A small, seedable, cheaply copied random number generator with two streams.
 
 Every random choice a game makes comes from the generator stored inside its state,
-never from the :mod:`random` module's global state. The generator is SplitMix64:
-its whole state is one 64-bit integer, so cloning a game state for search costs a
-single integer copy instead of the ~100 µs a :class:`random.Random` copy costs.
+never from the :mod:`random` module's global state. The seed picks the stream:
+
+* **Fast** (a seed below ``2**64``): SplitMix64. Its whole state is one 64-bit integer,
+  so cloning a game state for search costs a single integer copy instead of the
+  ~100 µs a :class:`random.Random` copy costs. Simulations, benchmarks, tests, golden
+  records, bots' searches and every seed a person types use it. It is *not* secret:
+  64 bits of state (31 in the old live tables) can be brute-forced from what a seat sees.
+* **Secret** (a seed of :data:`SECRET_SEED_BITS` bits, ``2**64 <= seed < 2**256``, as
+  :func:`fresh_seed` draws for every live table): keyed BLAKE2b in counter mode. Draw
+  ``i`` is ``BLAKE2b(key=seed, person="knockabout-rng", data=i)``, a pseudo-random
+  function of a 255-bit secret key, so what a seat observes (its cards, the order of
+  its draws) tells it nothing about any other draw unless it can break BLAKE2b or
+  guess the key (2**255 candidates). Bounded draws use 128 bits of output, so their
+  bias is below ``2**-120``.
+
+Both streams keep their whole state in the one integer :attr:`Rng.state`: a game copies
+and saves its generator the same way whichever stream it runs (``Rng(rng.state)``
+restores either). A secret state is ``_SECRET_TAG | key << 64 | counter``. Replay is
+exact for both: the same seed gives the same draws.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -15,6 +33,54 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+
+SECRET_SEED_BITS = 256
+"""Seeds from ``2**64`` up to (not including) ``2**256`` select the secret stream."""
+
+_KEY_MASK = (1 << SECRET_SEED_BITS) - 1
+_SECRET_TAG = 1 << (SECRET_SEED_BITS + 64)  # marks a saved secret state (key and counter)
+_PERSON = b"knockabout-rng"
+
+
+def fresh_seed() -> int:
+    """A new secret seed (255 bits of :mod:`secrets` entropy) selecting the secret stream:
+    what every live table deals from."""
+    return secrets.randbits(SECRET_SEED_BITS - 1) | (1 << (SECRET_SEED_BITS - 1))
+
+
+def is_secret_seed(seed: int) -> bool:
+    """Whether ``seed`` selects the secret (cryptographic) stream."""
+    return _MASK < seed < _SECRET_TAG << 1
+
+
+def derive_seed(seed: int, label: str) -> int:
+    """A seed for another stream derived from ``seed`` and a label: a secret seed gives a
+    secret seed (keyed BLAKE2b), any other seed ``mix_seed(seed, label)`` (fast)."""
+    if not is_secret_seed(seed):
+        return mix_seed(seed, label)
+    key = (seed >> 64) & _KEY_MASK if seed >= _SECRET_TAG else seed
+    digest = hashlib.blake2b(b"derive:" + label.encode(), key=key.to_bytes(32, "little"),
+                             person=_PERSON, digest_size=32).digest()
+    return int.from_bytes(digest, "little") | (1 << (SECRET_SEED_BITS - 1))
+
+
+def _secret_state(seed: int) -> int:
+    if seed < _SECRET_TAG:
+        if seed >> SECRET_SEED_BITS:
+            raise ValueError(f"a seed has at most {SECRET_SEED_BITS} bits, got one of {seed.bit_length()}")
+        return _SECRET_TAG | seed << 64
+    if seed >= _SECRET_TAG << 1:
+        raise ValueError("not a generator state: too large")
+    return seed
+
+
+def _draw(state: int, size: int) -> tuple[int, int]:
+    """One block of the secret stream: (the new state, ``size`` bytes of output as an int)."""
+    counter = state & _MASK
+    key = ((state >> 64) & _KEY_MASK).to_bytes(32, "little")
+    out = hashlib.blake2b(counter.to_bytes(8, "little"), key=key, person=_PERSON, digest_size=size).digest()
+    nxt = (state & ~_MASK) | ((counter + 1) & _MASK)
+    return nxt, int.from_bytes(out, "little")
 
 
 def mix_seed(*parts: int | str) -> int:
@@ -38,18 +104,29 @@ def _splitmix_out(z: int) -> int:
 
 
 class Rng:
-    """SplitMix64 generator. ``Rng(seed)``; ``state`` is a plain int and may be saved."""
+    """``Rng(seed)``: SplitMix64 for a seed below ``2**64`` (negative ones wrap), the secret
+    stream for a larger one (see the module doc). ``state`` is a plain int and may be saved;
+    ``Rng(state)`` continues where it was."""
 
     __slots__ = ("state",)
 
     def __init__(self, seed: int = 0) -> None:
-        self.state = seed & _MASK
+        self.state = _secret_state(seed) if seed > _MASK else seed & _MASK
+
+    @property
+    def secret(self) -> bool:
+        """Whether this generator runs the secret (cryptographic) stream."""
+        return self.state > _MASK
 
     def copy(self) -> Rng:
         return Rng(self.state)  # state is already masked
 
     def next64(self) -> int:
-        s = (self.state + _GOLDEN) & _MASK
+        s = self.state
+        if s > _MASK:
+            self.state, out = _draw(s, 8)
+            return out
+        s = (s + _GOLDEN) & _MASK
         self.state = s
         s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -59,7 +136,11 @@ class Rng:
         """A uniform integer in ``range(n)`` (``n`` >= 1)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        s = (self.state + _GOLDEN) & _MASK
+        s = self.state
+        if s > _MASK:
+            self.state, out = _draw(s, 16)
+            return (out * n) >> 128
+        s = (s + _GOLDEN) & _MASK
         self.state = s
         s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -80,6 +161,13 @@ class Rng:
         """Shuffle in place (Fisher-Yates)."""
         # below() inlined: shuffles run at every deal and reshuffle
         s = self.state
+        if s > _MASK:
+            for i in range(len(seq) - 1, 0, -1):
+                s, out = _draw(s, 16)
+                j = (out * (i + 1)) >> 128
+                seq[i], seq[j] = seq[j], seq[i]
+            self.state = s
+            return
         for i in range(len(seq) - 1, 0, -1):
             s = (s + _GOLDEN) & _MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -89,5 +177,9 @@ class Rng:
         self.state = s
 
     def spawn(self, label: int | str = 0) -> Rng:
-        """An independent generator derived from this one (advances this one once)."""
+        """An independent generator derived from this one (advances this one once); a
+        secret generator spawns a secret one."""
+        if self.state > _MASK:
+            self.state, out = _draw(self.state, 32)
+            return Rng(derive_seed(out | (1 << (SECRET_SEED_BITS - 1)), str(label)))
         return Rng(mix_seed(self.next64(), label))

@@ -2,10 +2,13 @@
 
 Routes
   GET  /api/games                       games, their options and the bot levels
-  POST /api/tables                      create a table -> {id, seat, token}
-  GET  /api/tables                      recent tables
+  POST /api/tables                      create a table -> {id, seat, token, invites}
+                                        (``listed``: false keeps it out of the lobby;
+                                        a seat ``invite`` is kept for its invite link)
+  GET  /api/tables                      recent listed tables
   GET  /api/tables/{id}                 one table's public facts
-  POST /api/tables/{id}/join            take a free seat -> {seat, token}
+  POST /api/tables/{id}/join            take a free seat, or with ``invite`` the seat
+                                        kept for that code -> {seat, token}
   GET  /api/tables/{id}/replay/{step}   a finished game, step by step
   GET  /api/tables/{id}/record          a finished game's replay record (JSON)
   WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
@@ -16,18 +19,20 @@ Routes
   GET  /games/{game}/renderer.js        the game's own web renderer (its declared
                                         ``web_renderer`` file), else the generic one
   GET  /, /t/{id}, /replay/{id}         the front end (static files, no build step)
+
+Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
+64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -38,6 +43,17 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.protocol import Game
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.replay import GameRecord
+from knockabout.server.guards import (
+    GONE,
+    NOT_JSON,
+    BadFrame,
+    BodyLimit,
+    close_safely,
+    install_error_handlers,
+    json_problem,
+    receive_text,
+    send_safely,
+)
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
 from knockabout.store import Store
 
@@ -65,12 +81,14 @@ class CreateTable(BaseModel):
     config: dict[str, Any] = Field(default_factory=dict)
     name: str = Field("", max_length=64)
     seed: int | None = Field(None, ge=0, lt=2**63)
+    listed: bool = Field(True, description="show the table in the public lobby (else only its link finds it)")
 
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field("", max_length=64)
     seat: int | None = Field(None, ge=0, lt=64, description="0-based seat; the first free one when left out")
+    invite: str | None = Field(None, min_length=1, max_length=64, description="the code of an invite link")
 
 
 class Hello(BaseModel):
@@ -122,6 +140,8 @@ class ApiError(Exception):
 def _first_problem(exc: ValidationError | RequestValidationError) -> str:
     problems = []
     for err in exc.errors()[:3]:
+        if err.get("type") == "json_invalid":
+            return NOT_JSON
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "message"
         problems.append(f"{loc}: {err.get('msg', 'invalid')}")
     return "; ".join(problems)
@@ -145,6 +165,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="knockabout", lifespan=lifespan)
+    app.add_middleware(BodyLimit)
+    install_error_handlers(app)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -156,7 +178,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=422)
+        not_json = any(e.get("type") == "json_invalid" for e in exc.errors())
+        return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=400 if not_json else 422)
 
     def manager(request: Request | WebSocket) -> Manager:
         m: Manager = request.app.state.manager
@@ -182,14 +205,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed)
-        return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "table": live.info()}
+        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
+                                                    listed=body.listed)
+        invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
+        live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
+        return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
+                "table": live.info()}
 
     @app.get("/api/tables")
     async def tables(request: Request) -> dict[str, Any]:
         m = manager(request)
         out = []
-        for st in m.store.recent(50):
+        for st in m.store.recent(50, listed_only=True):
             live = m.get(st.id)
             if live is not None:
                 out.append(live.info())
@@ -217,7 +244,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.table.over:
             raise ApiError(409, "this game is over; watch its replay instead")
         try:
-            seat, token = await manager(request).join(live, body.name, body.seat)
+            seat, token = await manager(request).join(live, body.name, body.seat, body.invite)
         except KnockaboutError as exc:
             raise ApiError(409, str(exc)) from None
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
@@ -271,35 +298,40 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # -- play
     @app.websocket("/ws/tables/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        await ws.accept()
+        try:
+            await ws.accept()
+            await session(ws, table_id)
+        except GONE:
+            return  # the client went away mid-way (also while its message waited for the table)
+
+    async def session(ws: WebSocket, table_id: str) -> None:
         live = manager(ws).get(table_id)
         if live is None:
-            await ws.send_json({"type": "error", "message": f"no live table {table_id!r}"})
-            await ws.close(code=4404)
+            await send_safely(ws, {"type": "error", "message": f"no live table {table_id!r}"})
+            await close_safely(ws, 4404, "no such live table")
             return
         try:
-            first = await ws.receive_text()
-            hello = Hello.model_validate_json(first)
+            hello = Hello.model_validate_json(await receive_text(ws))
             seat = live.seat_of(hello.token)
-        except (ValidationError, ValueError) as exc:
-            msg = _first_problem(exc) if isinstance(exc, ValidationError) else str(exc)
-            await ws.send_json({"type": "error", "message": f"the first message must be hello: {msg}"})
-            await ws.close(code=4400)
+        except (ValidationError, BadFrame) as exc:
+            msg = (json_problem(exc) or _first_problem(exc)) if isinstance(exc, ValidationError) else str(exc)
+            await send_safely(ws, {"type": "error", "message": f"the first message must be hello: {msg}"})
+            await close_safely(ws, 4400, f"the first message must be hello: {msg}")
             return
         except KnockaboutError as exc:
-            await ws.send_json({"type": "error", "message": str(exc)})
-            await ws.close(code=4403)
-            return
-        except WebSocketDisconnect:
+            await send_safely(ws, {"type": "error", "message": str(exc)})
+            await close_safely(ws, 4403, str(exc))
             return
         conn = Connection(ws, seat)
         await live.connect(conn)
         try:
             while True:
-                text = await ws.receive_text()
+                try:
+                    text = await receive_text(ws)
+                except BadFrame as exc:
+                    await live.send(conn, {"type": "error", "message": f"{exc}; nothing changed"})
+                    continue
                 await handle(live, conn, text)
-        except WebSocketDisconnect:
-            pass
         finally:
             await live.disconnect(conn)
 
@@ -307,11 +339,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         try:
             msg = ClientMessage.validate_json(text)
         except ValidationError as exc:
-            try:
-                json.loads(text)
-                why = _first_problem(exc)
-            except ValueError:
-                why = "not JSON"
+            why = json_problem(exc) or _first_problem(exc)
             await live.send(conn, {"type": "error", "message": f"malformed message ({why}); nothing changed"})
             return
         if isinstance(msg, Ping):

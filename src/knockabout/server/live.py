@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +23,10 @@ from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
+from knockabout.core.rng import fresh_seed
 from knockabout.store import Store, StoredTable
 from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
+from knockabout.table.thinking import FLOOR_MEMORY
 
 
 @dataclass
@@ -72,6 +75,8 @@ class LiveTable:
     tokens: list[str | None]  # sha256 of each person's token
     settings: ServerSettings
     store: Store
+    invites: list[str | None] = field(default_factory=list)  # sha256 of each reserved seat's invite code
+    listed: bool = True  # whether the public lobby shows this table
     created_at: float = field(default_factory=time.time)
     connections: list[Connection] = field(default_factory=list)
     gone_since: dict[int, float] = field(default_factory=dict)
@@ -79,6 +84,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change to the table at a time
     task: asyncio.Task[None] | None = None
     finished_saved: bool = False
+    new_invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for the creator only
+    # the server's recent release floors by (game, bot level), shared by its tables (see drive)
+    think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
 
     # -- facts
     @property
@@ -100,6 +108,18 @@ class LiveTable:
                 return i
         raise TableError("this seat token does not belong to this table")
 
+    def invited_seat(self, code: str) -> int | None:
+        """The reserved, still free seat an invite code opens, or None."""
+        h = token_hash(code)
+        for i, t in enumerate(self.invites):
+            if t is not None and secrets.compare_digest(t, h) and self.table.seats[i].kind == "empty":
+                return i
+        return None
+
+    def free_seats(self) -> list[int]:
+        """Empty seats anyone may take (not those kept for an invite link)."""
+        return [i for i, s in enumerate(self.table.seats) if s.kind == "empty" and not s.reserved]
+
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
 
@@ -120,7 +140,9 @@ class LiveTable:
             "status": self.status(),
             "version": t.version,
             "outcome": None if t.outcome() is None else t.outcome().to_dict(),  # type: ignore[union-attr]
-            "free_seats": [i for i, s in enumerate(t.seats) if s.kind == "empty"],
+            "free_seats": self.free_seats(),
+            "reserved_seats": [i for i, s in enumerate(t.seats) if s.kind == "empty" and s.reserved],
+            "listed": self.listed,
         }
 
     def clock_info(self) -> dict[str, Any] | None:
@@ -167,7 +189,7 @@ class LiveTable:
             self.finished_saved = True
 
     def save_seats(self) -> None:
-        self.store.update_seats(self.id, stored_seats(self.table, self.tokens), self.status())
+        self.store.update_seats(self.id, stored_seats(self.table, self.tokens, self.invites), self.status())
 
     async def changed(self, entries: list[LogEntry]) -> None:
         self.persist(entries)
@@ -190,24 +212,42 @@ class LiveTable:
         return changed
 
     async def drive(self) -> None:
-        """Bots, clocks and grace periods. A bot thinks in a worker thread (a strong bot
-        may take a second) while the table is locked, so the server keeps answering."""
+        """Bots, clocks and grace periods. A bot thinks in a worker thread on a copy of the
+        state *without* the table's lock (so the table keeps answering and nobody can time
+        the thinking by how long the table is busy); its move is released when due."""
         clock = self.settings.clock
         while not self.table.over:
             async with self.lock:
-                seats_changed = self._expire_grace()
-                entries = await asyncio.to_thread(self.table.tick)
-                if entries or seats_changed:
-                    await self.changed(entries)
+                if self._expire_grace():
+                    await self.changed([])
                     continue
-                wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
-                self.wake.clear()
+                thought = self.table.think()
+                if thought is None:
+                    entries = self.table.tick(think=False)  # planned moves and timeouts: quick
+                    if entries:
+                        await self.changed(entries)
+                        continue
+                    wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
+                    self.wake.clear()
+            if thought is not None:
+                await asyncio.to_thread(thought.run)
+                async with self.lock:
+                    if self.table.accept(thought):
+                        self._learn_floor(thought.key[1], thought.floor)
+                continue
             if not wakes:
                 await self.wake.wait()
                 continue
             delay = max(0.0, min(wakes) - clock())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), timeout=delay + 0.005)
+
+    def _learn_floor(self, seat: int, floor: float) -> None:
+        """Remember how long this level thinks in this game, so that the server's next
+        tables release its moves no sooner from their first move on (a long search then
+        stands out at most once per server, not once per table)."""
+        key = (self.game.id, self.table.bot_level(seat))
+        self.think_floors.setdefault(key, deque(maxlen=FLOOR_MEMORY)).append(floor)
 
     def start(self) -> None:
         if self.task is None and not self.table.over:
@@ -294,9 +334,16 @@ def update_message(
     }
 
 
-def stored_seats(table: Table, tokens: list[str | None]) -> list[dict[str, Any]]:
-    return [{"kind": s.kind, "name": s.name, "level": s.level, "token": tokens[i]}
-            for i, s in enumerate(table.seats)]
+def stored_seats(table: Table, tokens: list[str | None], invites: list[str | None]) -> list[dict[str, Any]]:
+    """The seats as stored: kind, name, level, the hash of the person's token and, while a
+    reserved seat is free, the hash of its invite code."""
+    out = []
+    for i, s in enumerate(table.seats):
+        d: dict[str, Any] = {"kind": s.kind, "name": s.name, "level": s.level, "token": tokens[i]}
+        if s.kind == "empty" and s.reserved and i < len(invites):
+            d["invite"] = invites[i]
+        out.append(d)
+    return out
 
 
 class Manager:
@@ -306,17 +353,24 @@ class Manager:
         self.settings = settings
         self.store = store
         self.tables: dict[str, LiveTable] = {}
+        self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
                actions: list[str] | None = None) -> Table:
         s = self.settings
-        return Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
-                     actions=actions or ())
+        table = Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
+                      actions=actions or (), steady_bots=True)
+        learned = [self.think_floors.get((game.id, lvl), ()) for lvl in table.bot_levels()]
+        table.remember_floors([max(recent) for recent in learned if recent])
+        return table
 
     def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
-               seed: int | None = None) -> tuple[LiveTable, int | None, str | None]:
+               seed: int | None = None, *, listed: bool = True) -> tuple[LiveTable, int | None, str | None]:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
-        further people join through ``open`` seats."""
+        further people join through ``open`` seats, or an ``invite`` seat's link (the codes
+        are in :attr:`LiveTable.new_invites` until the creator has been answered).
+        ``listed=False`` keeps the table out of the public lobby (its id is then ~125 bits,
+        so only its link finds it)."""
         game = get_game(game_id)
         if not seat_texts:
             raise ConfigError("a table needs seats (me, open or a bot level for each)")
@@ -340,19 +394,24 @@ class Manager:
         for i, s in enumerate(seats):
             if s.kind == "empty":
                 s.name = f"Seat {i + 1}"
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        seed = seed if seed is not None else secrets.randbelow(2**31)
+        table_id = secrets.token_urlsafe(6 if listed else 16).replace("-", "x").replace("_", "y")
+        # a secret 256-bit seed: the deal comes from keyed BLAKE2b (see knockabout.core.rng)
+        seed = seed if seed is not None else fresh_seed()
         table = self._table(game, seats, cfg, seed)
         tokens: list[str | None] = [None] * len(seats)
         token = None
         if mine is not None:
             token = secrets.token_urlsafe(18)
             tokens[mine] = token_hash(token)
-        live = LiveTable(table_id, table, tokens, self.settings, self.store)
+        codes = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "empty" and s.reserved}
+        invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
+        live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
+                         think_floors=self.think_floors)
+        live.new_invites = codes
         self.store.create(StoredTable(
             id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
-            seed=table.seed, seats=stored_seats(table, tokens), status=live.status(),
-            content_hash=game.content_hash(),
+            seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
+            content_hash=game.content_hash(), listed=listed,
         ))
         if mine is not None:
             live.gone_since[mine] = self.settings.clock()
@@ -360,18 +419,37 @@ class Manager:
         live.start()
         return live, mine, token
 
-    async def join(self, live: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
-        free = [i for i, s in enumerate(live.table.seats) if s.kind == "empty"]
-        if not free:
-            raise TableError("this table has no free seat; you can watch it as a spectator")
-        if seat is None:
-            seat = free[0]
-        elif seat not in free:
-            raise TableError(f"seat {seat + 1} is not free (free seats: {', '.join(str(i + 1) for i in free)})")
+    async def join(self, live: LiveTable, name: str, seat: int | None,
+                   invite: str | None = None) -> tuple[int, str]:
+        """Seat a person: in a free open seat (``seat``, or the first), or with an invite
+        code in the reserved seat it was made for."""
+        if invite is not None:
+            kept = live.invited_seat(invite)
+            if kept is None:
+                raise TableError("this invite link is not valid for this table, or its seat is taken")
+            if seat is not None and seat != kept:
+                raise TableError(f"this invite link is for seat {kept + 1}, not seat {seat + 1}")
+            seat = kept
+        else:
+            free = live.free_seats()
+            if not free:
+                kept_note = " (the other seats are kept for invite links)" if any(
+                    s.kind == "empty" for s in live.table.seats) else ""
+                raise TableError(f"this table has no free seat{kept_note}; you can watch it as a spectator")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                if 0 <= seat < len(live.table.seats) and live.table.seats[seat].reserved:
+                    raise TableError(f"seat {seat + 1} is kept for an invite link")
+                raise TableError(f"seat {seat + 1} is not free (free seats: {', '.join(str(i + 1) for i in free)})")
         async with live.lock:
+            if live.table.seats[seat].kind != "empty":
+                raise TableError(f"seat {seat + 1} was taken meanwhile")
             live.table.fill(seat, clean_name(name) or f"Player {seat + 1}")
             token = secrets.token_urlsafe(18)
             live.tokens[seat] = token_hash(token)
+            if seat < len(live.invites):
+                live.invites[seat] = None  # an invite opens its seat once
             live.gone_since[seat] = self.settings.clock()
             live.save_seats()
             await live.broadcast()
@@ -384,12 +462,15 @@ class Manager:
         for st in self.store.unfinished():
             try:
                 game = get_game(st.game)
-                seats = [Seat(s["kind"], s.get("name") or "", s.get("level")) for s in st.seats]
+                seats = [Seat(s["kind"], s.get("name") or "", s.get("level"),
+                              reserved=s["kind"] == "empty" and bool(s.get("invite"))) for s in st.seats]
                 table = self._table(game, seats, st.config, st.seed, st.actions)
             except KnockaboutError:
                 continue  # a game this build cannot replay stays stored, untouched
             tokens = [s.get("token") for s in st.seats]
-            live = LiveTable(st.id, table, tokens, self.settings, self.store, created_at=st.created_at)
+            invites = [s.get("invite") for s in st.seats]
+            live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
+                             created_at=st.created_at, think_floors=self.think_floors)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":

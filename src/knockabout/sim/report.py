@@ -88,7 +88,7 @@ def summarize(results: SimResults, bootstrap: int = 200) -> Summary:
         median_length=float(statistics.median(lengths)) if lengths else 0.0,
         length_unit=str(meta.get("length_unit", "decisions")),
         seconds=float(meta.get("seconds", 0.0)),
-        seats=[_rate(f"seat {s}", seat_points[s], total) for s in range(n)],
+        seats=[_rate(f"seat {s + 1}", seat_points[s], total) for s in range(n)],  # people count from 1
         first_mover=[
             _rate(f"{ORDINALS[p] if p < len(ORDINALS) else p + 1} to play", pos_points[p], pos_games[p])
             for p in range(n)

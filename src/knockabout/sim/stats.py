@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from knockabout.core.rng import Rng
 
@@ -85,9 +86,63 @@ def elo_from_strengths(strengths: Sequence[float], anchor: int | None = None) ->
 
 @dataclass(frozen=True)
 class Rating:
+    """An Elo-scale rating with its 95 % interval.
+
+    ``unbounded`` is ``"above"`` or ``"below"`` when the games say nothing about how far
+    the rating goes that way: the player won (or lost) every game it played against the
+    others, or the anchor did. The numbers are then only the prior's (every bootstrap
+    resample shows the same clean sweep, so the interval has no width), not a measurement.
+    ``reason`` says which sweep it was. ``anchor`` marks the player rated 0 by definition.
+    """
+
     elo: float
     low: float
     high: float
+    unbounded: Literal["above", "below"] | None = None
+    reason: str = ""
+    anchor: bool = False
+
+
+def sweeps(pairs: Sequence[Pair], players: int) -> list[Literal["won", "lost"] | None]:
+    """Per player: ``"won"`` when it won every pairwise result it took part in, ``"lost"``
+    when it lost every one, else None (also for a player in no result)."""
+    score = [0.0] * players
+    count = [0] * players
+    for a, b, s in pairs:
+        score[a] += s
+        score[b] += 1.0 - s
+        count[a] += 1
+        count[b] += 1
+    out: list[Literal["won", "lost"] | None] = []
+    for p in range(players):
+        if count[p] and score[p] == count[p]:
+            out.append("won")
+        elif count[p] and score[p] == 0:
+            out.append("lost")
+        else:
+            out.append(None)
+    return out
+
+
+def _unbounded(
+    swept: Sequence[Literal["won", "lost"] | None], anchor: int | None
+) -> list[tuple[Literal["above", "below"] | None, str]]:
+    """Which ratings the data leave unbounded, and why (see :class:`Rating`)."""
+    out: list[tuple[Literal["above", "below"] | None, str]] = []
+    for p, sweep in enumerate(swept):
+        if p == anchor:
+            out.append((None, ""))  # the anchor is 0 by definition
+        elif sweep == "won":
+            out.append(("above", "won every game"))
+        elif sweep == "lost":
+            out.append(("below", "lost every game"))
+        elif anchor is not None and swept[anchor] == "lost":
+            out.append(("above", "the anchor lost every game"))
+        elif anchor is not None and swept[anchor] == "won":
+            out.append(("below", "the anchor won every game"))
+        else:
+            out.append((None, ""))
+    return out
 
 
 def elo_ratings(
@@ -103,8 +158,9 @@ def elo_ratings(
     """
     flat = [pr for g in games for pr in g]
     point = elo_from_strengths(bradley_terry(flat, players), anchor)
+    open_ends = _unbounded(sweeps(flat, players), anchor)
     if bootstrap <= 0 or not games:
-        return [Rating(e, e, e) for e in point]
+        return [Rating(e, e, e, *open_ends[i], anchor=i == anchor) for i, e in enumerate(point)]
     rng = Rng(seed)
     samples: list[list[float]] = [[] for _ in range(players)]
     n = len(games)
@@ -118,7 +174,7 @@ def elo_ratings(
         s = sorted(samples[i])
         lo = s[int(0.025 * (len(s) - 1))]
         hi = s[math.ceil(0.975 * (len(s) - 1))]
-        out.append(Rating(point[i], min(lo, point[i]), max(hi, point[i])))
+        out.append(Rating(point[i], min(lo, point[i]), max(hi, point[i]), *open_ends[i], anchor=i == anchor))
     return out
 
 

@@ -3,9 +3,14 @@
 SQLite in a data directory by default (``<data dir>/knockabout.db``); any SQLAlchemy
 URL works instead (e.g. ``postgresql://user:password@host/db``; a PostgreSQL URL without a
 driver uses psycopg 3). Column types are chosen to mean the same on SQLite and PostgreSQL
-(64-bit seeds, action texts of any length). A table's whole game
-is ``(game, rules version, config, seed, actions)``, so a restarted server rebuilds
-every unfinished table by replaying its actions.
+(action texts of any length; a seed below ``2**63`` in ``seed``, a larger one, such as
+the 256-bit secret seeds of live tables, as decimal text in ``seed_text``, because SQL
+integers stop at 64 bits). A table's whole game is ``(game, rules version, config, seed,
+actions)``, so a restarted server rebuilds every unfinished table by replaying its actions.
+``listed`` says whether the public lobby shows the table (see :meth:`Store.recent`).
+
+A database made by an older version gains the newer columns when it is opened
+(:func:`_add_missing_columns`); its rows keep their meaning (a seed in ``seed``, listed).
 """
 
 from __future__ import annotations
@@ -16,7 +21,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    inspect,
+    select,
+    text,
+    true,
+)
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -40,7 +61,9 @@ class TableRow(Base):
     rules_version: Mapped[str] = mapped_column(String(32))
     content_hash: Mapped[str] = mapped_column(String(128), default="")
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)  # seeds go up to 2**63 - 1
+    seed: Mapped[int] = mapped_column(BigInteger)  # a seed below 2**63 (else 0, and seed_text holds it)
+    seed_text: Mapped[str | None] = mapped_column(String(80), nullable=True, default=None)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
@@ -61,7 +84,9 @@ class ActionRow(Base):
 
 @dataclass
 class StoredTable:
-    """A table as stored. ``seats`` are dicts: kind, name, level, token (a hash or None)."""
+    """A table as stored. ``seats`` are dicts: kind, name, level, token (a hash or None)
+    and, for a seat kept for an invite link, ``invite`` (the hash of its invite code).
+    ``listed``: whether the public lobby shows it."""
 
     id: str
     game: str
@@ -75,6 +100,37 @@ class StoredTable:
     finished_at: float | None = None
     result: dict[str, Any] | None = None
     actions: list[str] = field(default_factory=list)
+    listed: bool = True
+
+
+_BIG_SEED = 1 << 63
+
+
+def _seed_columns(seed: int) -> tuple[int, str | None]:
+    """(``seed``, ``seed_text``) for a seed: SQL integers hold 64 bits, larger seeds go as text."""
+    if 0 <= seed < _BIG_SEED:
+        return seed, None
+    return 0, str(seed)
+
+
+def _seed_of(row: TableRow) -> int:
+    return int(row.seed_text) if row.seed_text else row.seed
+
+
+_NEW_COLUMNS = {  # columns added after the first release: name -> DDL type and default
+    "seed_text": "VARCHAR(80)",
+    "listed": "BOOLEAN NOT NULL DEFAULT TRUE",
+}
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a database made by an older version up to date (``create_all`` makes missing
+    tables, never missing columns)."""
+    have = {c["name"] for c in inspect(engine).get_columns(TableRow.__tablename__)}
+    with engine.begin() as conn:
+        for name, ddl in _NEW_COLUMNS.items():
+            if name not in have:
+                conn.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {ddl}"))
 
 
 def database_url(url: str) -> URL:
@@ -120,6 +176,7 @@ class Store:
             else:  # a server may restart under a long-running app: test pooled connections first
                 self.engine = create_engine(parsed, pool_pre_ping=True)
             Base.metadata.create_all(self.engine)
+            _add_missing_columns(self.engine)
         except Exception as exc:  # any driver error becomes one clear line
             raise StoreError(f"cannot open the database {self.url!r}: {_one_line(exc)}") from None
 
@@ -128,6 +185,7 @@ class Store:
 
     # -- writes
     def create(self, t: StoredTable) -> None:
+        seed, seed_text = _seed_columns(t.seed)
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -136,7 +194,9 @@ class Store:
                     rules_version=t.rules_version,
                     content_hash=t.content_hash,
                     config=t.config,
-                    seed=t.seed,
+                    seed=seed,
+                    seed_text=seed_text,
+                    listed=t.listed,
                     seats=t.seats,
                     status=t.status,
                     created_at=t.created_at,
@@ -177,7 +237,7 @@ class Store:
             game=row.game,
             rules_version=row.rules_version,
             config=dict(row.config),
-            seed=row.seed,
+            seed=_seed_of(row),
             seats=[dict(x) for x in row.seats],
             status=row.status,
             content_hash=row.content_hash,
@@ -185,6 +245,7 @@ class Store:
             finished_at=row.finished_at,
             result=row.result,
             actions=list(actions),
+            listed=row.listed,
         )
 
     def get(self, table_id: str) -> StoredTable | None:
@@ -200,15 +261,19 @@ class Store:
             ).all()
             return [self._load(s, r) for r in rows]
 
-    def recent(self, limit: int = 50) -> list[StoredTable]:
-        """The latest tables (without their action logs), newest first."""
+    def recent(self, limit: int = 50, *, listed_only: bool = False) -> list[StoredTable]:
+        """The latest tables (without their action logs), newest first; ``listed_only``:
+        only those their creators chose to show in the lobby."""
+        query = select(TableRow)
+        if listed_only:
+            query = query.where(TableRow.listed.is_(True))
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.created_at.desc()).limit(limit)).all()
+            rows = s.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)).all()
             return [
                 StoredTable(
-                    id=r.id, game=r.game, rules_version=r.rules_version, config=dict(r.config), seed=r.seed,
+                    id=r.id, game=r.game, rules_version=r.rules_version, config=dict(r.config), seed=_seed_of(r),
                     seats=[dict(x) for x in r.seats], status=r.status, content_hash=r.content_hash,
-                    created_at=r.created_at, finished_at=r.finished_at, result=r.result,
+                    created_at=r.created_at, finished_at=r.finished_at, result=r.result, listed=r.listed,
                 )
                 for r in rows
             ]

@@ -4,6 +4,8 @@ Seat texts (used by ``knockabout play --seats`` and the lobby):
 
 * ``me``, ``you``, ``person``, ``human`` - a person;
 * ``open``, ``empty``, ``free`` - an empty seat a person may join later;
+* ``invite`` - an empty seat kept for whoever has its invite link (the server hands
+  the creator one link per such seat; nobody else can take it);
 * ``bot:LEVEL`` or just ``LEVEL`` (e.g. ``random``, ``easy``, ``hard``) - a bot.
 """
 
@@ -19,6 +21,7 @@ SeatKind = Literal["person", "bot", "empty"]
 
 PERSON_WORDS = ("me", "you", "person", "human")
 EMPTY_WORDS = ("open", "empty", "free")
+INVITE_WORDS = ("invite", "reserved")
 
 
 class SeatError(KnockaboutError):
@@ -27,12 +30,14 @@ class SeatError(KnockaboutError):
 
 @dataclass
 class Seat:
-    """One chair at a table. ``away`` marks a person whose seat a stand-in bot plays."""
+    """One chair at a table. ``away`` marks a person whose seat a stand-in bot plays;
+    ``reserved`` an empty seat only its invite link can take."""
 
     kind: SeatKind
     name: str = ""
     level: str | None = None
     away: bool = False
+    reserved: bool = False
 
     @property
     def is_person(self) -> bool:
@@ -40,7 +45,8 @@ class Seat:
 
     def public(self) -> dict[str, object]:
         """What everyone at the table may know about this seat."""
-        return {"kind": self.kind, "name": self.name, "level": self.level, "away": self.away}
+        return {"kind": self.kind, "name": self.name, "level": self.level, "away": self.away,
+                "reserved": self.reserved}
 
 
 def parse_seat(text: str, game_id: str) -> Seat:
@@ -52,10 +58,13 @@ def parse_seat(text: str, game_id: str) -> Seat:
         return Seat("person")
     if word in EMPTY_WORDS:
         return Seat("empty")
+    if word in INVITE_WORDS:
+        return Seat("empty", reserved=True)
     level = word.removeprefix("bot:")
     if level not in LEVELS:
         raise SeatError(
-            f"unknown seat {text.strip()!r}: use me (a person), open (a free seat) or a bot level "
+            f"unknown seat {text.strip()!r}: use me (a person), open (a free seat), invite (a seat "
+            f"kept for its invite link) or a bot level "
             f"({', '.join(LEVELS)})"
         )
     make_bot(level, game_id)  # the level must be able to play this game

@@ -14,9 +14,14 @@ when it decides and its open challenge; a spectator (seat None) gets the public 
 and public events. The state, the match and the full event log are private: the
 server and the terminal build everything they show from updates.
 
-Fairness of timed windows: a bot answering a timed decision (Nak Muay's Countdown)
-always answers ``bot_delay`` seconds after the window opened, whatever it holds, so
-the speed of an answer never tells anyone whether the bot had a response.
+Timing that tells nothing: a bot's move is worked out ahead (:meth:`Table.think`, which
+a driver may run in another thread without holding anything) and released at a time
+fixed when its decision opened, whatever it holds and however long it thought: a timed
+decision (Nak Muay's Countdown) ``bot_delay`` seconds after the window opened, any other
+``bot_pace`` seconds after. With ``steady_bots`` the table also never releases a move
+sooner than 1.25 x the longest of the last ``FLOOR_MEMORY`` thinkings it has seen, so a
+slow search does not stand out from a forced move either. How long the bot really
+thought shows nowhere.
 
 Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
 (declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person
@@ -31,7 +36,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,17 +45,18 @@ from pydantic import BaseModel
 
 from knockabout.bots.levels import make_bot
 from knockabout.core.actions import Action
-from knockabout.core.bot import Bot, SeatView
+from knockabout.core.bot import Bot
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.plugins import Maker
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord, Match
-from knockabout.core.rng import Rng, mix_seed
+from knockabout.core.rng import Rng, derive_seed
 from knockabout.core.view import View
 from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
+from knockabout.table.thinking import FLOOR_MEMORY, PlanKey, Thought
 from knockabout.table.undo import public_and_deterministic
 from knockabout.table.update import Update
 
@@ -109,6 +116,7 @@ class Table:
         stand_in: str | None = None,
         challenges: Mapping[str, Maker] | None = None,
         challenge_seed: int | None = None,
+        steady_bots: bool = False,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         self._match = Match(self.game, config, seed)
@@ -125,7 +133,12 @@ class Table:
         self.log: list[LogEntry] = []
         self._events: list[tuple[int, Event]] = []
         self._bots: dict[int, Bot] = {}
-        self._bot_rng = Rng(mix_seed(seed, "table-bots"))
+        # the bots' generator: secret when the deal is (a secret seed), so bot moves tell
+        # nothing about the deal's key; mix_seed(seed, "table-bots") for other seeds
+        self._bot_rng = Rng(derive_seed(seed, "table-bots"))
+        self.steady_bots = steady_bots
+        self._floors: deque[float] = deque(maxlen=FLOOR_MEMORY)  # the last thinkings' floors
+        self._plan: tuple[PlanKey, Action] | None = None
         self._decided_at = clock()
         self.makers: Mapping[str, Maker] = self.game.challenges() if challenges is None else challenges
         # the puzzles' generator is the table's secret, never the game's (tests may fix it)
@@ -178,6 +191,15 @@ class Table:
     def persons(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "person"]
 
+    def bot_level(self, seat: int) -> str:
+        """The level of the bot that plays this seat (its own, or the stand-in's)."""
+        s = self.seats[seat]
+        return s.level if s.kind == "bot" and s.level else self.stand_in
+
+    def bot_levels(self) -> set[str]:
+        """Every bot level that may play at this table (a person's seat: the stand-in's)."""
+        return {self.bot_level(i) for i in range(len(self.seats))}
+
     def bot_controls(self, seat: int) -> bool:
         """Whether a bot decides for this seat (a bot seat, or a person who is away)."""
         s = self.seats[seat]
@@ -196,9 +218,56 @@ class Table:
         return None if dl is None else max(0.0, dl - self.clock())
 
     def _bot_due(self, d: Decision) -> float:
+        """When the bot's move is released: fixed when the decision opened (never by what
+        the bot holds or how long it thought)."""
         if d.time_limit is not None:
-            return self._decided_at + min(self.bot_delay, d.time_limit * _MAX_WINDOW_SHARE)
-        return self._decided_at + self.bot_pace
+            wait = min(max(self.bot_delay, self.think_floor), d.time_limit * _MAX_WINDOW_SHARE)
+        else:
+            wait = max(self.bot_pace, self.think_floor)
+        return self._decided_at + wait
+
+    # ------------------------------------------------------------ bot thinking
+    @property
+    def think_floor(self) -> float:
+        """With ``steady_bots``: no bot move is released sooner than this after its decision
+        opened (1.25 x the longest of the last thinkings, at most 10 s)."""
+        return max(self._floors, default=0.0)
+
+    def remember_floors(self, floors: Iterable[float]) -> None:
+        """Start from floors learned elsewhere (the server's other tables of these levels)."""
+        self._floors.extend(f for f in floors if f > 0)
+
+    def _plan_key(self, d: Decision) -> PlanKey:
+        s = self.seats[d.player]
+        return (self.version, d.player, d.player if s.kind == "bot" else -1 - d.player, self._decided_at)
+
+    def _planned(self, d: Decision) -> Action | None:
+        plan = self._plan
+        return plan[1] if plan is not None and plan[0] == self._plan_key(d) else None
+
+    def think(self) -> Thought | None:
+        """The thinking a bot must do now for the pending decision, or None (no bot decides,
+        play has not started, or its move is already worked out). Run it (in any thread; it
+        needs no lock on the table) and give it back to :meth:`accept`; :meth:`tick` then
+        releases the move when it is due. A driver that never calls this still works:
+        :meth:`tick` thinks itself, ahead of the release time when called early."""
+        d = self.decision()
+        if d is None or not self.started or not self.bot_controls(d.player) or self._planned(d) is not None:
+            return None
+        key = self._plan_key(d)
+        return Thought(key, self._bot_for(d.player), self._state.clone(), d.player, self._bot_rng,
+                       self.clock, self._decided_at)
+
+    def accept(self, thought: Thought) -> bool:
+        """Keep a finished :class:`Thought` if the decision it was for is still pending
+        (same state, same seat and bot, same clock start); False when it came too late."""
+        d = self.decision()
+        if thought.action is None or d is None or not self.bot_controls(d.player) or self._plan_key(d) != thought.key:
+            return False
+        self._plan = (thought.key, thought.action)
+        if self.steady_bots:
+            self._floors.append(thought.floor)
+        return True
 
     def next_due(self) -> float | None:
         """The clock time at which :meth:`tick` will have something to do, or None when
@@ -214,19 +283,30 @@ class Table:
             times.append(dl)
         return min(times) if times else None
 
-    def tick(self) -> list[LogEntry]:
-        """Apply every bot move and timeout that is due by now."""
+    def tick(self, *, think: bool = True) -> list[LogEntry]:
+        """Apply every bot move and timeout that is due by now. A bot whose move is not
+        worked out yet thinks here (its move is still released only when due); with
+        ``think=False`` the tick stops there instead, for a driver that runs
+        :meth:`think` itself (outside any lock)."""
         done: list[LogEntry] = []
         while self.started:
             d = self.decision()
             if d is None:
                 break
+            if self.bot_controls(d.player):
+                action = self._planned(d)
+                if action is None and think:
+                    thought = self.think()
+                    assert thought is not None  # a bot decides and nothing is planned
+                    thought.run()
+                    self.accept(thought)
+                    action = thought.action
+                if action is not None and self.clock() >= self._bot_due(d):
+                    self._plan = None
+                    by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
+                    done.append(self._apply(d, action, by))
+                    continue
             now = self.clock()
-            if self.bot_controls(d.player) and now >= self._bot_due(d):
-                action = self._bot_move(d.player)
-                by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
-                done.append(self._apply(d, action, by))
-                continue
             dl = self.deadline()
             if dl is not None and now >= dl and d.timeout_action is not None:
                 done.append(self._apply(d, d.timeout_action, "timeout"))
@@ -405,26 +485,12 @@ class Table:
     # -------------------------------------------------------------- internals
     def _bot_for(self, seat: int) -> Bot:
         s = self.seats[seat]
-        level = s.level if s.kind == "bot" and s.level else self.stand_in
+        level = self.bot_level(seat)
         key = seat if s.kind == "bot" else -1 - seat
         bot = self._bots.get(key)
         if bot is None:
             bot = self._bots[key] = make_bot(level, self.game.id)
         return bot
-
-    def _bot_move(self, seat: int) -> Action:
-        """The bot's choice; a bot that fails or answers illegally never freezes a live
-        table: the move becomes a random legal one (and the failure is logged)."""
-        legal = self._state.legal_actions()
-        try:
-            action = self._bot_for(seat).choose(SeatView(self._state, seat), legal, self._bot_rng)
-        except Exception:
-            log.exception("the bot of seat %d failed; it plays a random legal action", seat)
-            return legal[self._bot_rng.below(len(legal))]
-        if action not in legal:
-            log.error("the bot of seat %d chose %r, which is not legal; it plays a random legal action", seat, action)
-            return legal[self._bot_rng.below(len(legal))]
-        return action
 
     def _apply(
         self, d: Decision | None, action: Action | str, by: Actor, *, check_undo: bool = True, verdict: str = ""

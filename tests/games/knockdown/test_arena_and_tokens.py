@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from knockabout.games.knockdown.match import TOKEN_INDEX
-from knockabout.games.knockdown.state import CANDLE, KnockdownState
+from knockabout.games.knockdown.rounds import CANDLE
+from knockabout.games.knockdown.state import KnockdownState
 from tests.games.knockdown.helpers import arrange, fresh, hand, kind, legal, play, ready, space
 
 

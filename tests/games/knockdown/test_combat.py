@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from knockabout.games.knockdown.state import TK_CURSE
+import pytest
+
+from knockabout.core.errors import IllegalActionError
+from knockabout.games.knockdown.state import TK_CURSE, KnockdownState
 from tests.games.knockdown.helpers import arrange, fresh, hand, kind, legal, play, ready
 
 
@@ -27,8 +30,8 @@ def test_a_combo_offers_only_special_attacks_that_can_be_paid_and_reach() -> Non
     arrange(s, hands=(["High Punch", "High Kick"], ["High Punch", "High Kick"]))
     play(s, "combo")
     # Greatsword Arc (punch+kick, range 1-2) is payable; Shield Bash needs a block; Vow needs a block;
-    # Relentless Charge reaches but needs a dash
-    assert legal(s) == ["special:0", "combo:end"]
+    # Relentless Charge reaches but needs a dash; no combo:end before something is played
+    assert legal(s) == ["special:0"]
 
 
 def test_relentless_charge_reaches_an_adjacent_opponent_and_wounds_it() -> None:
@@ -106,12 +109,12 @@ def test_dash_discards_a_card_and_moves_once_per_dash_symbol() -> None:
     s, me = knight_vs_mistbearer()
     arrange(s, at=((3, 1), (7, 1)), hands=(["Mist Step", "High Punch"], []))
     play(s, "combo")
-    assert legal(s) == ["dash:1", "combo:end"], "only the card with a Dash symbol"
+    assert legal(s) == ["dash:1"], "only the card with a Dash symbol (and no end before a Dash or Special)"
     play(s, "dash:1")
     assert kind(s) == "move_step" and "stop" in legal(s)
     play(s, "move:right")
     assert s.setup.arena.xs[s.pos[me]] == 4
-    assert kind(s) == "combo"
+    assert kind(s) == "combo" and legal(s) == ["combo:end"]
 
 
 def test_siege_storm_alternative_cost_accepts_either_symbol() -> None:
@@ -352,3 +355,43 @@ def test_curse_then_doom_adds_a_heavy_wound_and_removes_the_curse() -> None:
     play(s, "special:0")
     play(s, legal(s)[0])
     assert s.heavy[1 - mb] == 2 and s.tokens[1 - mb][TK_CURSE] == 0
+
+
+# --------------------------------------------------------------------------- the empty Combo (issue 17)
+
+
+def _issue_17_combo() -> KnockdownState:
+    s = fresh(("mistbearer", "lost_knight"), seed=0)
+    play(s, *["skill:0"] * 4, "faceup:0", "faceup:0", "row:0", "row:1", "row:2", "combo")
+    return s
+
+
+def test_an_empty_combo_cannot_end_so_it_is_no_free_pass() -> None:
+    s = _issue_17_combo()
+    assert kind(s) == "combo"
+    assert "combo:end" not in legal(s) and legal(s), "a Special Attack or a Dash must come first"
+    before = s.to_dict()
+    with pytest.raises(IllegalActionError, match=r"illegal action 'combo:end'.*legal: special:1, special:2, dash:1"):
+        s.apply("combo:end")
+    assert s.to_dict() == before, "the refused answer changed nothing"
+
+
+def test_a_combo_may_end_once_a_dash_or_special_attack_is_done() -> None:
+    s = _issue_17_combo()
+    me = s.current
+    play(s, "dash:1")
+    while kind(s) == "move_step":
+        play(s, "stop" if "stop" in legal(s) else legal(s)[0])
+    assert kind(s) == "combo" and "combo:end" in legal(s)
+    done = s.actions_done
+    play(s, "combo:end")
+    assert s.actions_done == done + 1 and (s.current != me or kind(s) == "turn")
+
+
+def test_a_stunned_fighter_must_really_act_with_its_one_action() -> None:
+    s, _me = knight_vs_mistbearer()
+    arrange(s, hands=(["High Punch", "High Kick"], []))
+    s.actions_allowed, s.actions_done = 1, 0  # as after a Stun token at the start of the turn
+    assert "pass" not in legal(s) and "combo" in legal(s)
+    play(s, "combo")
+    assert legal(s) == ["special:0"], "choosing Combo commits to a Special Attack or a Dash"

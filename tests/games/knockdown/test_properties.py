@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 
 from knockabout.core import Rng
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown.state import CANDLE, T_TAKE, KnockdownState
+from knockabout.games.knockdown.rounds import CANDLE
+from knockabout.games.knockdown.state import KnockdownState
+from knockabout.games.knockdown.tasks import Take
 
 BOXES = [["tainted_grail"], ["nemesis"], ["siege_storm"], ["tainted_grail", "nemesis", "siege_storm"]]
 
@@ -17,7 +19,7 @@ def _check(s: KnockdownState) -> None:
     # every Attack card is somewhere: deck, row, hands or discard (Contamination lives apart)
     cards = [d for d in s.deck if d != CANDLE] + [d for d in s.row if d >= 0] + s.discard
     cards += [d for h in s.hands for d in h if d != setup.contamination]
-    in_flight = [t[2] for t in s.tasks if t[0] == T_TAKE]  # taken, to reach a hand once its attack resolves
+    in_flight = [t.card for t in s.tasks if isinstance(t, Take)]  # taken, to reach a hand once its attack resolves
     cards += [d for d in in_flight if d != setup.contamination]
     assert sorted(cards) == sorted(setup.deck)
     assert s.deck.count(CANDLE) + s.candle == setup.candles or s.phase <= 3

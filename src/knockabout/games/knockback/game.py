@@ -152,6 +152,8 @@ class KnockbackGame(Game[KnockbackConfig]):
             }
             for p in content.builtin_packs()
         ]
+        ids = ["random", *(p["id"] for p in d["packs"])]
+        d["choices"] = {"packs": ids, "draft_packs": ids}  # values the free-text options take
         return d
 
 

@@ -1,4 +1,4 @@
-"""Knockdown content as data: boxes of fighters, Attack cards, Skill cards and an arena.
+"""Knockdown content on disk: finding, reading and validating the boxes.
 
 Each box is a folder ``content/<box>/`` holding five TOML files, every one with the
 top-level key ``game = "knockdown"``:
@@ -9,10 +9,12 @@ top-level key ``game = "knockdown"``:
 * ``attacks.toml``  - the Attack card designs and how many copies of each
 * ``skills.toml``   - the Skill cards (initiative and effects)
 
-Effects are lists of *primitives* (see :data:`Op`), run by one interpreter in
-:mod:`.state`; the text a player reads is generated from the same data
-(:mod:`.text`). Loading validates everything with pydantic, and every problem is
-reported as ``file: entry: field: what is expected``.
+What each file may hold is in :mod:`.models` (effects: :mod:`.ops`, the shared words:
+:mod:`.vocabulary`); effects run in one interpreter (:mod:`.effects`) and the text a
+player reads is generated from the same data (:mod:`.text`). Loading validates
+everything with pydantic, and every problem is reported as
+``file: entry: field: what is expected``. Combining the boxes of one match is
+:func:`.match.build_setup`.
 """
 
 from __future__ import annotations
@@ -23,570 +25,34 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ValidationError
 
 from knockabout.core.errors import ContentError
+from knockabout.games.knockdown.models import (
+    FILE_MODELS,
+    ArenaFile,
+    ArenaModel,
+    AttackCard,
+    AttacksFile,
+    BoxFile,
+    BoxModel,
+    ExtraSymbol,
+    Fighter,
+    FightersFile,
+    RoundStart,
+    SkillsFile,
+    TurnStart,
+)
+from knockabout.games.knockdown.models import Skill as Skill
+from knockabout.games.knockdown.ops import OP_NAMES, Op, OpName
 
 CONTENT_DIR: Final = Path(__file__).parent / "content"
 BOXES: Final = ("tainted_grail", "nemesis", "siege_storm")
 FILES: Final = ("box", "arena", "fighters", "attacks", "skills")
 
-SYMBOLS: Final = ("punch", "kick", "block", "dash")
-SYMBOL_INDEX: Final = {s: i for i, s in enumerate(SYMBOLS)}
-TOKENS: Final = ("curse", "stun", "poison", "mist", "potion", "ammo", "flame", "trap", "contamination")
-TAGS: Final = ("start", "edge", "center", "corridor", "dangerous")
-ARENA_RULES: Final = ("none", "fading_menhir", "technical_corridors", "dangerous_edges")
-MAX_SPACES: Final = 32
-MAX_SPECIALS: Final = 5
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-Who = Literal["opponent", "self"]
-AttackType = Literal["strike", "ability", "reaction"]
-
-
-def _check_symbol(value: str) -> str:
-    if value not in SYMBOLS:
-        raise ValueError(f"unknown symbol {value!r} (expected one of: {', '.join(SYMBOLS)})")
-    return value
-
-
-def _check_token(value: str) -> str:
-    if value not in TOKENS:
-        raise ValueError(f"unknown token {value!r} (expected one of: {', '.join(TOKENS)})")
-    return value
-
-
-class Range(BaseModel):
-    """Where an attack reaches: any distance, exactly/lo-hi spaces, or a projectile line."""
-
-    model_config = _STRICT
-    kind: Literal["any", "span", "projectile"]
-    lo: int = 0
-    hi: int = 0
-
-    @classmethod
-    def parse(cls, text: str) -> Range:
-        t = text.strip().lower()
-        if t in ("", "any", "none"):
-            return cls(kind="any")
-        if t == "projectile":
-            return cls(kind="projectile")
-        parts = t.split("-")
-        try:
-            nums = [int(p) for p in parts]
-        except ValueError:
-            raise ValueError(
-                f"bad range {text!r} (expected a number like \"2\", a span like \"1-3\", \"projectile\" or \"any\")"
-            ) from None
-        if len(nums) == 1 and nums[0] >= 1:
-            return cls(kind="span", lo=nums[0], hi=nums[0])
-        if len(nums) == 2 and 1 <= nums[0] <= nums[1]:
-            return cls(kind="span", lo=nums[0], hi=nums[1])
-        raise ValueError(f"bad range {text!r} (numbers must be >= 1 and ascending, e.g. \"1-3\")")
-
-    def text(self) -> str:
-        if self.kind == "any":
-            return "any range"
-        if self.kind == "projectile":
-            return "projectile"
-        return f"range {self.lo}" if self.lo == self.hi else f"range {self.lo}-{self.hi}"
-
-
-def _range(value: Any) -> Any:
-    if isinstance(value, str):
-        return Range.parse(value)
-    if isinstance(value, int):
-        return Range.parse(str(value))
-    return value
-
-
-# --------------------------------------------------------------------------- effects
-class Cond(BaseModel):
-    """An op runs only if a fighter has (or lacks) a token."""
-
-    model_config = _STRICT
-    on: Who = "opponent"
-    has: str
-    present: bool = True
-
-    _tok = field_validator("has")(classmethod(lambda cls, v: _check_token(v)))
-
-
-class _Op(BaseModel):
-    model_config = _STRICT
-    when: Cond | None = Field(None, alias="if")
-
-
-class WoundOp(_Op):
-    """Inflict wounds (not blockable as wounds: they sit in the effect frame)."""
-
-    op: Literal["wound"]
-    target: Who = "opponent"
-    heavy: int = Field(0, ge=0, le=5)
-    light: int = Field(0, ge=0, le=5)
-
-
-class WoundPerSymbolOp(_Op):
-    """1 wound per ``per`` matching symbols in the actor's hand."""
-
-    op: Literal["wound_per_symbol"]
-    symbol: str = "any"
-    per: int = Field(1, ge=1, le=3)
-    kind: Literal["heavy", "light"] = "light"
-
-    @field_validator("symbol")
-    @classmethod
-    def _sym(cls, v: str) -> str:
-        return v if v == "any" else _check_symbol(v)
-
-
-class BackwardOp(_Op):
-    """Push the opponent straight away from the actor."""
-
-    op: Literal["backward"]
-    steps: int = Field(1, ge=1, le=4)
-
-
-class ForwardOp(_Op):
-    """Move the actor straight towards the opponent."""
-
-    op: Literal["forward"]
-    steps: int = Field(1, ge=1, le=4)
-
-
-class StepOp(_Op):
-    """The actor moves a fighter one space at a time, choosing each direction."""
-
-    op: Literal["step"]
-    who: Who = "self"
-    steps: int = Field(1, ge=1, le=4)
-    optional: bool = False
-
-
-class BlinkOp(_Op):
-    """The actor places a fighter on a free space at distance min..max from ``anchor``."""
-
-    op: Literal["blink"]
-    who: Who = "self"
-    min: int = Field(1, ge=0, le=8)
-    max: int = Field(2, ge=1, le=8)
-    anchor: Literal["actor", "mover"] = "mover"
-
-    @model_validator(mode="after")
-    def _order(self) -> BlinkOp:
-        if self.min > self.max:
-            raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
-        return self
-
-
-class PlaceTokenOp(_Op):
-    op: Literal["place_token"]
-    token: str
-    on: Who = "opponent"
-    count: int = Field(1, ge=1, le=6)
-
-    _tok = field_validator("token")(classmethod(lambda cls, v: _check_token(v)))
-
-
-class RemoveTokenOp(_Op):
-    op: Literal["remove_token"]
-    token: str
-    source: Who = Field("opponent", alias="from")
-    count: int = Field(1, ge=1, le=6)
-
-    _tok = field_validator("token")(classmethod(lambda cls, v: _check_token(v)))
-
-
-class DiscardOp(_Op):
-    """A fighter discards cards from hand; ``chooser`` picks which."""
-
-    op: Literal["discard"]
-    who: Who = "opponent"
-    count: int = Field(1, ge=1, le=3)
-    chooser: Literal["owner", "actor"] = "owner"
-
-
-class RevealDiscardOp(_Op):
-    """The opponent reveals ``reveal`` cards of their choice; the actor discards one."""
-
-    op: Literal["reveal_discard"]
-    reveal: int = Field(2, ge=1, le=3)
-
-
-class TakeFromRowOp(_Op):
-    """The actor takes a card of their choice from the Attack Row (no Attack Sequence)."""
-
-    op: Literal["take_from_row"]
-    count: int = Field(1, ge=1, le=2)
-
-
-class HealOp(_Op):
-    """The actor discards wounds from their own sheet."""
-
-    op: Literal["heal"]
-    heavy: int = Field(0, ge=0, le=3)
-    light: int = Field(0, ge=0, le=3)
-
-
-class SpendForStepsOp(_Op):
-    """Discard any number of your tokens; move 1 space for each."""
-
-    op: Literal["spend_for_steps"]
-    token: str
-
-    _tok = field_validator("token")(classmethod(lambda cls, v: _check_token(v)))
-
-
-class DiscardForTokensOp(_Op):
-    """Discard any number of cards with ``symbol``; gain 1 ``token`` for each."""
-
-    op: Literal["discard_for_tokens"]
-    symbol: str
-    token: str
-
-    _sym = field_validator("symbol")(classmethod(lambda cls, v: _check_symbol(v)))
-    _tok = field_validator("token")(classmethod(lambda cls, v: _check_token(v)))
-
-
-class TransferWoundOp(_Op):
-    """Move wounds from the actor's sheet to the opponent's (heavy ones first)."""
-
-    op: Literal["transfer_wound"]
-    count: int = Field(1, ge=1, le=3)
-
-
-class PlaceTrapOp(_Op):
-    """Put a Trap token on the actor's space."""
-
-    op: Literal["place_trap"]
-
-
-class ContaminateOp(_Op):
-    """Put a Contamination card from the supply into the opponent's hand."""
-
-    op: Literal["contaminate"]
-
-
-class CancelMoveOp(_Op):
-    """(Reaction) the triggering movement does not happen."""
-
-    op: Literal["cancel_move"]
-
-
-class IgnoreAttackOp(_Op):
-    """(Reaction) the triggering Attack Sequence is ignored entirely."""
-
-    op: Literal["ignore_attack"]
-
-
-Op = Annotated[
-    WoundOp
-    | WoundPerSymbolOp
-    | BackwardOp
-    | ForwardOp
-    | StepOp
-    | BlinkOp
-    | PlaceTokenOp
-    | RemoveTokenOp
-    | DiscardOp
-    | RevealDiscardOp
-    | TakeFromRowOp
-    | HealOp
-    | SpendForStepsOp
-    | DiscardForTokensOp
-    | TransferWoundOp
-    | PlaceTrapOp
-    | ContaminateOp
-    | CancelMoveOp
-    | IgnoreAttackOp,
-    Field(discriminator="op"),
-]
-OP_NAMES: Final = (
-    "wound", "wound_per_symbol", "backward", "forward", "step", "blink", "place_token", "remove_token",
-    "discard", "reveal_discard", "take_from_row", "heal", "spend_for_steps", "discard_for_tokens",
-    "transfer_wound", "place_trap", "contaminate", "cancel_move", "ignore_attack",
-)
-
-
-# --------------------------------------------------------------------------- cards
-class AttackCard(BaseModel):
-    """One Attack card design; ``copies`` of it go into the deck."""
-
-    model_config = _STRICT
-    name: str = Field(min_length=1, max_length=40)
-    symbols: tuple[str, ...] = Field(min_length=1, max_length=2)
-    heavy: int = Field(0, ge=0, le=4)
-    light: int = Field(0, ge=0, le=4)
-    range: Range = Field(default_factory=lambda: Range(kind="any"))
-    type: AttackType = "strike"
-    ko: bool = False
-    effect: tuple[Op, ...] = ()
-    on_take: tuple[Op, ...] = ()
-    copies: int = Field(3, ge=1, le=6)
-
-    _r = field_validator("range", mode="before")(classmethod(lambda cls, v: _range(v)))
-    _s = field_validator("symbols")(classmethod(lambda cls, v: tuple(_check_symbol(s) for s in v)))
-
-
-class ExtraCard(BaseModel):
-    """A card that is not part of the Attack deck (e.g. Contamination)."""
-
-    model_config = _STRICT
-    name: str = Field(min_length=1, max_length=40)
-    token: Literal["contamination"]
-    count: int = Field(3, ge=1, le=6)
-
-
-class Special(BaseModel):
-    """A Special Attack on a fighter sheet."""
-
-    model_config = _STRICT
-    name: str = Field(min_length=1, max_length=40)
-    type: AttackType = "strike"
-    cost: tuple[str, ...] = Field(min_length=1, max_length=4)
-    token_cost: dict[str, int] = Field(default_factory=dict)
-    range: Range = Field(default_factory=lambda: Range(kind="any"))
-    heavy: int = Field(0, ge=0, le=4)
-    light: int = Field(0, ge=0, le=4)
-    ko: bool = False
-    effect: tuple[Op, ...] = ()
-    trigger: Literal["none", "opponent_moves", "attacked"] = "none"
-
-    _r = field_validator("range", mode="before")(classmethod(lambda cls, v: _range(v)))
-
-    @field_validator("cost")
-    @classmethod
-    def _cost(cls, v: tuple[str, ...]) -> tuple[str, ...]:
-        for slot in v:
-            if slot == "wild":
-                continue
-            for part in slot.split("|"):
-                _check_symbol(part)
-        return v
-
-    @field_validator("token_cost")
-    @classmethod
-    def _tc(cls, v: dict[str, int]) -> dict[str, int]:
-        for t, n in v.items():
-            _check_token(t)
-            if not 1 <= n <= 6:
-                raise ValueError(f"token cost of {t} must be 1-6, got {n}")
-        return v
-
-    @model_validator(mode="after")
-    def _reaction(self) -> Special:
-        if self.type == "reaction" and self.trigger == "none":
-            raise ValueError("a reaction needs a trigger: \"opponent_moves\" or \"attacked\"")
-        if self.type != "reaction" and self.trigger != "none":
-            raise ValueError("only reactions have a trigger")
-        for op in self.effect:
-            if op.op == "cancel_move" and self.trigger != "opponent_moves":
-                raise ValueError("cancel_move only works in a reaction with trigger \"opponent_moves\"")
-            if op.op == "ignore_attack" and self.trigger != "attacked":
-                raise ValueError("ignore_attack only works in a reaction with trigger \"attacked\"")
-        return self
-
-
-class Fighter(BaseModel):
-    model_config = _STRICT
-    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
-    name: str = Field(min_length=1, max_length=40)
-    fighter_class: str = Field(alias="class", min_length=1, max_length=40)
-    ko_effect: tuple[Op, ...] = ()
-    start_tokens: dict[str, int] = Field(default_factory=dict)
-    special: tuple[Special, ...] = Field(min_length=1, max_length=MAX_SPECIALS)
-
-    @field_validator("start_tokens")
-    @classmethod
-    def _st(cls, v: dict[str, int]) -> dict[str, int]:
-        for t, n in v.items():
-            _check_token(t)
-            if not 0 <= n <= 6:
-                raise ValueError(f"start tokens of {t} must be 0-6, got {n}")
-        return v
-
-
-# --------------------------------------------------------------------------- skills
-class ExtraSymbol(BaseModel):
-    model_config = _STRICT
-    kind: Literal["extra_symbol"]
-    cards: tuple[str, ...] = Field(min_length=1)
-    symbol: str
-
-    _s = field_validator("symbol")(classmethod(lambda cls, v: _check_symbol(v)))
-
-
-class PoolBonus(BaseModel):
-    """Your attacks (optionally only of a type / from an adjacent space) add wounds."""
-
-    model_config = _STRICT
-    kind: Literal["pool_bonus"]
-    heavy: int = Field(0, ge=0, le=2)
-    light: int = Field(0, ge=0, le=2)
-    attack_type: AttackType | None = None
-    source: Literal["card", "special"] | None = None
-    adjacent: bool | None = None
-
-
-class PoolReduction(BaseModel):
-    """Attacks against you (optionally only of a type) lose wounds from their pool."""
-
-    model_config = _STRICT
-    kind: Literal["pool_reduction"]
-    heavy: int = Field(0, ge=0, le=2)
-    light: int = Field(0, ge=0, le=2)
-    attack_type: AttackType | None = None
-
-
-class BlockBonus(BaseModel):
-    model_config = _STRICT
-    kind: Literal["block_bonus"]
-    light: int = Field(1, ge=1, le=2)
-
-
-class HandLimit(BaseModel):
-    model_config = _STRICT
-    kind: Literal["hand_limit"]
-    delta: int = Field(1, ge=-2, le=2)
-
-
-class RangeBonus(BaseModel):
-    model_config = _STRICT
-    kind: Literal["range_bonus"]
-    max: int = Field(1, ge=1, le=2)
-
-
-class RoundStart(BaseModel):
-    model_config = _STRICT
-    kind: Literal["round_start"]
-    ops: tuple[Op, ...] = Field(min_length=1)
-
-
-class TurnStart(BaseModel):
-    model_config = _STRICT
-    kind: Literal["turn_start"]
-    ops: tuple[Op, ...] = Field(min_length=1)
-
-
-SkillEffect = Annotated[
-    ExtraSymbol | PoolBonus | PoolReduction | BlockBonus | HandLimit | RangeBonus | RoundStart | TurnStart,
-    Field(discriminator="kind"),
-]
-
-class Skill(BaseModel):
-    model_config = _STRICT
-    name: str = Field(min_length=1, max_length=40)
-    initiative: int = Field(ge=1, le=20)
-    effects: tuple[SkillEffect, ...] = Field(min_length=1)
-
-
-# --------------------------------------------------------------------------- arena and box
-class ArenaModel(BaseModel):
-    model_config = _STRICT
-    name: str = Field(min_length=1, max_length=60)
-    rule: Literal["none", "fading_menhir", "technical_corridors", "dangerous_edges"] = "none"
-    layout: tuple[str, ...] = Field(min_length=1, max_length=8)
-    legend: dict[str, tuple[str, ...]]
-
-    @field_validator("legend")
-    @classmethod
-    def _legend(cls, v: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-        for ch, tags in v.items():
-            if len(ch) != 1 or ch == "#":
-                raise ValueError(f"legend key {ch!r} must be one character other than '#' (which marks no space)")
-            for t in tags:
-                if t not in TAGS:
-                    raise ValueError(f"legend {ch!r}: unknown tag {t!r} (expected one of: {', '.join(TAGS)})")
-        return v
-
-    @model_validator(mode="after")
-    def _shape(self) -> ArenaModel:
-        width = len(self.layout[0])
-        count = 0
-        starts = 0
-        for y, row in enumerate(self.layout):
-            if len(row) != width:
-                raise ValueError(f"layout row {y} has {len(row)} columns, row 0 has {width}")
-            for ch in row:
-                if ch == "#":
-                    continue
-                if ch not in self.legend:
-                    raise ValueError(f"layout row {y}: character {ch!r} is not in the legend")
-                count += 1
-                starts += "start" in self.legend[ch]
-        if not 2 <= count <= MAX_SPACES:
-            raise ValueError(f"an arena has 2-{MAX_SPACES} spaces, this one has {count}")
-        if starts != 2:
-            raise ValueError(f"an arena has exactly 2 start spaces, this one has {starts}")
-        if self.rule == "technical_corridors":
-            for ch, tags in self.legend.items():
-                if "corridor" in tags and "center" not in tags and "edge" not in tags:
-                    raise ValueError(f"corridor space {ch!r} needs a \"center\" (light wound) or \"edge\" tag")
-        return self
-
-
-class BoxModel(BaseModel):
-    model_config = _STRICT
-    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
-    name: str = Field(min_length=1, max_length=60)
-    label: str = Field(min_length=1, max_length=120)
-    candle_cards: int = Field(0, ge=0, le=4)
-    tokens: dict[str, int] = Field(default_factory=dict)
-    extra_card: tuple[ExtraCard, ...] = ()
-
-    @field_validator("tokens")
-    @classmethod
-    def _tokens(cls, v: dict[str, int]) -> dict[str, int]:
-        for t, n in v.items():
-            _check_token(t)
-            if not 1 <= n <= 12:
-                raise ValueError(f"supply of {t} must be 1-12, got {n}")
-        return v
-
-
-class BoxFile(BaseModel):
-    model_config = _STRICT
-    game: Literal["knockdown"]
-    box: BoxModel
-
-
-class ArenaFile(BaseModel):
-    model_config = _STRICT
-    game: Literal["knockdown"]
-    arena: ArenaModel
-
-
-class FightersFile(BaseModel):
-    model_config = _STRICT
-    game: Literal["knockdown"]
-    fighter: tuple[Fighter, ...] = Field(min_length=1, max_length=6)
-
-
-class AttacksFile(BaseModel):
-    model_config = _STRICT
-    game: Literal["knockdown"]
-    card: tuple[AttackCard, ...] = Field(min_length=1, max_length=24)
-
-
-class SkillsFile(BaseModel):
-    model_config = _STRICT
-    game: Literal["knockdown"]
-    skill: tuple[Skill, ...] = Field(min_length=6, max_length=16)
-
-
-FILE_MODELS: Final[dict[str, type[BaseModel]]] = {
-    "box": BoxFile,
-    "arena": ArenaFile,
-    "fighters": FightersFile,
-    "attacks": AttacksFile,
-    "skills": SkillsFile,
-}
-
-
-# --------------------------------------------------------------------------- loading
 @dataclass(frozen=True)
 class Box:
     """One validated box of content."""
@@ -686,14 +152,38 @@ def parse_file(path: Path) -> tuple[BaseModel | None, list[str]]:
     except ValidationError as exc:
         out = []
         for err in exc.errors():
+            tagged = _tag_problem(raw, err)
+            if tagged is not None:
+                out.append(f"{path}: {tagged}")
+                continue
             entry, field = _split_loc(raw, err["loc"])
             msg = err["msg"].removeprefix("Value error, ")
             out.append(f"{path}: {entry}: {field}: {msg}")
         return None, out
 
 
-def _ops_of_box(fighters: Iterable[Fighter], cards: Iterable[AttackCard], skills: Iterable[Skill]) -> list[Any]:
-    ops: list[Any] = []
+_TAGS: Final = {"op": OP_NAMES, "kind": _SKILL_KINDS}
+"""The discriminator of each tagged union in the content (effect ops, skill effects) and its names."""
+
+
+def _tag_problem(raw: Any, err: Any) -> str | None:
+    """``entry: field: problem`` for an unknown or missing ``op`` / ``kind`` (None for other errors)."""
+    if err["type"] not in ("union_tag_invalid", "union_tag_not_found"):
+        return None
+    ctx = err.get("ctx") or {}
+    key = str(ctx.get("discriminator", "")).strip("'\"")
+    names = _TAGS.get(key)
+    if names is None:
+        return None
+    entry = _entry_name(raw, [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))])
+    expected = f"expected one of: {', '.join(names)}"
+    if err["type"] == "union_tag_not_found":
+        return f"{entry}: {key}: missing ({expected})"
+    return f"{entry}: {key}: unknown {key} {ctx.get('tag')!r} ({expected})"
+
+
+def _ops_of_box(fighters: Iterable[Fighter], cards: Iterable[AttackCard], skills: Iterable[Skill]) -> list[Op]:
+    ops: list[Op] = []
     for f in fighters:
         ops += f.ko_effect
         for sp in f.special:
@@ -757,9 +247,9 @@ def cross_check(folder: Path, models: Mapping[str, BaseModel]) -> list[str]:
             tok = getattr(op, "token", None)
             if isinstance(tok, str):
                 used.add(tok)
-            if op.op == "place_trap":
+            if op.op == OpName.PLACE_TRAP:
                 used.add("trap")
-            if op.op == "contaminate":
+            if op.op == OpName.CONTAMINATE:
                 used.add("contamination")
         for f in fighters.fighter:
             used.update(f.start_tokens)

@@ -66,7 +66,7 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng) -> Picks:
 class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
-    rules_version: ClassVar[str] = "1.0"
+    rules_version: ClassVar[str] = "1.1"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
@@ -146,6 +146,13 @@ class KnockdownGame(Game[KnockdownConfig]):
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d["content"] = SET_LABEL
+        boxes = builtin_boxes()
+        # values the free-text options take (for `knockabout games` and menus)
+        d["choices"] = {
+            "fighters": ["random", *(f.id for b in boxes.values() for f in b.fighters)],
+            "arena": ["random", *boxes],
+            "skills": ["random", *boxes],
+        }
         return d
 
 

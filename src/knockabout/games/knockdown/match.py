@@ -11,33 +11,53 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 from knockabout.games.knockdown import text as T
-from knockabout.games.knockdown.content import (
-    SYMBOL_INDEX,
-    SYMBOLS,
-    TOKENS,
+from knockabout.games.knockdown.content import Box, builtin_boxes
+from knockabout.games.knockdown.models import (
     ArenaModel,
     AttackCard,
     BlockBonus,
-    Box,
     ExtraSymbol,
     Fighter,
     HandLimit,
-    Range,
     RangeBonus,
     RoundStart,
     Skill,
     Special,
     TurnStart,
-    builtin_boxes,
 )
+from knockabout.games.knockdown.ops import (
+    BackwardOp,
+    BlinkOp,
+    CancelMoveOp,
+    ContaminateOp,
+    DiscardForTokensOp,
+    DiscardOp,
+    ForwardOp,
+    HealOp,
+    IgnoreAttackOp,
+    Op,
+    PlaceTokenOp,
+    PlaceTrapOp,
+    RemoveTokenOp,
+    RevealDiscardOp,
+    SpendForStepsOp,
+    StepOp,
+    TakeFromRowOp,
+    TransferWoundOp,
+    WoundOp,
+    WoundPerSymbolOp,
+)
+from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, SYMBOLS, TOKENS, Range
 
 DIRS: Final = ("up", "down", "left", "right")
 DXY: Final = ((0, -1), (0, 1), (-1, 0), (1, 0))
 TOKEN_INDEX: Final = {t: i for i, t in enumerate(TOKENS)}
 NTOK: Final = len(TOKENS)
+# token indices the rules name (the order of content.TOKENS)
+TK_CURSE, TK_STUN, TK_POISON, TK_MIST, TK_POTION, TK_AMMO, TK_FLAME, TK_TRAP, TK_CONTAM = range(NTOK)
 ALL_SYMBOLS: Final = (1 << len(SYMBOLS)) - 1
 
 RANGE_ANY: Final = 0
@@ -170,16 +190,28 @@ def cost_slots(cost: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _hits_opponent(heavy: int, light: int, ops: tuple[Any, ...]) -> bool:
-    if heavy or light:
-        return True
-    for op in ops:
-        for attr in ("target", "who", "on", "source"):
-            if getattr(op, attr, None) == "opponent":
-                return True
-        if op.op in ("backward", "wound_per_symbol", "reveal_discard", "transfer_wound", "contaminate"):
+def _hits_opponent(heavy: int, light: int, ops: tuple[Op, ...]) -> bool:
+    """Whether an attack does something to the opponent (then it needs range, and it can be blocked)."""
+    return bool(heavy or light) or any(_reaches_opponent(op) for op in ops)
+
+
+def _reaches_opponent(op: Op) -> bool:
+    match op:
+        case WoundOp():
+            return op.target == "opponent"
+        case StepOp() | BlinkOp() | DiscardOp():
+            return op.who == "opponent"
+        case PlaceTokenOp():
+            return op.on == "opponent"
+        case RemoveTokenOp():
+            return op.source == "opponent"
+        case WoundPerSymbolOp() | BackwardOp() | RevealDiscardOp() | TransferWoundOp() | ContaminateOp():
             return True
-    return False
+        case (ForwardOp() | TakeFromRowOp() | HealOp() | SpendForStepsOp() | DiscardForTokensOp() | PlaceTrapOp()
+              | CancelMoveOp() | IgnoreAttackOp()):
+            return False
+        case _:
+            assert_never(op)
 
 
 @dataclass(frozen=True)
@@ -251,7 +283,7 @@ class MatchSetup:
     ko_effect: tuple[int, int]  # program per seat
     round_start: tuple[tuple[int, ...], ...]  # programs per skill
     turn_start: tuple[tuple[int, ...], ...]
-    programs: tuple[tuple[Any, ...], ...]
+    programs: tuple[tuple[Op, ...], ...]
     supply: tuple[int, ...]  # per token
     start_tokens: tuple[tuple[int, ...], tuple[int, ...]]
     card_index: dict[str, int]
@@ -292,9 +324,9 @@ class _Programs:
     """Effect programs (tuples of ops) by integer id; id 0 is the empty program."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[Any, ...]] = [()]
+        self.items: list[tuple[Op, ...]] = [()]
 
-    def add(self, ops: tuple[Any, ...]) -> int:
+    def add(self, ops: tuple[Op, ...]) -> int:
         if not ops:
             return 0
         self.items.append(tuple(ops))

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never, cast
 
 from knockabout.core.events import Event
+from knockabout.games.knockdown.events import EVENT_NAMES, EventName
+
+_MOVES = {"move": "moves", "dash": "dashes", "blink": "blinks", "corridor": "uses a Technical Corridor",
+          "backward": "is pushed back", "forward": "lunges forward"}
+_WOUND_SOURCES = {"effect": "", "menhir": " from the fading Menhir", "poison": " from Poison",
+                  "flame": " from the Flame", "corridor": " in the Technical Corridor"}
 
 
 def _wounds(heavy: int, light: int) -> str:
@@ -20,117 +27,115 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     """One sentence for an event (None for events not worth a line)."""
     d = event.data
     t = event.type
+    if t not in EVENT_NAMES:  # not one of ours (e.g. a newer log): say what it holds
+        data = ", ".join(f"{k}={v}" for k, v in d.items())
+        return f"{t}: {data}" if data else t
 
     def who(key: str = "player") -> str:
         return names[int(d[key])]
 
-    simple: dict[str, str] = {
-        "skill_kept": "{p} keeps a Skill card.",
-        "skill_face_chosen": "{p} places their Skill cards.",
-        "combo_end": "{p} ends the Combo.",
-        "ko_skip": "{p} lets the Knockdown Test go.",
-        "stunned": "{p} is stunned and has only one action this turn.",
-        "move_cancelled": "{p}'s movement is cancelled!",
-        "mist": "Mist swallows a light wound aimed at {p}.",
-        "dangerous_edge": "{p} stands on a Dangerous Edge: the attack gains a heavy wound.",
-        "stop": "{p} stops moving.",
-        "end_turn": None,  # type: ignore[dict-item]
-    }
-    if t in simple:
-        tmpl = simple[t]
-        return None if tmpl is None else tmpl.format(p=who())
-    if t == "skill_kept_card":
-        return f"You keep {d['skill']}."
-    if t == "skills_received":
-        return f"You receive {', '.join(d['skills'])}."
-    if t == "skills_passed":
-        return None
-    if t == "skill_revealed":
-        return f"{who()} reveals the Skill card {d['skill']} (initiative {d['initiative']})."
-    if t == "first_player":
-        return f"{who()} has the higher initiative ({d['initiative']}) and goes first."
-    if t in ("opening_pick", "row_take"):
-        return f"{who()} takes {d['card']} from the Attack Row."
-    if t == "take":
-        return f"{who()} adds {d['card']} to their hand."
-    if t == "row_card":
-        return None
-    if t == "turn":
-        return f"— Round {d['round']}, turn {d['turn']}: {who()} to play."
-    if t == "action":
-        return None
-    if t == "moved":
-        how = {"move": "moves", "dash": "dashes", "blink": "blinks", "corridor": "uses a Technical Corridor",
-               "backward": "is pushed back", "forward": "lunges forward"}.get(d["how"], "moves")
-        return f"{who()} {how} to {d['at']}."
-    if t == "attack":
-        return f"{who()} attacks with {d['card']}."
-    if t == "out_of_range":
-        return f"{d['card']} does not reach: {who()} just takes the card."
-    if t == "special":
-        paid = ", ".join(d["paid"])
-        return f"{who()} performs {d['special']} (paying {paid})."
-    if t == "reaction":
-        return f"{who()} reacts with {d['special']}!"
-    if t == "dash":
-        return f"{who()} discards {d['card']} to Dash {d['moves']} time(s)."
-    if t == "sequence":
-        return f"{d['attack']} hits {who('target')} for {_wounds(d['heavy'], d['light'])}."
-    if t == "block":
-        parts = []
-        if d["heavy"] or d["light"]:
-            parts.append(f"ignores {_wounds(d['heavy'], d['light'])}")
-        if d["effect"]:
-            parts.append("cancels the effect")
-        return f"{who()} blocks ({', '.join(d['cards'])}) and " + " and ".join(parts) + "."
-    if t == "attack_ignored":
-        return f"{who()} ignores {d['attack']} entirely."
-    if t == "wounds":
-        src = d["source"]
-        via = {"effect": "", "menhir": " from the fading Menhir", "poison": " from Poison",
-               "flame": " from the Flame", "corridor": " in the Technical Corridor"}.get(src, "")
-        return f"{who()} suffers {_wounds(d['heavy'], d['light'])}{via}."
-    if t == "heal":
-        return f"{who()} recovers {_wounds(d['heavy'], d['light'])}."
-    if t == "potion":
-        return f"{who()} drinks a Potion and recovers {d['healed']} light wound(s)."
-    if t == "tokens":
-        n = int(d["change"])
-        return f"{who()} {'gains' if n > 0 else 'loses'} {abs(n)} {d['token']} token(s)."
-    if t == "tokens_spent":
-        return f"{who()} spends {d['count']} {d['token']} token(s)."
-    if t == "discard":
-        return f"{who()} discards {d['card']}."
-    if t == "reveal":
-        return f"{who()} reveals {d['card']}."
-    if t == "wound_moved":
-        return f"{who()} passes a {d['kind']} wound to {who('to')}."
-    if t == "trap_set":
-        return f"{who()} sets a Trap on {d['at']}."
-    if t == "trap_sprung":
-        return f"{who()} springs a Trap and suffers a heavy wound!"
-    if t == "ko_test":
-        return f"{who()} goes for the K.O.: {who('target')} must pass a Knockdown Test!"
-    if t == "tower_challenge":
-        return f"{who()} has {d['seconds']} seconds to build a tower of {d['cubes']} cubes!"
-    if t == "test_result":
-        roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
-        return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
-    if t == "recover":
-        return f"{who()} shakes off {d['light']} light wound(s)."
-    if t == "candle":
-        return f"A Candle card burns: the Menhir's candles stand at columns {d['left']} and {d['right']}."
-    if t == "candles_shuffled":
-        return None
-    if t == "deck_empty":
-        return f"The Attack deck is spent: {who('winner')} has the fewest wounds."
-    if t == "round_won":
-        return f"{who()} wins round {d['round']}!"
-    if t == "new_round":
-        return f"Round {d['round']} begins; {who('first')} goes first."
-    if t == "game_over":
-        if d["draw"]:
-            return "The match ends in a draw."
-        return f"{names[int(d['winners'][0])]} wins the match!"
-    data = ", ".join(f"{k}={v}" for k, v in d.items())
-    return f"{t}: {data}" if data else t
+    kind = cast(EventName, t)
+    match kind:
+        case "skill_kept":
+            return f"{who()} keeps a Skill card."
+        case "skill_face_chosen":
+            return f"{who()} places their Skill cards."
+        case "combo_end":
+            return f"{who()} ends the Combo."
+        case "ko_skip":
+            return f"{who()} lets the Knockdown Test go."
+        case "stunned":
+            return f"{who()} is stunned and has only one action this turn."
+        case "move_cancelled":
+            return f"{who()}'s movement is cancelled!"
+        case "mist":
+            return f"Mist swallows a light wound aimed at {who()}."
+        case "dangerous_edge":
+            return f"{who()} stands on a Dangerous Edge: the attack gains a heavy wound."
+        case "stop":
+            return f"{who()} stops moving."
+        case "skill_kept_card":
+            return f"You keep {d['skill']}."
+        case "skills_received":
+            return f"You receive {', '.join(d['skills'])}."
+        case "skill_revealed":
+            return f"{who()} reveals the Skill card {d['skill']} (initiative {d['initiative']})."
+        case "first_player":
+            return f"{who()} has the higher initiative ({d['initiative']}) and goes first."
+        case "opening_pick" | "row_take":
+            return f"{who()} takes {d['card']} from the Attack Row."
+        case "take":
+            return f"{who()} adds {d['card']} to their hand."
+        case "turn":
+            return f"— Round {d['round']}, turn {d['turn']}: {who()} to play."
+        case "moved":
+            return f"{who()} {_MOVES.get(d['how'], 'moves')} to {d['at']}."
+        case "attack":
+            return f"{who()} attacks with {d['card']}."
+        case "out_of_range":
+            return f"{d['card']} does not reach: {who()} just takes the card."
+        case "special":
+            paid = ", ".join(d["paid"])
+            return f"{who()} performs {d['special']} (paying {paid})."
+        case "reaction":
+            return f"{who()} reacts with {d['special']}!"
+        case "dash":
+            return f"{who()} discards {d['card']} to Dash {d['moves']} time(s)."
+        case "sequence":
+            return f"{d['attack']} hits {who('target')} for {_wounds(d['heavy'], d['light'])}."
+        case "block":
+            parts = []
+            if d["heavy"] or d["light"]:
+                parts.append(f"ignores {_wounds(d['heavy'], d['light'])}")
+            if d["effect"]:
+                parts.append("cancels the effect")
+            return f"{who()} blocks ({', '.join(d['cards'])}) and " + " and ".join(parts) + "."
+        case "attack_ignored":
+            return f"{who()} ignores {d['attack']} entirely."
+        case "wounds":
+            via = _WOUND_SOURCES.get(d["source"], "")
+            return f"{who()} suffers {_wounds(d['heavy'], d['light'])}{via}."
+        case "heal":
+            return f"{who()} recovers {_wounds(d['heavy'], d['light'])}."
+        case "potion":
+            return f"{who()} drinks a Potion and recovers {d['healed']} light wound(s)."
+        case "tokens":
+            n = int(d["change"])
+            return f"{who()} {'gains' if n > 0 else 'loses'} {abs(n)} {d['token']} token(s)."
+        case "tokens_spent":
+            return f"{who()} spends {d['count']} {d['token']} token(s)."
+        case "discard":
+            return f"{who()} discards {d['card']}."
+        case "reveal":
+            return f"{who()} reveals {d['card']}."
+        case "wound_moved":
+            return f"{who()} passes a {d['kind']} wound to {who('to')}."
+        case "trap_set":
+            return f"{who()} sets a Trap on {d['at']}."
+        case "trap_sprung":
+            return f"{who()} springs a Trap and suffers a heavy wound!"
+        case "ko_test":
+            return f"{who()} goes for the K.O.: {who('target')} must pass a Knockdown Test!"
+        case "tower_challenge":
+            return f"{who()} has {d['seconds']} seconds to build a tower of {d['cubes']} cubes!"
+        case "test_result":
+            roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
+            return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
+        case "recover":
+            return f"{who()} shakes off {d['light']} light wound(s)."
+        case "candle":
+            return f"A Candle card burns: the Menhir's candles stand at columns {d['left']} and {d['right']}."
+        case "deck_empty":
+            return f"The Attack deck is spent: {who('winner')} has the fewest wounds."
+        case "round_won":
+            return f"{who()} wins round {d['round']}!"
+        case "new_round":
+            return f"Round {d['round']} begins; {who('first')} goes first."
+        case "game_over":
+            if d["draw"]:
+                return "The match ends in a draw."
+            return f"{names[int(d['winners'][0])]} wins the match!"
+        case "end_turn" | "skills_passed" | "row_card" | "action" | "candles_shuffled":
+            return None  # not worth a line: the next event says it
+        case _:
+            assert_never(kind)

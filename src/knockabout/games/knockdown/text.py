@@ -7,13 +7,12 @@ so what a card says and what it does cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import assert_never
 
-from knockabout.games.knockdown.content import (
+from knockabout.games.knockdown.models import (
     ArenaModel,
     AttackCard,
     BlockBonus,
-    Cond,
     ExtraSymbol,
     Fighter,
     HandLimit,
@@ -22,8 +21,32 @@ from knockabout.games.knockdown.content import (
     RangeBonus,
     RoundStart,
     Skill,
+    SkillEffect,
     Special,
     TurnStart,
+)
+from knockabout.games.knockdown.ops import (
+    BackwardOp,
+    BlinkOp,
+    CancelMoveOp,
+    Cond,
+    ContaminateOp,
+    DiscardForTokensOp,
+    DiscardOp,
+    ForwardOp,
+    HealOp,
+    IgnoreAttackOp,
+    Op,
+    PlaceTokenOp,
+    PlaceTrapOp,
+    RemoveTokenOp,
+    RevealDiscardOp,
+    SpendForStepsOp,
+    StepOp,
+    TakeFromRowOp,
+    TransferWoundOp,
+    WoundOp,
+    WoundPerSymbolOp,
 )
 
 _TOKEN_TITLE = {
@@ -75,70 +98,71 @@ def _cond_text(c: Cond | None) -> str:
     return f"If {whose} the {_TOKEN_TITLE[c.has]} token: "
 
 
-def op_text(op: Any) -> str:
+def op_text(op: Op) -> str:
     """One sentence for one effect primitive."""
-    k = op.op
-    if k == "wound":
-        if op.target == "self":
-            t = f"You suffer {wounds_text(op.heavy, op.light)}."
-        else:
-            t = f"Inflict {wounds_text(op.heavy, op.light)}."
-    elif k == "wound_per_symbol":
-        sym = "symbol" if op.symbol == "any" else f"{op.symbol} symbol"
-        every = f"every {sym}" if op.per == 1 else f"every {op.per} {sym}s"
-        t = f"Inflict 1 {op.kind} wound for {every} on the cards in your hand."
-    elif k == "backward":
-        t = f"Backward {op.steps}: push your opponent {_n(op.steps, 'space')} straight away from you."
-    elif k == "forward":
-        t = f"Forward {op.steps}: move {_n(op.steps, 'space')} straight towards your opponent."
-    elif k == "step":
-        who = "yourself" if op.who == "self" else "your opponent"
-        may = "You may move" if op.optional else "Move"
-        t = f"{may} {who} up to {_n(op.steps, 'space')}." if op.optional else f"{may} {who} {_n(op.steps, 'space')}."
-    elif k == "blink":
-        who = "yourself" if op.who == "self" else "your opponent"
-        span = _n(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
-        frm = "from you" if op.anchor == "actor" or op.who == "self" else "from where they stand"
-        t = f"Blink {who} to a free space {span} {frm}."
-    elif k == "place_token":
-        n = ("an" if op.token[0] in "aeiou" else "a") if op.count == 1 else str(op.count)
-        tok = _TOKEN_TITLE[op.token] + (" token" if op.count == 1 else " tokens")
-        t = f"Gain {n} {tok}." if op.on == "self" else f"Place {n} {tok} on your opponent."
-    elif k == "remove_token":
-        tok = _TOKEN_TITLE[op.token]
-        t = f"Remove the {tok} token from {'yourself' if op.source == 'self' else 'your opponent'}."
-    elif k == "discard":
-        whose = "You discard" if op.who == "self" else "Your opponent discards"
-        pick = "of their choice" if op.chooser == "owner" else "of your choice"
-        t = f"{whose} {_n(op.count, 'card')} {pick} from hand."
-    elif k == "reveal_discard":
-        t = f"Your opponent reveals {_n(op.reveal, 'card')} from hand; you discard 1 of them."
-    elif k == "take_from_row":
-        t = f"Take {_n(op.count, 'card')} from the Attack Row into your hand."
-    elif k == "heal":
-        t = f"Discard {wounds_text(op.heavy, op.light)} from your sheet."
-    elif k == "spend_for_steps":
-        tok = _TOKEN_TITLE[op.token]
-        t = f"Discard any number of {tok} tokens; move 1 space for each."
-    elif k == "discard_for_tokens":
-        tok = _TOKEN_TITLE[op.token]
-        t = f"You may discard any number of cards with the {op.symbol} symbol; gain 1 {tok} token for each."
-    elif k == "transfer_wound":
-        t = f"Move {_n(op.count, 'wound')} from your sheet to your opponent's."
-    elif k == "place_trap":
-        t = "Place a Trap token on your space."
-    elif k == "contaminate":
-        t = "Put a Contamination card into your opponent's hand."
-    elif k == "cancel_move":
-        t = "Cancel that movement."
-    elif k == "ignore_attack":
-        t = "Ignore that entire Attack Sequence (wounds and effect)."
-    else:  # pragma: no cover - the models admit no other op
-        t = k
+    match op:
+        case WoundOp():
+            if op.target == "self":
+                t = f"You suffer {wounds_text(op.heavy, op.light)}."
+            else:
+                t = f"Inflict {wounds_text(op.heavy, op.light)}."
+        case WoundPerSymbolOp():
+            sym = "symbol" if op.symbol == "any" else f"{op.symbol} symbol"
+            every = f"every {sym}" if op.per == 1 else f"every {op.per} {sym}s"
+            t = f"Inflict 1 {op.kind} wound for {every} on the cards in your hand."
+        case BackwardOp():
+            t = f"Backward {op.steps}: push your opponent {_n(op.steps, 'space')} straight away from you."
+        case ForwardOp():
+            t = f"Forward {op.steps}: move {_n(op.steps, 'space')} straight towards your opponent."
+        case StepOp():
+            who = "yourself" if op.who == "self" else "your opponent"
+            may = "You may move" if op.optional else "Move"
+            t = (f"{may} {who} up to {_n(op.steps, 'space')}." if op.optional
+                 else f"{may} {who} {_n(op.steps, 'space')}.")
+        case BlinkOp():
+            who = "yourself" if op.who == "self" else "your opponent"
+            span = _n(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
+            frm = "from you" if op.anchor == "actor" or op.who == "self" else "from where they stand"
+            t = f"Blink {who} to a free space {span} {frm}."
+        case PlaceTokenOp():
+            n = ("an" if op.token[0] in "aeiou" else "a") if op.count == 1 else str(op.count)
+            tok = _TOKEN_TITLE[op.token] + (" token" if op.count == 1 else " tokens")
+            t = f"Gain {n} {tok}." if op.on == "self" else f"Place {n} {tok} on your opponent."
+        case RemoveTokenOp():
+            tok = _TOKEN_TITLE[op.token]
+            t = f"Remove the {tok} token from {'yourself' if op.source == 'self' else 'your opponent'}."
+        case DiscardOp():
+            whose = "You discard" if op.who == "self" else "Your opponent discards"
+            pick = "of their choice" if op.chooser == "owner" else "of your choice"
+            t = f"{whose} {_n(op.count, 'card')} {pick} from hand."
+        case RevealDiscardOp():
+            t = f"Your opponent reveals {_n(op.reveal, 'card')} from hand; you discard 1 of them."
+        case TakeFromRowOp():
+            t = f"Take {_n(op.count, 'card')} from the Attack Row into your hand."
+        case HealOp():
+            t = f"Discard {wounds_text(op.heavy, op.light)} from your sheet."
+        case SpendForStepsOp():
+            tok = _TOKEN_TITLE[op.token]
+            t = f"Discard any number of {tok} tokens; move 1 space for each."
+        case DiscardForTokensOp():
+            tok = _TOKEN_TITLE[op.token]
+            t = f"You may discard any number of cards with the {op.symbol} symbol; gain 1 {tok} token for each."
+        case TransferWoundOp():
+            t = f"Move {_n(op.count, 'wound')} from your sheet to your opponent's."
+        case PlaceTrapOp():
+            t = "Place a Trap token on your space."
+        case ContaminateOp():
+            t = "Put a Contamination card into your opponent's hand."
+        case CancelMoveOp():
+            t = "Cancel that movement."
+        case IgnoreAttackOp():
+            t = "Ignore that entire Attack Sequence (wounds and effect)."
+        case _:
+            assert_never(op)
     return _cond_text(op.when) + t
 
 
-def ops_text(ops: Iterable[Any]) -> str:
+def ops_text(ops: Iterable[Op]) -> str:
     return " ".join(op_text(o) for o in ops)
 
 
@@ -184,34 +208,36 @@ def fighter_sheet(f: Fighter) -> str:
     return "\n".join(lines)
 
 
-def skill_effect_text(e: Any) -> str:
-    if isinstance(e, ExtraSymbol):
-        return f"Your {' and '.join(e.cards)} also show a {e.symbol} symbol."
-    if isinstance(e, PoolBonus):
-        what = "attacks"
-        if e.attack_type:
-            what = {"strike": "Strikes", "ability": "Abilities", "reaction": "Reactions"}[e.attack_type]
-        if e.source == "card":
-            what = f"Attack card {what}"
-        elif e.source == "special":
-            what = f"Special Attack {what}" if e.attack_type else "Special Attacks"
-        where = " from an adjacent space" if e.adjacent else " from a distance" if e.adjacent is False else ""
-        return f"Your {what}{where} add {wounds_text(e.heavy, e.light)} to their Wound Pool."
-    if isinstance(e, PoolReduction):
-        what = {"strike": "Strikes", "ability": "Abilities", "reaction": "Reactions"}.get(e.attack_type or "",
-                                                                                        "Attacks")
-        return f"{what} against you lose {wounds_text(e.heavy, e.light)} from their Wound Pool."
-    if isinstance(e, BlockBonus):
-        return f"When you Block wounds, ignore {_n(e.light, 'more light wound')}."
-    if isinstance(e, HandLimit):
-        return f"Your hand limit is {6 + e.delta}."
-    if isinstance(e, RangeBonus):
-        return f"Your attacks with a range span reach {_n(e.max, 'space')} further."
-    if isinstance(e, RoundStart):
-        return "At the start of each round: " + ops_text(e.ops)
-    if isinstance(e, TurnStart):
-        return "At the start of your turn: " + ops_text(e.ops)
-    return str(e)  # pragma: no cover
+def skill_effect_text(e: SkillEffect) -> str:
+    match e:
+        case ExtraSymbol():
+            return f"Your {' and '.join(e.cards)} also show a {e.symbol} symbol."
+        case PoolBonus():
+            what = "attacks"
+            if e.attack_type:
+                what = {"strike": "Strikes", "ability": "Abilities", "reaction": "Reactions"}[e.attack_type]
+            if e.source == "card":
+                what = f"Attack card {what}"
+            elif e.source == "special":
+                what = f"Special Attack {what}" if e.attack_type else "Special Attacks"
+            where = " from an adjacent space" if e.adjacent else " from a distance" if e.adjacent is False else ""
+            return f"Your {what}{where} add {wounds_text(e.heavy, e.light)} to their Wound Pool."
+        case PoolReduction():
+            what = {"strike": "Strikes", "ability": "Abilities", "reaction": "Reactions"}.get(e.attack_type or "",
+                                                                                            "Attacks")
+            return f"{what} against you lose {wounds_text(e.heavy, e.light)} from their Wound Pool."
+        case BlockBonus():
+            return f"When you Block wounds, ignore {_n(e.light, 'more light wound')}."
+        case HandLimit():
+            return f"Your hand limit is {6 + e.delta}."
+        case RangeBonus():
+            return f"Your attacks with a range span reach {_n(e.max, 'space')} further."
+        case RoundStart():
+            return "At the start of each round: " + ops_text(e.ops)
+        case TurnStart():
+            return "At the start of your turn: " + ops_text(e.ops)
+        case _:
+            assert_never(e)
 
 
 def skill_text(s: Skill) -> str:

@@ -23,12 +23,10 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 from pydantic import ConfigDict, Field
 
 from knockabout.core.view import View
-from knockabout.games.knockdown.content import SYMBOLS, TOKENS
 from knockabout.games.knockdown.match import MatchSetup
-from knockabout.games.knockdown.state import (
+from knockabout.games.knockdown.phases import (
     BLINK,
     BLOCK,
-    CANDLE,
     CARD,
     COMBO,
     COUNT,
@@ -46,7 +44,9 @@ from knockabout.games.knockdown.state import (
     TOWER,
     TRIGGERS,
 )
+from knockabout.games.knockdown.rounds import CANDLE
 from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
+from knockabout.games.knockdown.vocabulary import SYMBOLS, TOKENS
 
 if TYPE_CHECKING:
     from knockabout.core.protocol import Decision, Outcome

@@ -49,6 +49,16 @@ const seats = {
   set(id, seat, token) { localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({ seat, token })); },
   drop(id) { localStorage.removeItem(`knockabout:seat:${id}`); },
 };
+// the invite links of a table's reserved seats, kept by its creator's browser only
+const invites = {
+  get(id) { try { return JSON.parse(localStorage.getItem(`knockabout:invites:${id}`)) || []; } catch { return []; } },
+  set(id, list) { if (list && list.length) localStorage.setItem(`knockabout:invites:${id}`, JSON.stringify(list)); },
+};
+// an invite code arrives in the link's fragment (#invite=...), which never reaches the server's logs
+function inviteCode() {
+  const m = /(?:^#|&)invite=([A-Za-z0-9_-]+)/.exec(location.hash);
+  return m ? m[1] : null;
+}
 const myName = {
   get() { return localStorage.getItem("knockabout:name") || ""; },
   set(v) { localStorage.setItem("knockabout:name", v); },
@@ -72,6 +82,7 @@ async function lobby() {
   const nameIn = h("input", { id: "name", value: myName.get(), placeholder: "your name", maxlength: 24 });
   const playersIn = h("input", { id: "players", type: "number", value: 3 });
   const seatsBox = h("div", { id: "seats" });
+  const listedIn = h("input", { id: "listed", type: "checkbox", checked: true });
   const optionsBox = h("div", { id: "options" });
 
   if (games.some((g) => g.id === "nak-muay")) gameSel.value = "nak-muay";
@@ -85,7 +96,8 @@ async function lobby() {
     seatsBox.replaceChildren(h("label", {}, h("span", {}, "Seat 1"), h("b", {}, "you")));
     for (let i = 1; i < n; i++) {
       const sel = h("select", { "data-seat": i, "aria-label": `seat ${i + 1}` },
-        h("option", { value: "open" }, "open: a friend joins with the invite link"),
+        h("option", { value: "open" }, "open: anyone with the table link joins"),
+        h("option", { value: "invite" }, "invite: kept for its own invite link"),
         bots.map((b) => h("option", { value: b }, `bot: ${b}`)));
       sel.value = old[i - 1] || defaultBot;
       seatsBox.append(h("label", {}, h("span", {}, `Seat ${i + 1}`), sel));
@@ -129,8 +141,10 @@ async function lobby() {
     }
     const seatList = ["me", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)];
     try {
-      const made = await api("/api/tables", { game: gameSel.value, seats: seatList, config, name: nameIn.value });
+      const made = await api("/api/tables", { game: gameSel.value, seats: seatList, config, name: nameIn.value,
+        listed: listedIn.checked });
       seats.set(made.id, made.seat, made.token);
+      invites.set(made.id, made.invites);
       go(`/t/${made.id}`);
     } catch (e) { toast(e.message); }
   }
@@ -144,6 +158,7 @@ async function lobby() {
         h("label", {}, h("span", {}, "Your name"), nameIn),
         h("label", {}, h("span", {}, "Players"), playersIn),
         seatsBox,
+        h("label", {}, h("span", {}, "Show in the lobby (else only the link finds it)"), listedIn),
         h("h3", {}, "Rules and table options"),
         optionsBox,
         h("p", {}, h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table"))),
@@ -155,7 +170,7 @@ async function lobby() {
   if (!tables.length) list.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
   const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
   for (const t of tables) {
-    const who = t.seats.map((s) => s.kind === "empty" ? "(open)" : s.name).join(", ");
+    const who = t.seats.map((s) => s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name).join(", ");
     const o = t.outcome;
     const status = o && o.winners ? (o.draw ? "draw" : `${t.seats[o.winners[0]].name} won`) : t.status;
     const link = t.status === "finished"
@@ -179,20 +194,23 @@ async function tablePage(id) {
   if (saved || info.status === "finished") return connect(id, saved ? saved.token : null);
   const nameIn = h("input", { value: myName.get(), placeholder: "your name", maxlength: 24, id: "join-name" });
   const freeBox = h("div", { class: "row" });
-  for (const i of info.free_seats) {
-    freeBox.append(h("button", { class: "primary", "data-seat": i, onclick: async () => {
-      myName.set(nameIn.value.trim());
-      try {
-        const got = await api(`/api/tables/${id}/join`, { name: nameIn.value, seat: i });
-        seats.set(id, got.seat, got.token);
-        connect(id, got.token);
-      } catch (e) { toast(e.message); }
-    } }, `Take seat ${i + 1}`));
-  }
+  const code = inviteCode();
+  const take = (i, label, body) => freeBox.append(h("button", { class: "primary", "data-seat": i, onclick: async () => {
+    myName.set(nameIn.value.trim());
+    try {
+      const got = await api(`/api/tables/${id}/join`, { name: nameIn.value, ...body });
+      seats.set(id, got.seat, got.token);
+      history.replaceState(null, "", location.pathname);  // the invite is used: drop it from the address
+      connect(id, got.token);
+    } catch (e) { toast(e.message); }
+  } }, label));
+  if (code && (info.reserved_seats || []).length) take("invite", "Take your invited seat", { invite: code });
+  for (const i of info.free_seats) take(i, `Take seat ${i + 1}`, { seat: i });
+  const canJoin = freeBox.childElementCount > 0;
   app.replaceChildren(h("section", { class: "panel" },
     h("h2", {}, `${info.game_name || info.game} table`),
-    h("p", {}, "Seats: ", info.seats.map((s) => s.kind === "empty" ? "(open)" : s.name).join(", ")),
-    info.free_seats.length ? h("div", {}, h("label", {}, h("span", {}, "Your name"), nameIn), freeBox)
+    h("p", {}, "Seats: ", info.seats.map((s) => s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name).join(", ")),
+    canJoin ? h("div", {}, h("label", {}, h("span", {}, "Your name"), nameIn), freeBox)
       : h("p", { class: "muted" }, "Every seat is taken."),
     h("p", {}, h("button", { id: "watch", onclick: () => connect(id, null) }, "Watch as a spectator"))));
 }
@@ -211,7 +229,10 @@ function connect(id, token) {
   ui.side.append(
     h("div", { class: "panel" }, h("b", {}, "Invite"), h("div", { class: "invite" },
       h("input", { value: invite, readonly: true, id: "invite", onfocus: (e) => e.target.select() }),
-      h("button", { onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied")) }, "Copy"))),
+      h("button", { onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied")) }, "Copy")),
+      ...invites.get(id).map((inv) => h("div", { class: "invite" }, h("span", {}, `Seat ${inv.seat + 1}`),
+        h("input", { value: `${location.origin}${inv.url}`, readonly: true, class: "invite-link", "data-seat": inv.seat,
+          onfocus: (e) => e.target.select() })))),
     ui.players,
     h("h3", {}, "What happened"), ui.log);
   app.replaceChildren(h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
@@ -266,7 +287,7 @@ function connect(id, token) {
     ui.result.replaceChildren();
     if (t.status === "waiting") {
       ui.decide.append(h("p", { class: "panel" }, "Waiting for players to join: share the invite link. Open seats: ",
-        t.free_seats.map((i) => i + 1).join(", ")));
+        t.seats.flatMap((s, i) => s.kind === "empty" ? [`${i + 1}${s.reserved ? " (invite link)" : ""}`] : []).join(", ")));
     }
     if (cur.outcome) {
       const o = cur.outcome;

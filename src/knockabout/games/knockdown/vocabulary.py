@@ -1,0 +1,79 @@
+"""The words Knockdown content files use (symbols, tokens, space tags, arena rules, attack
+types, ranges) and the checks shared by every content model."""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+SYMBOLS: Final = ("punch", "kick", "block", "dash")
+SYMBOL_INDEX: Final = {s: i for i, s in enumerate(SYMBOLS)}
+TOKENS: Final = ("curse", "stun", "poison", "mist", "potion", "ammo", "flame", "trap", "contamination")
+TAGS: Final = ("start", "edge", "center", "corridor", "dangerous")
+ARENA_RULES: Final = ("none", "fading_menhir", "technical_corridors", "dangerous_edges")
+MAX_SPACES: Final = 32
+MAX_SPECIALS: Final = 5
+
+STRICT = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+Who = Literal["opponent", "self"]
+AttackType = Literal["strike", "ability", "reaction"]
+
+
+def check_symbol(value: str) -> str:
+    if value not in SYMBOLS:
+        raise ValueError(f"unknown symbol {value!r} (expected one of: {', '.join(SYMBOLS)})")
+    return value
+
+
+def check_token(value: str) -> str:
+    if value not in TOKENS:
+        raise ValueError(f"unknown token {value!r} (expected one of: {', '.join(TOKENS)})")
+    return value
+
+
+class Range(BaseModel):
+    """Where an attack reaches: any distance, exactly/lo-hi spaces, or a projectile line."""
+
+    model_config = STRICT
+    kind: Literal["any", "span", "projectile"]
+    lo: int = 0
+    hi: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Range:
+        t = text.strip().lower()
+        if t in ("", "any", "none"):
+            return cls(kind="any")
+        if t == "projectile":
+            return cls(kind="projectile")
+        parts = t.split("-")
+        try:
+            nums = [int(p) for p in parts]
+        except ValueError:
+            raise ValueError(
+                f"bad range {text!r} (expected a number like \"2\", a span like \"1-3\", \"projectile\" or \"any\")"
+            ) from None
+        if len(nums) == 1 and nums[0] >= 1:
+            return cls(kind="span", lo=nums[0], hi=nums[0])
+        if len(nums) == 2 and 1 <= nums[0] <= nums[1]:
+            return cls(kind="span", lo=nums[0], hi=nums[1])
+        raise ValueError(f"bad range {text!r} (numbers must be >= 1 and ascending, e.g. \"1-3\")")
+
+    def text(self) -> str:
+        if self.kind == "any":
+            return "any range"
+        if self.kind == "projectile":
+            return "projectile"
+        return f"range {self.lo}" if self.lo == self.hi else f"range {self.lo}-{self.hi}"
+
+
+def parse_range(value: Any) -> Any:
+    if isinstance(value, str):
+        return Range.parse(value)
+    if isinstance(value, int):
+        return Range.parse(str(value))
+    return value
+
+

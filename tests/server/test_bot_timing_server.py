@@ -1,0 +1,81 @@
+"""Bot timing end to end: what a spectator's frames show of a bot's thinking (nothing),
+and the release floor the server learns once for all its tables."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from scipy.stats import ks_2samp
+
+from knockabout.bots import levels
+from knockabout.core.registry import get_game
+from knockabout.core.replay import GameRecord
+from tests.table.test_bot_timing import LeakyBot, telling
+
+pytestmark = pytest.mark.timeout(120)
+
+PACE = 0.02
+
+
+def watch(c: Any, table_id: str) -> list[tuple[int, float]]:
+    """(version, arrival time) of every frame a spectator gets until the game ends."""
+    seen: list[tuple[int, float]] = []
+    with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello"})
+        while True:
+            msg = ws.receive_json()
+            seen.append((msg["version"], time.monotonic()))
+            if msg.get("outcome") is not None:
+                return seen
+
+
+def test_a_spectator_cannot_tell_from_frame_times_what_a_bot_holds(
+        make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the server's own driver (thinking in a worker thread, no lock held), with
+    Nak Muay (short games; tests/table/test_bot_timing.py covers every game)."""
+    game_id = "nak-muay"
+    monkeypatch.setitem(levels.LEVELS, "leaky", lambda gid: LeakyBot())
+    gaps: dict[bool, list[float]] = {True: [], False: []}
+    with make_client(bot_pace=PACE, bot_delay=PACE) as c:
+        deadline = time.monotonic() + 30
+        while min(len(gaps[True]), len(gaps[False])) < 25 and time.monotonic() < deadline:
+            made = c.post("/api/tables", json={"game": game_id, "seats": ["leaky", "leaky"],
+                                               "config": {"max_turns": 30}}).json()
+            frames = watch(c, made["id"])
+            record = GameRecord.from_dict(c.get(f"/api/tables/{made['id']}/record").json())
+            state = get_game(game_id).new_state(record.config, record.seed)
+            first_at: dict[int, float] = {}
+            for version, at in frames:
+                first_at.setdefault(version, at)
+            for step, action in enumerate(record.actions):
+                kind = telling(state.legal_actions())
+                state.apply(action)
+                if step >= 1 and step in first_at and step + 1 in first_at:
+                    gaps[kind].append(first_at[step + 1] - first_at[step])
+    assert len(gaps[True]) >= 10 and len(gaps[False]) >= 10
+    assert min(gaps[True]) >= PACE - 0.002 and min(gaps[False]) >= PACE - 0.002
+    assert ks_2samp(gaps[True], gaps[False]).pvalue > 1e-3, (sorted(gaps[True]), sorted(gaps[False]))
+
+
+def test_the_server_remembers_how_long_a_level_thinks_for_its_next_tables(
+        make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Slow(LeakyBot):
+        def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+            time.sleep(0.05)
+            return legal[0]
+
+    monkeypatch.setitem(levels.LEVELS, "slowpoke", lambda gid: Slow())
+    with make_client(bot_pace=0.01) as c:
+        m = c.app.state.manager
+        first = c.post("/api/tables", json={"game": "nak-muay", "seats": ["slowpoke", "slowpoke"],
+                                            "config": {"max_turns": 3}}).json()
+        assert m.get(first["id"]).table.think_floor == 0.0
+        watch(c, first["id"])
+        learned = max(m.think_floors[("nak-muay", "slowpoke")])
+        assert learned >= 0.05 * 1.25
+        second = c.post("/api/tables", json={"game": "nak-muay", "seats": ["slowpoke", "random"]}).json()
+        assert m.get(second["id"]).table.think_floor == learned, "a new table starts at the learned floor"
+        other = c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"]}).json()
+        assert m.get(other["id"]).table.think_floor < learned, "a quick level is not slowed by a slow one"

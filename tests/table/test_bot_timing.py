@@ -1,0 +1,166 @@
+"""Bot answer times tell nothing about hidden information (issue 14, item 2).
+
+A seat sees a bot's move when the table releases it. The table works the move out
+ahead (:meth:`Table.think`) and releases it at a time fixed when the decision opened,
+so a bot that thinks longer when it holds something (a Dodge in its hand: more legal
+answers, a real search instead of a forced move) answers exactly when it would have
+without it. These tests run real clocks with small delays (set by configuration).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+
+import pytest
+from scipy.stats import ks_2samp
+
+from knockabout.bots import levels
+from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
+from knockabout.core.rng import Rng, fresh_seed
+from knockabout.table import Seat, Table
+from knockabout.table.thinking import FLOOR_MEMORY
+
+pytestmark = pytest.mark.timeout(120)
+
+PACE = 0.02  # the configured release delay (bot_pace and bot_delay)
+SLOW = 0.008  # how much longer the leaky bot thinks when it has a real choice
+ENOUGH = 25  # samples of each kind
+
+
+def telling(legal: Sequence[object]) -> bool:
+    """What the leaky bot's thinking time gives away: whether it has an even number of
+    legal answers, which depends on its hidden hand in every game (a Nak Muay Attack
+    answered with a Dodge in hand: take or dodge; without: only take, like a search
+    skipped on a forced move)."""
+    return len(legal) % 2 == 0
+
+
+class LeakyBot(Bot):
+    """Thinks ``SLOW`` seconds longer when :func:`telling` holds."""
+
+    name = "leaky"
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
+        if telling(legal):
+            time.sleep(SLOW)
+        return legal[rng.below(len(legal))]
+
+
+def drive(table: Table, person_rng: Rng, samples: dict[bool, list[float]],
+          thinking: dict[bool, list[float]], *, threaded: bool, enough: int) -> None:
+    """Play one game the way the server does (think ahead, release when due); record how
+    long after each bot decision opened its move was released, split by :func:`telling`
+    (hidden information)."""
+    opened = time.monotonic()  # (taken just before the call that opened the decision)
+    while not table.over and min(len(samples[True]), len(samples[False])) < enough:
+        d = table.decision()
+        assert d is not None
+        if d.player == 0:
+            legal = table.updates_for(0).legal
+            opened = time.monotonic()
+            table.act(0, legal[person_rng.below(len(legal))], table.version)
+            continue
+        choice = telling(_legal(table))
+        thought = table.think()
+        if thought is not None:
+            t0 = time.monotonic()
+            if threaded:  # as the server does: in a worker thread, nothing locked
+                worker = threading.Thread(target=thought.run)
+                worker.start()
+                worker.join()
+            else:
+                thought.run()
+            thinking[choice].append(time.monotonic() - t0)
+            assert table.accept(thought)
+        due = table.next_due()
+        assert due is not None
+        time.sleep(max(0.0, due - time.monotonic()))
+        while True:
+            started = time.monotonic()
+            if table.tick(think=False):
+                break
+            time.sleep(0.0005)
+        samples[choice].append(time.monotonic() - opened)
+        opened = started
+
+
+def _legal(table: Table) -> tuple[str, ...]:
+    """The deciding seat's legal actions (what the test knows beyond a seat's view)."""
+    d = table.decision()
+    assert d is not None
+    return table.updates_for(d.player).legal
+
+
+CONFIGS = {
+    "nak-muay": {"players": 2, "countdown_seconds": 2.0},
+    "knockdown": {},
+    "knockback": {},
+}
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+def test_a_leaky_bot_answers_at_the_same_time_whatever_it_holds(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(levels.LEVELS, "leaky", lambda gid: LeakyBot())
+    samples: dict[bool, list[float]] = {True: [], False: []}
+    thinking: dict[bool, list[float]] = {True: [], False: []}
+    person = Rng(3)
+    deadline = time.monotonic() + 20
+    while min(len(samples[True]), len(samples[False])) < ENOUGH and time.monotonic() < deadline:
+        seats = [Seat("person", "Ann"), Seat("bot", "Bot", "leaky")]
+        t = Table(game_id, seats, {**CONFIGS[game_id], "max_turns": 40} if game_id == "nak-muay"
+                  else CONFIGS[game_id], fresh_seed(), bot_delay=PACE, bot_pace=PACE, steady_bots=True,
+                  challenges={})
+        drive(t, person, samples, thinking, threaded=True, enough=ENOUGH)
+    with_choice, forced = samples[True], samples[False]
+    assert len(with_choice) >= 10 and len(forced) >= 10, (len(with_choice), len(forced))
+    # the control: how long the bot thought does tell (the test can see a leak) ...
+    assert ks_2samp(thinking[True], thinking[False]).pvalue < 1e-3
+    # ... but when its answer came does not: both start at the same floor and are one distribution
+    floor = PACE
+    assert min(with_choice) >= floor - 1e-3 and min(forced) >= floor - 1e-3
+    assert ks_2samp(with_choice, forced).pvalue > 1e-3, (sorted(with_choice)[:5], sorted(forced)[:5])
+
+
+def test_a_move_worked_out_for_a_decision_that_changed_is_thrown_away() -> None:
+    now = [0.0]
+    seats = [Seat("person", "Ann", away=True), Seat("person", "Bo")]
+    t = Table("nak-muay", seats, {"players": 2}, 11, challenges={}, clock=lambda: now[0], bot_pace=1.0)
+    while (d := t.decision()) is not None and d.player == 1:
+        t.act(1, _legal(t)[0], t.version)
+    now[0] += 0.2
+    thought = t.think()
+    assert thought is not None and t.decision() is not None and t.decision().player == 0  # type: ignore[union-attr]
+    thought.run()
+    t.set_away(0, False)  # the person came back before the stand-in's move was released
+    assert not t.accept(thought), "a plan for a stand-in is not kept once the person is back"
+    assert t.think() is None, "no bot decides now"
+    assert t.tick() == []
+
+
+def test_steady_bots_never_release_sooner_than_the_longest_thinking_seen() -> None:
+    now = [0.0]
+    seats = [Seat("bot", "A", "random"), Seat("bot", "B", "random")]
+    t = Table("knockback", seats, {}, 5, bot_pace=0.1, steady_bots=True, clock=lambda: now[0],
+              challenges={})  # (long games: the test outlives the floor's memory)
+    thought = t.think()
+    assert thought is not None
+    thought.run()
+    now[0] += 0.4  # this one thought 0.4 s
+    thought.ready_after = 0.4
+    assert t.accept(thought)
+    assert t.think_floor == pytest.approx(0.5)
+    assert t.next_due() == pytest.approx(0.5), "this move is released at the raised floor"
+    now[0] = 0.5
+    assert len(t.tick()) >= 1
+    d = t.decision()
+    assert d is not None and t.next_due() == pytest.approx(now[0] + 0.5), "and so is every later one"
+    for _ in range(FLOOR_MEMORY + 1):  # quick moves until the one long thinking ages out
+        due = t.next_due()
+        assert due is not None
+        now[0] = due
+        assert t.tick()
+    assert t.think_floor < 0.5, "a stall long ago no longer slows the table"
