@@ -67,6 +67,10 @@ log=$ROOT/build/compiled/build.log
     echo "knockabout: compiled build failed (see $log); tested the plain build only"
     exit 1
 }
+if grep -q "mypyc could not compile" "$log"; then
+    grep "mypyc could not compile" "$log" | head -1
+    exit 1
+fi
 if grep -q "building the plain Python package" "$log"; then
     grep "building the plain Python package" "$log" | head -1
     echo "knockabout: tested the plain build only"
