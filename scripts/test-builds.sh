@@ -16,7 +16,7 @@ ROOT=$PWD
 PY=${PYTHON:-$ROOT/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 BUILDS=${BUILDS:-plain compiled}
-TESTS=(tests/conformance tests/golden tests/bots tests/core/test_compiled.py)
+TESTS=(tests/conformance tests/golden tests/bots tests/core/test_compiled.py tests/sim/test_bench.py)
 
 # copy src/ into build/<name>/src: sources only, extension files kept only if asked
 copy_src() {
