@@ -22,6 +22,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.core.rng",
     "knockabout.games.nakmuay.actions",
     "knockabout.games.nakmuay.cards",
+    "knockabout.games.nakmuay.heuristic",  # its rollout policy runs in every hard playout
     "knockabout.games.nakmuay.phases",
     "knockabout.games.nakmuay.reactions",
     "knockabout.games.nakmuay.search",
@@ -32,6 +33,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.games.knockback.legal",
     "knockabout.games.knockback.lines",
     "knockabout.games.knockback.ops",
+    "knockabout.games.knockback.heuristic",  # its rollout policy runs in every hard playout
     "knockabout.games.knockback.phases",
     "knockabout.games.knockback.scoring",
     "knockabout.games.knockback.search",
@@ -45,6 +47,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.games.knockdown.ko",
     "knockabout.games.knockdown.legal",
     "knockabout.games.knockdown.payments",
+    "knockabout.games.knockdown.heuristic",  # its rollout policy runs in every hard playout
     "knockabout.games.knockdown.phases",
     "knockabout.games.knockdown.rounds",
     "knockabout.games.knockdown.search",
