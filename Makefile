@@ -10,26 +10,38 @@ PORT   ?= 8000
 
 .PHONY: run test lint typecheck unit browser-deps db-deps clean demo
 
+# `make run` needs only the package; `make test` adds what the suite checks: the dev tools,
+# plots, Ray, the research environments and their peers, and the training example's
+# libraries (CPU PyTorch, pinned so pip takes the CPU build rather than a CUDA one).
+TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train
+TEST_STAMP  := $(VENV)/.test-stamp
+TORCH_CPU   ?= torch==2.13.0
+
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "knockabout needs Python 3.11 or newer (set PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	@touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet '$(TORCH_CPU)'
+	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	@touch $(TEST_STAMP)
 
 run: $(STAMP)
 	$(BIN)/knockabout serve --host $(HOST) --port $(PORT)
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check src tests benchmarks examples
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(BIN)/mypy --strict src
 
-unit: $(STAMP)
+unit: $(TEST_STAMP)
 	$(BIN)/pytest -q
 
-test: $(STAMP) browser-deps db-deps lint typecheck unit
+test: $(TEST_STAMP) browser-deps db-deps lint typecheck unit
 
 browser-deps:
 	@bash scripts/ensure-browser.sh

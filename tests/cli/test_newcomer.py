@@ -162,6 +162,24 @@ def test_serve_on_a_busy_port_says_so_before_serving(tmp_path: Path) -> None:
     assert "serving at" not in r.output
 
 
+@pytest.mark.parametrize(("host", "said"), [
+    ("0.0.0.0", "every network address"), ("127.0.0.1", "serving at"),
+])
+def test_serve_says_an_address_a_person_can_open(
+    host: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    r = runner.invoke(app, ["serve", "--host", host, "--port", str(port), "--data-dir", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert said in r.output and f"http://localhost:{port}/" in r.output
+    assert "http://0.0.0.0" not in r.output
+
+
 # ---------------------------------------------------------------- content
 def test_content_validate_searches_sub_folders() -> None:
     from knockabout.games.knockdown.content import CONTENT_DIR

@@ -36,7 +36,17 @@ class Seen:
     reasons: set[str] = field(default_factory=set)
     timed: bool = False
     view_types: set[type] = field(default_factory=set)
+    hidden: bool = False
+    """Some seat's re-dealt state (``determinize``) showed some seat a different view."""
     games: int = 0
+
+
+def _redeal_shows_something_new(s: Any, seat: int, rng: Rng) -> bool:
+    """Whether re-dealing what ``seat`` cannot see changes what any seat sees."""
+    other = s.determinize(seat, rng)
+    return any(
+        other.observe(p).to_json() != s.observe(p).to_json() for p in range(s.num_players)
+    )
 
 
 @cache
@@ -56,6 +66,8 @@ def seen_in_playouts(game_id: str) -> Seen:
                 seen.kinds.add(d.kind)
                 seen.timed |= d.time_limit is not None
                 seen.view_types.add(type(s.observe(d.player)))
+                if not seen.hidden:
+                    seen.hidden = _redeal_shows_something_new(s, d.player, rng)
                 legal = s.legal_actions()
                 s.apply(legal[rng.below(len(legal))])
             out = s.outcome()
@@ -80,6 +92,18 @@ def test_every_outcome_reason_met_is_declared(game_id: str) -> None:
         assert facts.reason_key(reason) in facts.outcome_reasons, (
             f"{game_id} ended for {reason!r}, which is not among {sorted(facts.outcome_reasons)}"
         )
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_hidden_information_is_declared_exactly_when_a_redeal_shows(game_id: str) -> None:
+    """A game that declares no hidden information must give every re-dealt state the same
+    views; one that declares it must have something a re-deal changes."""
+    declared = get_game(game_id).facts.hidden_information
+    assert seen_in_playouts(game_id).hidden == declared, (
+        f"{game_id} declares hidden_information={declared}, but random playouts "
+        + ("found a seat whose re-deal changed some seat's view" if not declared else
+           "never found anything a re-deal changes")
+    )
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -115,8 +139,7 @@ def test_player_counts_agree_with_the_configuration(game_id: str) -> None:
 def test_views_are_instances_of_the_declared_view_type(game_id: str) -> None:
     g = get_game(game_id)
     view_type = getattr(g, "view_type", None)
-    if view_type is None:  # TRANSITIONAL: until every game declares its typed view
-        pytest.skip(f"{game_id} declares no view_type yet")
+    assert view_type is not None, f"{game_id} declares no view_type"
     assert issubclass(view_type, View)
     for seen in seen_in_playouts(game_id).view_types:
         assert issubclass(seen, view_type), f"{game_id}.observe() gave a {seen.__name__}, not a {view_type.__name__}"

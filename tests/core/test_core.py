@@ -114,3 +114,10 @@ def test_replay_refuses_other_rules_or_content_versions() -> None:
         GameRecord.from_dict({"game": "nak-muay"})
     with pytest.raises(ReplayError, match="config"):
         replay({**rec, "config": {"players": 17}})
+
+
+@pytest.mark.parametrize("seed", [-1, 1 << 256, True, "7"])
+def test_a_record_seed_outside_the_generators_range_is_one_clear_error(seed: object) -> None:
+    rec = Match("nak-muay", {"players": 2}, 3).record.to_dict()
+    with pytest.raises(ReplayError, match="'seed' must be"):
+        GameRecord.from_dict({**rec, "seed": seed})

@@ -113,7 +113,7 @@ def test_ten_thousand_hostile_messages_and_requests_change_nothing_and_reach_no_
              if isinstance(p, str) or not any(m.args and m.args[0] for m in p.marks)]
     per_game = 8_000 // len(games) + 1
     # a long countdown so no timed decision runs out while the fuzzer works
-    with make_client(bot_pace=600.0, bot_delay=600.0, grace=600.0) as c:
+    with make_client(bot_pace=600.0, bot_delay=600.0, grace=600.0, message_rate="off") as c:  # rates: test_limits
         for game_id in games:
             made, joined = setup_table(c, game_id)
             tid = made["id"]

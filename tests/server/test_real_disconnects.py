@@ -28,7 +28,9 @@ def real_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'r.db'}", bot_pace=600.0, bot_delay=600.0))
+    # 48 clients on one address act at once here: the message rate is test_limits' subject
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'r.db'}", bot_pace=600.0, bot_delay=600.0,
+                                    message_rate="off"))
     # log_config=None: uvicorn's own loggers reach the test's log capture
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws=request.param))
     thread = threading.Thread(target=server.run, daemon=True, name=f"disconnects-server-{port}")

@@ -9,16 +9,10 @@ Each test gets a schema of its own, dropped afterwards, so test runs can share t
 
 from __future__ import annotations
 
-import os
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
 from knockabout.server import ServerSettings, create_app
 from knockabout.store import Store, StoredTable
@@ -27,52 +21,6 @@ from knockabout.table import Seat, Table
 from tests.server.conftest import my_turn, receive_until
 
 pytestmark = pytest.mark.timeout(120)
-
-DEFAULT_POSTGRES_URL = "postgresql+psycopg://knockabout:knockabout@127.0.0.1:5432/knockabout_test"
-POSTGRES_URL = os.environ.get("KNOCKABOUT_TEST_POSTGRES_URL") or DEFAULT_POSTGRES_URL
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Engine]:
-    """An engine on the tests' PostgreSQL database; fails (never skips quietly) when none answers."""
-    if os.environ.get("KNOCKABOUT_SKIP_POSTGRES") == "1":
-        pytest.skip("KNOCKABOUT_SKIP_POSTGRES=1: the PostgreSQL store tests were skipped on purpose")
-    engine = create_engine(POSTGRES_URL, connect_args={"connect_timeout": 5})
-    try:
-        with engine.connect():
-            pass
-    except OperationalError as exc:
-        shown = make_url(POSTGRES_URL).render_as_string(hide_password=True)
-        pytest.fail(
-            f"PostgreSQL is not reachable at {shown} ({str(exc.orig).strip().splitlines()[0]}). "
-            "Start it with `make db-deps` (runs scripts/ensure-postgres.sh: installs, starts and sets it up), "
-            "point KNOCKABOUT_TEST_POSTGRES_URL at another server, or set KNOCKABOUT_SKIP_POSTGRES=1 "
-            "to skip these tests on purpose.",
-            pytrace=False,
-        )
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture
-def postgres_url(postgres: Engine) -> Iterator[str]:
-    """A URL on a fresh schema of the tests' database."""
-    schema = f"knockabout_{uuid.uuid4().hex[:12]}"
-    with postgres.begin() as c:
-        c.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-    yield url.render_as_string(hide_password=False)
-    with postgres.begin() as c:
-        c.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'k.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
 
 SEATS = [
     {"kind": "person", "name": "Ann Ünal", "level": None, "token": "a" * 64},

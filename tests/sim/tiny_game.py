@@ -127,24 +127,31 @@ class TinyState(State):
 
 
 class TinyWatcher:
-    """Round 1's first player, and each round's first player and winner."""
+    """Round 1's first player, each round's first player and winner, and each seat's cards
+    (drawn: in the starting hand; played: played)."""
 
     def __init__(self, state: State) -> None:
         assert isinstance(state, TinyState)
         self.match_first = self.first = state.first
         self.rounds: list[tuple[int, int | None]] = []
         self.steps = 0
+        self.cards: list[dict[str, list[int]]] = [{}, {}]
+        for seat, hand in enumerate(state.hands):
+            for card in hand:
+                self.cards[seat].setdefault(str(card), [0, 0])[0] += 1
 
     def see(self, state: State, events: Sequence[Event]) -> None:
         self.steps += 1
         for e in events:
+            if e.type == "played":
+                self.cards[int(e.data["player"])][str(e.data["card"])][1] += 1
             if e.type == "round_over":
                 self.rounds.append((self.first, e.data["winner"]))
             elif e.type == "round_start":
                 self.first = int(e.data["first"])
 
     def metrics(self) -> MatchMetrics:
-        return MatchMetrics(first=self.match_first, rounds=self.rounds, extra={"steps": self.steps})
+        return MatchMetrics(first=self.match_first, rounds=self.rounds, extra={"steps": self.steps}, cards=self.cards)
 
 
 class TinyBalance(BalancePlugin):

@@ -227,7 +227,7 @@ def test_a_right_answer_faster_than_a_person_fails_as_too_fast(clock: FakeClock)
     clock.advance(floor * 0.9)  # a script that read the numbers
     entry = t.answer(0, solution(ch), t.version)
     assert entry.action == "tower:fail" and entry.by == "judged"
-    assert "too fast for a person" in entry.verdict and f"{n} piece(s)" in entry.verdict
+    assert "too fast for a person" in entry.verdict and f"{n} pieces" in entry.verdict
 
 
 def test_a_right_answer_at_human_speed_passes(clock: FakeClock) -> None:

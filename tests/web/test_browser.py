@@ -85,7 +85,7 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
         if not acted:
             a.wait_for_timeout(30)
     assert a.locator("#outcome").count() and b.locator("#outcome").count(), "both people see the end"
-    assert "wins" in a.inner_text("#outcome") or "Draw" in a.inner_text("#outcome")
+    assert "win" in a.inner_text("#outcome .winner") or "Draw" in a.inner_text("#outcome .winner")
 
     # nothing private of one seat ever reached the other: views and events, frame by frame
     table = live_table(server, table_id)
@@ -120,7 +120,7 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
     assert shown == sorted(last_a["view"].get("hand", []))
 
     # the finished game replays step by step
-    a.click("#outcome a")
+    a.click("#replay-link")
     a.wait_for_selector("#step-slider")
     a.click("#next")
     a.wait_for_function("document.querySelector('#step-label').textContent.startsWith('step 1 ')")
@@ -208,6 +208,8 @@ def test_the_countdown_is_a_visible_timer_that_runs_out(server: LiveServer, brow
         page.wait_for_timeout(30)
     timer = page.locator("#timer .timer")
     assert timer.count() == 1 and "You have" in timer.inner_text(), page.inner_text("#log")
+    answers = page.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.action)")
+    assert answers[-1] == "no-response", f"real answers come first, giving up last: {answers}"
     first = int(page.inner_text("#secs"))
     page.wait_for_timeout(1200)
     assert int(page.inner_text("#secs")) < first, "the timer ticks down"

@@ -19,9 +19,15 @@ def bench(
     seconds: float = typer.Option(2.0, "--seconds", min=0.1, help="seconds of random play (and of search) per game"),
     players: int | None = typer.Option(None, "--players", "-p", help="player count (default: the game's default)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
+    envs: bool = typer.Option(
+        False, "--envs", help="measure the PettingZoo environment against the raw protocol and Leduc (needs [rl])"
+    ),
 ) -> None:
     """Measure random-play steps/s, games/s, clone() µs and ISMCTS iterations/s."""
     console = Console(highlight=False)
+    if envs:
+        _bench_envs(console, game, seconds, players, as_json)
+        return
     with friendly_errors():
         ids = [get_game(game).id] if game else game_ids()
         if players is not None:
@@ -52,5 +58,39 @@ def bench(
             f"{r.determinize_us:.1f}",
             f"{r.ismcts_iters_per_s:,.0f}",
             f"{r.hard_ms_per_move:.0f}",
+        )
+    console.print(t)
+
+
+def _bench_envs(console: Console, game: str | None, seconds: float, players: int | None, as_json: bool) -> None:
+    with friendly_errors():
+        try:
+            from knockabout.envs.bench import bench_env
+        except ImportError as exc:
+            raise ConfigError(f"--envs needs the research extras: pip install 'knockabout[rl]' ({exc})") from None
+        ids = [get_game(game).id] if game else [g for g in game_ids() if get_game(g).encoder() is not None]
+        rows = []
+        for gid in ids:
+            get_game(gid).check_players(players)
+            with console.status(f"benchmarking the {gid} environment…"):
+                rows.append(bench_env(gid, seconds, players))
+    if as_json:
+        console.print_json(json.dumps([{**r.__dict__, "step_share": r.step_share} for r in rows]))
+        return
+    t = Table(title="knockabout bench --envs (PettingZoo AEC, random legal actions, one process)")
+    t.add_column("game", no_wrap=True)
+    for col in ("players", "raw steps/s", "env step/s", "step / raw", "last+step/s", "last+step / raw",
+                "leduc last+step/s"):
+        t.add_column(col, justify="right")
+    for r in rows:
+        t.add_row(
+            r.game,
+            str(r.players),
+            f"{r.raw_steps_per_s:,.0f}",
+            f"{r.step_per_s:,.0f}",
+            f"{r.step_share:.0%}",
+            f"{r.last_step_per_s:,.0f}",
+            f"{r.last_step_share:.0%}",
+            "-" if r.leduc_last_step_per_s is None else f"{r.leduc_last_step_per_s:,.0f}",
         )
     console.print(t)

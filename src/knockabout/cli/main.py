@@ -11,6 +11,7 @@ from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
 from knockabout.cli import play as play_cmd
 from knockabout.cli import replay as replay_cmd
+from knockabout.cli import report as report_cmd
 from knockabout.cli import schema as schema_cmd
 from knockabout.cli import serve as serve_cmd
 from knockabout.cli import sim as sim_cmd
@@ -28,13 +29,11 @@ app.command("demo", help="Watch bots play a game in the terminal, turn by turn."
 app.command("replay", help="Replay a saved game record and show how it ended.")(replay_cmd.replay)
 # further commands register below, one line each
 app.command("sim", help="Play many seeded bot games: win rates, ratings, game length.")(sim_cmd.sim)
-app.command("report", help="Reopen saved sim results; compare several files.")(sim_cmd.report)
+app.command("report", help="Reopen saved sim or balance results; compare sim files; HTML report.")(report_cmd.report)
 app.command("bench", help="Measure each game's speed: steps/s, clone µs, ISMCTS iterations/s.")(bench_cmd.bench)
 app.command("play", help="Play a game in the terminal against bots or friends (hotseat).")(play_cmd.play)
 app.command("serve", help="Serve the web app: lobby, tables against bots or friends, replays.")(serve_cmd.serve)
-app.command("balance", help="Balance matrix of KNOCKBACK packs or Knockdown fighters, bot against bot.")(
-    balance_cmd.balance
-)
+app.add_typer(balance_cmd.app, name="balance")
 app.command("schema", help="Print the JSON Schema of a game's view (what its renderers may read).")(
     schema_cmd.schema
 )

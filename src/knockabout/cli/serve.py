@@ -12,6 +12,8 @@ from rich.console import Console
 
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.server import ServerSettings, create_app
+from knockabout.server.guards import MAX_MESSAGE_CHARS
+from knockabout.server.quotas import rate
 from knockabout.store import Store, default_data_dir
 
 
@@ -29,21 +31,51 @@ def serve(
     grace: float = typer.Option(
         30.0, "--grace", min=0.0, help="seconds a disconnected player has before a bot plays for them"
     ),
+    finished_ttl: float = typer.Option(
+        600.0, "--finished-ttl", min=0.0, help="seconds a finished table stays in memory (then the database serves it)"
+    ),
+    create_rate: str = typer.Option(
+        "30/minute", "--create-rate", help="new tables per client address, e.g. 30/minute ('off': no limit)"
+    ),
+    message_rate: str = typer.Option(
+        "30/second", "--message-rate", help="WebSocket messages per client address ('off': no limit)"
+    ),
+    max_bot_tables: int = typer.Option(
+        20, "--max-bot-tables", min=0, help="live tables of bots only (no person seat) at once"
+    ),
+    max_spectators: int = typer.Option(100, "--max-spectators", min=0, help="spectators per table"),
+    bot_threads: int = typer.Option(
+        0, "--bot-threads", min=0, help="threads the bots of each level think in, shared by all tables (0: one per CPU)"
+    ),
 ) -> None:
     console = Console(highlight=False)
     folder = data_dir or default_data_dir()
     with friendly_errors():
+        for text in (create_rate, message_rate):
+            rate(text)  # a rate that does not parse fails now, in one line
         store = Store(db, folder)  # fail now, in one line, if the database cannot be opened
         where = store.url
         store.close()
     settings = ServerSettings(
-        db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace
+        db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
+        finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
+        max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    console.print(f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)")
+    if host in ("0.0.0.0", "::", ""):
+        # every interface: no single address to give, so say both ways in
+        console.print(f"[bold]knockabout[/] is serving on every network address of this computer, port {port}"
+                      "  (Ctrl+C stops it)")
+        console.print(f"  here: [bold cyan]http://localhost:{port}/[/]   other computers: "
+                      f"http://THIS-COMPUTER'S-ADDRESS:{port}/ (invite links use the address the browser used)")
+    else:
+        shown = "localhost" if host in ("127.0.0.1", "::1") else host
+        console.print(f"[bold]knockabout[/] is serving at [bold cyan]http://{shown}:{port}/[/]  (Ctrl+C stops it)")
     console.print(f"games are kept in {where}", style="dim")
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning"))
+    # the WebSocket layer drops a frame over ws_max_size bytes before the app reads it
+    # (a message of MAX_MESSAGE_CHARS characters is at most 4 bytes each in UTF-8)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning",
+                                           ws_max_size=4 * MAX_MESSAGE_CHARS + 1024))
     server.run(sockets=[sock])
 
 

@@ -1,22 +1,23 @@
-"""``knockabout sim``: many seeded bot games, win rates with intervals, ratings;
-``knockabout report``: reopen saved results (and compare several)."""
+"""``knockabout sim``: many seeded bot games, win rates with intervals, ratings (saved
+results are reopened by ``knockabout report``, :mod:`knockabout.cli.report`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from knockabout.cli import runs
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.cli.options import parse_options
 from knockabout.core.registry import get_game
-from knockabout.sim.report import RateLine, Summary, compare, summarize
-from knockabout.sim.results import SimResults
+from knockabout.sim.executor import make_executor
+from knockabout.sim.report import RateLine, Summary, summarize
 from knockabout.sim.stats import Rating
-from knockabout.sim.tournament import SimSpec, run, validate
+from knockabout.sim.tournament import SimSpec, Until, block_for, run, run_identity, validate
 
 
 def _pct(x: float) -> str:
@@ -107,10 +108,16 @@ def sim(
     bots: str = typer.Option(
         "random", "--bots", "-b", help="comma-separated bot levels: one for all seats, or several for a tournament"
     ),
-    workers: int = typer.Option(1, "--workers", "-w", help="processes to use (results do not depend on it)"),
+    workers: int | None = runs.WORKERS,
+    backend: str = runs.BACKEND,
+    address: str | None = runs.ADDRESS,
     option: list[str] = typer.Option([], "--option", "-o", help="table option key=value (repeatable)"),
     out: Path | None = typer.Option(None, "--out", help="save results to FILE (.json or .csv)"),
     bootstrap: int = typer.Option(200, "--bootstrap", help="bootstrap resamples for rating intervals"),
+    until: float | None = runs.UNTIL_CI,
+    max_games: int = typer.Option(20000, "--max-games", help="with --until-ci: stop after this many games anyway"),
+    resume: Path | None = runs.RESUME,
+    checkpoint: Path | None = runs.CHECKPOINT,
 ) -> None:
     """Play many seeded bot games and report win rates, ratings and game length."""
     console = Console(highlight=False)
@@ -118,54 +125,41 @@ def sim(
         g = get_game(game)
         n = g.min_players if players is None else players
         levels = tuple(x.strip() for x in bots.split(",") if x.strip())
-        if workers < 1:
-            raise fail(f"--workers must be at least 1, not {workers}")
+        width = runs.until_ci(until)
+        stop = None if width is None else Until(width, max_games)
+        if stop is not None and max_games < 1:
+            raise fail(f"--max-games must be at least 1, not {max_games}")
         spec = SimSpec(game=g.id, players=n, games=games, seed=seed, bots=levels, config=parse_options(option))
         validate(spec)
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as progress:
-            task = progress.add_task(f"{g.id} ×{n}", total=None)
-
-            def tick(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            results = run(spec, workers=workers, progress=tick)
+        ex = make_executor(backend, workers, address)
+        with ex:
+            ck, keep = runs.open_checkpoint("sim", g.id, run_identity(spec, stop, block_for(spec, stop)),
+                                            g.content_hash(), resume, checkpoint)
+            label = f"{g.id} ×{n} ({ex.describe()})"
+            bar = runs.progress_bar(console, label, "games", stop is not None)
+            with runs.run_errors(console, ck, keep), bar as tick:
+                results = run(spec, executor=ex, checkpoint=ck, until=stop, on_progress=tick)
         render(summarize(results, bootstrap=bootstrap), console)
+        render_until(results.meta.get("until_ci"), console)
         if out is not None:
             results.save(out)
             console.print(f"Results saved to {out}; reopen with: knockabout report {out}")
 
 
-def report(
-    files: list[Path] = typer.Argument(..., help="results saved by `knockabout sim --out` (JSON or CSV)"),
-    bootstrap: int = typer.Option(200, "--bootstrap", help="bootstrap resamples for rating intervals"),
-) -> None:
-    """Reopen saved simulation results; with several files, compare their win rates."""
-    console = Console(highlight=False)
-    with friendly_errors():
-        summaries = []
-        for f in files:
-            s = summarize(SimResults.load(f), bootstrap=bootstrap)
-            render(s, console, title=f"{f}: {s.game}, {s.players} players")
-            summaries.append(s)
-        if len(summaries) > 1:
-            t = Table(title="comparison (win rate, 95% Wilson)")
-            t.add_column("bot / seat")
-            for f in files:
-                t.add_column(str(f), justify="right")
-            t.add_column("change", justify="right")
-            for line in compare(summaries):
-                cells = [
-                    "—" if r is None else f"{_pct(r.rate)} ({_interval(r)})" for r in line.rates
-                ]
-                first, last = line.rates[0], line.rates[-1]
-                change = "" if first is None or last is None else f"{100 * (last.rate - first.rate):+.1f} pts"
-                t.add_row(line.label, *cells, change)
-            console.print(t)
+def render_until(info: dict[str, Any] | None, console: Console) -> None:
+    """The sequential run's stopping line and its intervals (at the look's level)."""
+    if not info:
+        return
+    state = "reached" if info["reached"] else "NOT reached (cap hit)"
+    console.print(
+        f"--until-ci ±{100 * info['width']:g} pts {state} at look {info['look']} "
+        f"(alpha-spending: this look's intervals are at level {100 * (1 - info['alpha']):.3f}%, "
+        "which keeps each stopped interval a valid 95% one)",
+        highlight=False,
+    )
+    t = Table(title="sequential 95% intervals")
+    for col in ("rate", "value", "interval", "±"):
+        t.add_column(col, justify="left" if col == "rate" else "right")
+    for label, rate, lo, hi in info["intervals"]:
+        t.add_row(label, _pct(rate), f"{_pct(lo)}–{_pct(hi)}", f"{100 * (hi - lo) / 2:.1f}")
+    console.print(t)

@@ -15,6 +15,11 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
 * the web renderer — the ES module the browser table loads to draw its views.
 * :class:`BalancePlugin` — what a content balance run pits against each other (packs,
   fighters), how a pairing is configured, and the game metrics watched in each match.
+* :class:`LobbyInfo` — how the lobby sells the game (a line, a typical length, its rules
+  page) and the valid values of its options, with names and one-line summaries
+  (:class:`Choice`), so the lobby shows pickers instead of free text.
+* :class:`ObservationEncoder` — how a seat's view becomes a fixed-size float32 vector for
+  the research environments (``knockabout.envs``), declared field by field.
 
 Everything here is a declaration: core imports no game and no upper layer.
 """
@@ -22,12 +27,14 @@ Everything here is a declaration: core imports no game and no upper layer.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
+from knockabout.core.errors import ConfigError
 from knockabout.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -122,6 +129,48 @@ class TerminalRenderer(Protocol):
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One valid value of a game option, as the lobby shows it."""
+
+    value: str
+    """What goes into the config (an id, or ``random``)."""
+    name: str
+    summary: str = ""
+    """One line under the name."""
+    detail: tuple[str, ...] = ()
+    """The full text behind the summary (a fighter's sheet, a pack's cards), public facts only."""
+    group: str = ""
+    """A heading the value is listed under (the box a fighter comes from)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "name": self.name, "summary": self.summary,
+                "detail": list(self.detail), "group": self.group}
+
+
+@dataclass(frozen=True)
+class LobbyInfo:
+    """What the lobby says about a game, and the choices its options take."""
+
+    summary: str
+    """One or two sentences: what the game is about."""
+    minutes: tuple[int, int]
+    """Typical length of a game against bots, in minutes (low, high)."""
+    rules: str | None = None
+    """A Markdown file in the game's own package (e.g. ``"rules.md"``): its rules page."""
+    choices: Mapping[str, tuple[Choice, ...]] = field(default_factory=dict)
+    """Option name -> its valid values (for a list option: the values of each item)."""
+    narrowed_by: Mapping[str, str] = field(default_factory=dict)
+    """Option name -> the option whose chosen values its choices must be grouped under
+    (Knockdown's fighters are offered from the boxes in play: ``{"fighters": "boxes"}``);
+    a choice with no group is always offered."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"summary": self.summary, "minutes": list(self.minutes), "has_rules": self.rules is not None,
+                "choices": {k: [c.to_dict() for c in v] for k, v in self.choices.items()},
+                "narrowed_by": dict(self.narrowed_by)}
+
+
+@dataclass(frozen=True)
 class Puzzle:
     """What a challenge maker builds: the payload the person sees, the one right answer,
     and the actions a pass and a fail become.
@@ -172,6 +221,10 @@ class MatchMetrics:
     without rounds."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Game metrics only the game's :meth:`BalancePlugin.rate_tables` reads (plain data)."""
+    cards: list[dict[str, list[int]]] = field(default_factory=list)
+    """Per seat, each card the seat had in the match: ``name -> [times drawn, times played]``
+    (what "drawn" and "played" mean is the game's: a card taken into hand, a creature
+    drafted…); empty when the game does not say. The per-card report reads only this."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +236,10 @@ class BalanceMatch:
     payoffs: tuple[float, ...]
     draw: bool
     metrics: MatchMetrics
+    index: int = 0
+    """The match's number in its pairing (its deal is derived from it)."""
+    length: int = 0
+    """Decisions the match took."""
 
 
 @dataclass(frozen=True)
@@ -249,17 +306,85 @@ class BalancePlugin(ABC):
         (none by default)."""
         return []
 
+    def content_digest(self, options: Mapping[str, Any]) -> str:
+        """A digest of the content a run with these options plays beyond the game's own
+        (``Game.content_hash``), e.g. extra files; a checkpoint of other content is refused."""
+        return ""
+
+    def version_options(self, path: str) -> dict[str, Any]:
+        """The run options that play the content version at ``path`` (a file or folder)
+        instead of the shipped one, for ``balance compare``; raises
+        :class:`~knockabout.core.errors.ConfigError` when the game cannot (the default)."""
+        raise ConfigError("this game's balance plug-in cannot load another content version")
+
+    def start(self, group: EntrantGroup, a: str, b: str, seed: int) -> State | None:
+        """The first state of a match of ``a`` against ``b`` when the plug-in builds it
+        itself (a content version the game's ``new_state`` cannot load); None: the runner
+        calls ``game.new_state`` with :meth:`pairing_config` (the default)."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedField:
+    """One named slice of an observation vector: ``size`` numbers, each in [0, 1]."""
+
+    name: str
+    size: int
+    meaning: str
+
+
+class ObservationEncoder(ABC):
+    """How one game turns a seat's typed view into a fixed-size float32 vector.
+
+    ``fields`` declares the layout in order (the documentation is generated from it);
+    :meth:`encode` fills exactly that layout, every number in [0, 1], from the view
+    alone — so an observation can hold nothing the seat may not know. Build the vector
+    with :class:`~knockabout.core.encoding.VectorWriter`, which writes by field name and
+    refuses a write that does not fit the declaration. An encoder that reads the view's
+    wire form can derive from :class:`~knockabout.core.encoding.WireEncoder`, which writes
+    the ``seat``, ``legal_count``, ``over`` and ``payoff`` fields and leaves the rest to it.
+
+    :meth:`potential` is an optional shaping signal (see ``knockabout.envs``): how well
+    the seat is doing by its own view, in [0, 1]; environments reward its change only
+    when asked to (potential-based shaping, off by default).
+    """
+
+    fields: tuple[EncodedField, ...]
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.fields)
+
+    def layout(self) -> list[tuple[int, EncodedField]]:
+        """Each field with its offset in the vector."""
+        out = []
+        at = 0
+        for f in self.fields:
+            out.append((at, f))
+            at += f.size
+        return out
+
+    @abstractmethod
+    def encode(self, view: View) -> array[float]:
+        """The view as an ``array('f')`` of :attr:`size` numbers in [0, 1]."""
+
+    def potential(self, view: View) -> float:
+        """How well the viewing seat stands, in [0, 1] (0.5 when the game says nothing)."""
+        return 0.5
+
 
 __all__ = [
     "BalanceMatch",
     "BalancePlugin",
     "BotBudgets",
+    "EncodedField",
     "EntrantGroup",
     "GameFacts",
     "HeuristicPlugin",
     "Maker",
     "MatchMetrics",
     "MatchWatcher",
+    "ObservationEncoder",
     "Puzzle",
     "RateTable",
     "RolloutPolicy",

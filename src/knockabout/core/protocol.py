@@ -21,9 +21,18 @@ from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
 
 from knockabout.core.actions import Action, ActionSpace
-from knockabout.core.errors import ConfigError, IllegalActionError
+from knockabout.core.errors import ConfigError, IllegalActionError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    LobbyInfo,
+    Maker,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 
@@ -155,6 +164,12 @@ class State(ABC):
     def to_dict(self) -> dict[str, Any]:
         """The full state as JSON-able data (hidden information included)."""
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_dict` output (games whose records resume override
+        this; a malformed input may raise KeyError, TypeError, ValueError or IndexError)."""
+        raise NotImplementedError(f"{cls.__name__} cannot rebuild a saved state")
+
     def turns(self) -> int | None:
         """The game's own turn counter, for games whose facts count length in turns."""
         return None
@@ -245,6 +260,16 @@ class Game(ABC, Generic[C]):
         """What a content balance run pits against each other, and the metrics it watches."""
         return None
 
+    def lobby(self) -> LobbyInfo | None:
+        """How the lobby presents the game and the valid values of its options (None: the
+        lobby shows its name and plain option fields)."""
+        return None
+
+    def encoder(self) -> ObservationEncoder | None:
+        """How a seat's view becomes a float32 vector for the research environments
+        (``knockabout.envs``); None: the game offers none."""
+        return None
+
     def check_players(self, players: int | None) -> int | None:
         """``players`` as given, or :class:`ConfigError` when it is outside the game's range."""
         if players is not None and not self.min_players <= players <= self.max_players:
@@ -288,9 +313,18 @@ class Game(ABC, Generic[C]):
         game's default). A count outside the game's range raises :class:`ConfigError`.
         """
 
-    @abstractmethod
+    state_type: ClassVar[type[State] | None] = None
+    """The game's state class, whose ``from_dict`` :meth:`state_from_dict` calls."""
+
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from :meth:`State.to_dict` output."""
+        """Rebuild a state from :meth:`State.to_dict` output; anything that is not one is a
+        :class:`ReplayError` naming the game."""
+        if self.state_type is None:
+            raise ReplayError(f"{self.id}: this game cannot rebuild saved states (it declares no state_type)")
+        try:
+            return self.state_type.from_dict(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ReplayError(f"{self.id}: not a saved state ({exc!r})") from None
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         """One plain sentence describing an event for logs (None: not worth a line).

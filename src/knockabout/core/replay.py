@@ -21,6 +21,7 @@ from knockabout.core.errors import KnockaboutError, ReplayError
 from knockabout.core.events import Event
 from knockabout.core.protocol import Game, State
 from knockabout.core.registry import get_game
+from knockabout.core.rng import SECRET_SEED_BITS
 
 RECORD_FORMAT = 1
 
@@ -64,8 +65,10 @@ class GameRecord:
             isinstance(a, str) for a in data["actions"]
         ):
             raise ReplayError("replay record 'actions' must be a list of action texts")
-        if not isinstance(data["seed"], int):
+        if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
             raise ReplayError("replay record 'seed' must be an integer")
+        if not 0 <= data["seed"] < 1 << SECRET_SEED_BITS:
+            raise ReplayError(f"replay record 'seed' must be between 0 and 2**{SECRET_SEED_BITS} - 1")
         if not isinstance(data["config"], Mapping):
             raise ReplayError("replay record 'config' must be an object")
         names = data.get("names", [])

@@ -1,7 +1,9 @@
 """The web server: lobby (REST), one WebSocket per seat or spectator, static front end.
 
 Routes
-  GET  /api/games                       games, their options and the bot levels
+  GET  /api/games                       games, their options and the bot levels, with each
+                                        game's lobby info (summary, length, option choices)
+  GET  /api/games/{game}/rules          the game's rules page rendered to HTML
   POST /api/tables                      create a table -> {id, seat, token, invites}
                                         (``listed``: false keeps it out of the lobby;
                                         a seat ``invite`` is kept for its invite link)
@@ -9,6 +11,8 @@ Routes
   GET  /api/tables/{id}                 one table's public facts
   POST /api/tables/{id}/join            take a free seat, or with ``invite`` the seat
                                         kept for that code -> {seat, token}
+  POST /api/tables/{id}/rematch         a finished table again (same seats and options,
+                                        a new seed) -> {id, seat, token}
   GET  /api/tables/{id}/replay/{step}   a finished game, step by step
   GET  /api/tables/{id}/record          a finished game's replay record (JSON)
   WS   /ws/tables/{id}                  first message {"type": "hello", "token": ...}
@@ -22,10 +26,14 @@ Routes
 
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
+Limits (:mod:`.quotas`, set in :class:`ServerSettings`): new tables and messages per
+address, live bot-only tables, spectators per table; a refusal is HTTP 429, a WebSocket
+error message, or a close with code 4429.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -55,6 +63,8 @@ from knockabout.server.guards import (
     send_safely,
 )
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
+from knockabout.server.quotas import TOO_MANY, LimitReached, Quotas
+from knockabout.server.rules import package_file, rules_html
 from knockabout.store import Store
 
 STATIC = Path(str(resources.files("knockabout.web"))) / "static"
@@ -67,11 +77,7 @@ def web_renderer_file(game: Game[Any]) -> Path:
     generic renderer when it declares none."""
     if game.web_renderer is None:
         return GENERIC_RENDERER
-    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
-    path = Path(str(resources.files(package))) / game.web_renderer
-    if not path.is_file():
-        raise KnockaboutError(f"{game.id}: its web renderer {game.web_renderer!r} is not a file of {package}")
-    return path
+    return package_file(game, game.web_renderer)
 
 
 class CreateTable(BaseModel):
@@ -89,6 +95,11 @@ class JoinTable(BaseModel):
     name: str = Field("", max_length=64)
     seat: int | None = Field(None, ge=0, lt=64, description="0-based seat; the first free one when left out")
     invite: str | None = Field(None, min_length=1, max_length=64, description="the code of an invite link")
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
 
 
 class Hello(BaseModel):
@@ -150,6 +161,7 @@ def _first_problem(exc: ValidationError | RequestValidationError) -> str:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
+    quotas = Quotas(cfg.create_rate, cfg.message_rate)  # a bad rate fails here, before serving
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -172,6 +184,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    @app.exception_handler(LimitReached)
+    async def limit_reached(request: Request, exc: LimitReached) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=429)
+
     @app.exception_handler(KnockaboutError)
     async def game_error(request: Request, exc: KnockaboutError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
@@ -180,6 +196,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         not_json = any(e.get("type") == "json_invalid" for e in exc.errors())
         return JSONResponse({"error": f"bad request: {_first_problem(exc)}"}, status_code=400 if not_json else 422)
+
+    def address(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else "unknown"
 
     def manager(request: Request | WebSocket) -> Manager:
         m: Manager = request.app.state.manager
@@ -199,13 +218,24 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             schema = g.config_model.model_json_schema()
             hidden = local_only_options(g) | {"players"}
             options = {k: v for k, v in schema.get("properties", {}).items() if k not in hidden}
+            info = g.lobby()
             out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
-                        "options": options})
+                        "default_players": g.facts.default_players, "options": options,
+                        "lobby": None if info is None else info.to_dict()})
         return {"games": out, "bots": list(LEVELS)}
+
+    @app.get("/api/games/{game_id}/rules")
+    async def rules(game_id: str) -> dict[str, Any]:
+        try:
+            game = get_game(game_id)
+            return {"game": game.id, "name": game.name, "html": rules_html(game)}
+        except KnockaboutError as exc:
+            raise ApiError(404, str(exc)) from None
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        live, seat, token = manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
+        quotas.check_create(address(request))
+        live, seat, token = await manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
                                                     listed=body.listed)
         invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
         live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
@@ -216,14 +246,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def tables(request: Request) -> dict[str, Any]:
         m = manager(request)
         out = []
-        for st in m.store.recent(50, listed_only=True):
+        for st in await asyncio.to_thread(m.store.recent, 50, listed_only=True):
             live = m.get(st.id)
             if live is not None:
                 out.append(live.info())
             else:
                 out.append({"id": st.id, "game": st.game, "status": st.status, "seats": [
                     {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
-                    "outcome": st.result, "free_seats": []})
+                    "outcome": st.result, "free_seats": [], "created_at": st.created_at})
         return {"tables": out}
 
     @app.get("/api/tables/{table_id}")
@@ -231,7 +261,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         live = manager(request).get(table_id)
         if live is not None:
             return live.info()
-        st = manager(request).store.get(table_id)
+        st = await asyncio.to_thread(manager(request).store.get, table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         return {"id": st.id, "game": st.game, "status": st.status, "seats": [
@@ -249,10 +279,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise ApiError(409, str(exc)) from None
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
 
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: Rematch, request: Request) -> dict[str, Any]:
+        live = live_table(request, table_id)
+        try:
+            again, seat, token = await manager(request).rematch(live, body.token)
+        except KnockaboutError as exc:
+            raise ApiError(409, str(exc)) from None
+        return {"id": again.id, "seat": seat, "token": token, "url": f"/t/{again.id}"}
+
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request) -> JSONResponse:
         """A finished game's replay record (``knockabout replay FILE`` reads it)."""
-        st = manager(request).store.get(table_id)
+        st = await asyncio.to_thread(manager(request).store.get, table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         if st.status != "finished":
@@ -264,7 +303,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any]:
-        st = manager(request).store.get(table_id)
+        return await asyncio.to_thread(replay_at, manager(request).store, table_id, step)
+
+    def replay_at(store: Store, table_id: str, step: int) -> dict[str, Any]:
+        """One step of a finished game, read and replayed on a worker thread."""
+        st = store.get(table_id)
         if st is None:
             raise ApiError(404, f"no table {table_id!r}")
         if st.status != "finished":
@@ -322,6 +365,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await send_safely(ws, {"type": "error", "message": str(exc)})
             await close_safely(ws, 4403, str(exc))
             return
+        if seat is None and live.spectators() >= cfg.max_spectators:
+            why = f"this table has {cfg.max_spectators} spectators already, the most it takes"
+            await send_safely(ws, {"type": "error", "message": why})
+            await close_safely(ws, TOO_MANY, why)
+            return
         conn = Connection(ws, seat)
         await live.connect(conn)
         try:
@@ -330,6 +378,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     text = await receive_text(ws)
                 except BadFrame as exc:
                     await live.send(conn, {"type": "error", "message": f"{exc}; nothing changed"})
+                    continue
+                refusal = quotas.message_refusal(address(ws))
+                if refusal is not None:
+                    await live.send(conn, {"type": "error", "message": refusal})
                     continue
                 await handle(live, conn, text)
         finally:

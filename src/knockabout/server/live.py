@@ -3,6 +3,14 @@
 Everything here runs on the server's event loop; the :class:`~knockabout.table.Table`
 is synchronous and each :class:`LiveTable` has one driver task that sleeps until the
 table has something to do (a bot's move, a timeout, a grace period running out).
+
+The store is written by its writer thread (:meth:`Store.commit`, group commit): a change
+is sent to anyone only once it is durable, and the table's lock is held until then, so
+no later change is confirmed before an earlier one. With each change goes the deadline
+of the timed decision it leaves pending (wall-clock time), so a restarted server gives
+that decision only the time actually left, and takes its timeout at once if it ran out
+while the server was down. A finished table leaves memory ``finished_ttl`` seconds after
+its end; the store then answers for it.
 """
 
 from __future__ import annotations
@@ -10,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
 import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +34,10 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
-from knockabout.store import Store, StoredTable
-from knockabout.table import LogEntry, Seat, Table, TableError, Update, default_names, parse_seat
+from knockabout.server.frames import frame_text, update_message
+from knockabout.server.quotas import LimitReached
+from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
+from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
 
 
@@ -38,7 +50,14 @@ class ServerSettings:
     bot_delay: float = 2.0  # a bot's answer to a timed window, whatever it holds
     bot_pace: float = 0.9  # seconds between other bot moves
     grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat
+    finished_ttl: float = 600.0  # a finished table stays in memory this long, then the store serves it
+    create_rate: str | None = "30/minute"  # new tables per address ("off": no limit)
+    message_rate: str | None = "30/second"  # WebSocket messages per address
+    max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
+    max_spectators: int = 100  # spectators per table
+    bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
     clock: Callable[[], float] = time.monotonic
+    wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
 
 _FILE_SUFFIXES = ("_file", "_files", "_dir", "_dirs", "_path", "_paths")
@@ -66,6 +85,7 @@ class Connection:
     ws: WebSocket
     seat: int | None
     cursor: int = 0  # the table's event cursor after the last update this connection got
+    last: str = ""  # the last update sent to it (an identical one is not sent again)
 
 
 @dataclass
@@ -84,9 +104,13 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change to the table at a time
     task: asyncio.Task[None] | None = None
     finished_saved: bool = False
+    rematch: str | None = None  # the id of the table this one's rematch is played at
     new_invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for the creator only
     # the server's recent release floors by (game, bot level), shared by its tables (see drive)
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+    on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
+    saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
+    thinkers: Callable[[str], Executor] | None = None  # the server's bot threads for a level (see Manager)
 
     # -- facts
     @property
@@ -120,6 +144,12 @@ class LiveTable:
         """Empty seats anyone may take (not those kept for an invite link)."""
         return [i for i, s in enumerate(self.table.seats) if s.kind == "empty" and not s.reserved]
 
+    def bots_only(self) -> bool:
+        return all(s.kind == "bot" for s in self.table.seats)
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.connections if c.seat is None)
+
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
 
@@ -143,6 +173,8 @@ class LiveTable:
             "free_seats": self.free_seats(),
             "reserved_seats": [i for i, s in enumerate(t.seats) if s.kind == "empty" and s.reserved],
             "listed": self.listed,
+            "created_at": self.created_at,
+            "rematch": self.rematch,
         }
 
     def clock_info(self) -> dict[str, Any] | None:
@@ -159,40 +191,78 @@ class LiveTable:
     def message(self, conn: Connection, kind: str) -> dict[str, Any]:
         """A sync (everything) or update (what is new) message for one connection, built
         from the table's :meth:`~knockabout.table.Table.updates_for` and nothing else."""
+        msg, conn.cursor = self._build(conn.seat, 0 if kind == "sync" else conn.cursor, kind)
+        return msg
+
+    def _build(self, seat: int | None, cursor: int, kind: str) -> tuple[dict[str, Any], int]:
         t = self.table
-        up = t.updates_for(conn.seat, 0 if kind == "sync" else conn.cursor)
-        conn.cursor = up.cursor
+        up = t.updates_for(seat, cursor)
         return update_message(up, kind, self.info(), self.clock_info(), self.event_json,
                               t.names() if kind == "sync" and t.first_player is not None else None,
-                              t.first_player)
+                              t.first_player), up.cursor
 
     # -- fan-out
     async def send(self, conn: Connection, data: dict[str, Any]) -> None:
+        await self.send_text(conn, frame_text(data))
+
+    async def send_text(self, conn: Connection, text: str) -> None:
         if conn.ws.application_state != WebSocketState.CONNECTED:
             return
         try:
-            await conn.ws.send_json(data)
+            await conn.ws.send_text(text)
         except Exception:  # a dropped socket is cleaned up by its receive loop
             return
 
     async def broadcast(self) -> None:
+        """Send each connection what is new for it. Connections that see the same (the
+        same seat at the same cursor: all spectators, usually) share one message, built
+        and serialised once; a connection whose message would repeat its last is skipped."""
+        built: dict[tuple[int | None, int], tuple[str, int]] = {}
         for conn in list(self.connections):
-            await self.send(conn, self.message(conn, "update"))
+            key = (conn.seat, conn.cursor)
+            if key not in built:
+                msg, cursor = self._build(conn.seat, conn.cursor, "update")
+                built[key] = (frame_text(msg), cursor)
+            text, conn.cursor = built[key]
+            if text == conn.last:
+                continue
+            conn.last = text
+            await self.send_text(conn, text)
 
     # -- changes
-    def persist(self, entries: list[LogEntry]) -> None:
-        for e in entries:
-            self.store.append_action(self.id, e.step, e.seat, e.action, e.by)
+    def clock_ops(self) -> list[Op]:
+        """The write that keeps the pending decision's deadline, if it changed since the
+        last one (a new decision, play began, a clock restarted)."""
+        t = self.table
+        key = (t.version, t.decided_at)
+        if t.over or key == self.saved_clock:
+            return []
+        self.saved_clock = key
+        due = t.deadline()
+        wall = None if due is None else self.settings.wall_clock() + (due - self.settings.clock())
+        return [clock_op(self.id, t.version, wall)]
+
+    def save_ops(self, entries: list[LogEntry]) -> list[Op]:
+        ops = [action_op(self.id, e.step, e.seat, e.action, e.by) for e in entries]
         if self.table.over and not self.finished_saved:
             out = self.table.outcome()
-            self.store.finish(self.id, {} if out is None else out.to_dict())
+            ops.append(finish_op(self.id, {} if out is None else out.to_dict()))
             self.finished_saved = True
+            if self.on_finished is not None:
+                self.on_finished(self)
+        return ops + self.clock_ops()
 
-    def save_seats(self) -> None:
-        self.store.update_seats(self.id, stored_seats(self.table, self.tokens, self.invites), self.status())
+    def seat_ops(self) -> list[Op]:
+        return [seats_op(self.id, stored_seats(self.table, self.tokens, self.invites), self.status()),
+                *self.clock_ops()]
+
+    async def save(self, ops: list[Op]) -> None:
+        """Make ``ops`` durable (on the store's writer thread); call with the lock held."""
+        if ops:
+            await self.store.commit(*ops)
 
     async def changed(self, entries: list[LogEntry]) -> None:
-        self.persist(entries)
+        await self.save(self.save_ops(entries))
         await self.broadcast()
         self.wake.set()
 
@@ -230,7 +300,8 @@ class LiveTable:
                     wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
                     self.wake.clear()
             if thought is not None:
-                await asyncio.to_thread(thought.run)
+                pool = None if self.thinkers is None else self.thinkers(self.table.bot_level(thought.key[1]))
+                await asyncio.get_running_loop().run_in_executor(pool, thought.run)
                 async with self.lock:
                     if self.table.accept(thought):
                         self._learn_floor(thought.key[1], thought.floor)
@@ -267,8 +338,10 @@ class LiveTable:
             if conn.seat is not None:
                 self.gone_since.pop(conn.seat, None)
                 self.table.set_away(conn.seat, False)
+            await self.save(self.clock_ops())  # coming back restarts the seat's clock
             await self.send(conn, self.message(conn, "sync"))
-            await self.broadcast()
+            if conn.seat is not None:  # a seat's presence shows in everyone's table facts; a spectator's does not
+                await self.broadcast()
         self.wake.set()
 
     async def disconnect(self, conn: Connection) -> None:
@@ -276,7 +349,9 @@ class LiveTable:
             if conn in self.connections:
                 self.connections.remove(conn)
             seat = conn.seat
-            if seat is not None and not self.connected(seat):
+            if seat is None:
+                return  # nobody else sees spectators come and go
+            if not self.connected(seat):
                 self.gone_since[seat] = self.settings.clock()
             await self.broadcast()
         self.wake.set()
@@ -302,38 +377,6 @@ class LiveTable:
         return {"type": "challenge", "version": up.version, "challenge": up.challenge}
 
 
-def update_message(
-    up: Update,
-    kind: str,
-    info: dict[str, Any],
-    clock: dict[str, Any] | None,
-    event_json: Callable[[int, Event], dict[str, Any]],
-    start_names: list[str] | None = None,
-    first_player: int | None = None,
-) -> dict[str, Any]:
-    """The WebSocket frame for one :class:`~knockabout.table.Update`: the view's wire JSON
-    (``view.to_json()``), the new events narrated, the pending decision, the seat's legal
-    actions and challenge. ``start_names`` adds the opening "who goes first" line (a sync)."""
-    events = [event_json(s, e) for s, e in up.events]
-    if start_names is not None and first_player is not None:
-        events.insert(0, {"step": 0, "type": "start", "data": {"player": first_player},
-                          "text": f"The cards are dealt: {start_names[first_player]} goes first."})
-    return {
-        "type": kind,
-        "seat": up.seat,
-        "table": info,
-        "version": up.version,
-        "view": up.view.to_json(),
-        "events": events,
-        "decision": None if up.decision is None else up.decision.to_dict(),
-        "legal": list(up.legal),
-        "outcome": None if up.outcome is None else up.outcome.to_dict(),
-        "clock": clock,
-        "challenge": up.challenge,
-        "can_undo": False,
-    }
-
-
 def stored_seats(table: Table, tokens: list[str | None], invites: list[str | None]) -> list[dict[str, Any]]:
     """The seats as stored: kind, name, level, the hash of the person's token and, while a
     reserved seat is free, the hash of its invite code."""
@@ -353,6 +396,12 @@ class Manager:
         self.settings = settings
         self.store = store
         self.tables: dict[str, LiveTable] = {}
+        self._leaving: dict[str, asyncio.TimerHandle] = {}
+        # bots think in bounded pools, one per bot level (a quick level never waits behind
+        # a long search), first come first served across tables (each table has at most
+        # one thinking queued): however many tables think at once, the event loop
+        # competes with a fixed number of threads
+        self._pools: dict[str, ThreadPoolExecutor] = {}
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
@@ -364,7 +413,7 @@ class Manager:
         table.remember_floors([max(recent) for recent in learned if recent])
         return table
 
-    def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
+    async def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
                seed: int | None = None, *, listed: bool = True) -> tuple[LiveTable, int | None, str | None]:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
         further people join through ``open`` seats, or an ``invite`` seat's link (the codes
@@ -375,6 +424,11 @@ class Manager:
         if not seat_texts:
             raise ConfigError("a table needs seats (me, open or a bot level for each)")
         seats = [parse_seat(t, game.id) for t in seat_texts]
+        if all(s.kind == "bot" for s in seats):
+            running = sum(1 for t in self.tables.values() if t.bots_only() and not t.table.over)
+            if running >= self.settings.max_bot_tables:
+                raise LimitReached(f"this server already runs {running} tables of bots only (at most "
+                                   f"{self.settings.max_bot_tables}); wait for one to finish or take a seat")
         persons = [i for i, s in enumerate(seats) if s.kind == "person"]
         if len(persons) > 1:
             raise ConfigError("only one seat may be 'me' (yours); make the others 'open' for friends to join")
@@ -406,18 +460,42 @@ class Manager:
         codes = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "empty" and s.reserved}
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
-                         think_floors=self.think_floors)
+                         think_floors=self.think_floors, on_finished=self._finished,
+                         thinkers=self.thinkers)
         live.new_invites = codes
-        self.store.create(StoredTable(
+        await self.store.commit(create_op(StoredTable(
             id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
             seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
             content_hash=game.content_hash(), listed=listed,
-        ))
+        )), *live.clock_ops())
         if mine is not None:
             live.gone_since[mine] = self.settings.clock()
         self.tables[table_id] = live
         live.start()
         return live, mine, token
+
+    async def rematch(self, live: LiveTable, token: str | None) -> tuple[LiveTable, int | None, str | None]:
+        """A finished table played again by the person holding ``token``: same game, options
+        and seats (bots at their levels; the other people's seats open for them to take from
+        the old table's page), a new seed. Asked twice, the second asker is sent to the first
+        rematch (a seat of their own there if one is open)."""
+        if not live.table.over:
+            raise TableError("the game is not over yet; a rematch starts once it has ended")
+        seat = live.seat_of(token)
+        if seat is None:
+            raise TableError("only a player of this table can ask for a rematch")
+        me = live.table.seats[seat]
+        if live.rematch is not None and (other := self.get(live.rematch)) is not None:
+            joined, tok = await self.join(other, me.name, None)
+            return other, joined, tok
+        texts = ["me" if i == seat else (s.level or "random") if s.kind == "bot" else "open"
+                 for i, s in enumerate(live.table.seats)]
+        local = local_only_options(live.game)  # the server never set them: defaults, refused if passed
+        config = {k: v for k, v in live.table.record.config.items() if k not in local}
+        again, mine, new_token = await self.create(live.game.id, texts, config, me.name, listed=live.listed)
+        live.rematch = again.id
+        await live.broadcast()
+        return again, mine, new_token
 
     async def join(self, live: LiveTable, name: str, seat: int | None,
                    invite: str | None = None) -> tuple[int, str]:
@@ -451,7 +529,7 @@ class Manager:
             if seat < len(live.invites):
                 live.invites[seat] = None  # an invite opens its seat once
             live.gone_since[seat] = self.settings.clock()
-            live.save_seats()
+            await live.save(live.seat_ops())
             await live.broadcast()
         live.wake.set()
         return seat, token
@@ -459,6 +537,7 @@ class Manager:
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored log; returns how many."""
         count = 0
+        resumed: list[Op] = []
         for st in self.store.unfinished():
             try:
                 game = get_game(st.game)
@@ -470,26 +549,58 @@ class Manager:
             tokens = [s.get("token") for s in st.seats]
             invites = [s.get("invite") for s in st.seats]
             live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
-                             created_at=st.created_at, think_floors=self.think_floors)
+                             created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
+                             thinkers=self.thinkers)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":
                     live.gone_since[i] = now
-            table.restart_clock()
+            if st.clock_deadline is not None and st.clock_step == table.version:
+                table.resume_clock(st.clock_deadline - self.settings.wall_clock())  # the time actually left
+            else:
+                table.restart_clock()
             self.tables[st.id] = live
             if table.over:  # finished but not marked (the server stopped right at the end)
-                live.persist([])
+                resumed.extend(live.save_ops([]))
             else:
+                resumed.extend(live.clock_ops())
                 live.start()
             count += 1
+        self.store.run(*resumed)  # the resumed clocks' deadlines, in one transaction
         return count
 
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
 
+    def thinkers(self, level: str) -> Executor:
+        """The threads bots of ``level`` think in (``bot_threads``, else one per CPU)."""
+        pool = self._pools.get(level)
+        if pool is None:
+            size = self.settings.bot_threads or os.cpu_count() or 2
+            pool = self._pools[level] = ThreadPoolExecutor(size, f"knockabout-bot-{level}")
+        return pool
+
+    def _finished(self, live: LiveTable) -> None:
+        """Let a finished table go from memory ``finished_ttl`` seconds from now."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script using the manager directly): kept
+            return
+        self._leaving[live.id] = loop.call_later(self.settings.finished_ttl, self._forget, live.id)
+
+    def _forget(self, table_id: str) -> None:
+        self._leaving.pop(table_id, None)
+        live = self.tables.get(table_id)
+        if live is not None and live.table.over:
+            del self.tables[table_id]  # open connections keep their LiveTable until they close
+
     async def close(self) -> None:
+        for handle in self._leaving.values():
+            handle.cancel()
         for live in self.tables.values():
             await live.stop()
+        for pool in self._pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def clean_name(name: str) -> str:

@@ -9,7 +9,7 @@ game metrics. Everything else is here and the same for every game:
   with ``a`` in seat 0 and ``b`` in seat 1 and the same bot level on both sides; match
   ``i`` is dealt from ``mix_seed(seed, a, b, i)`` and its bots share one RNG seeded from
   ``mix_seed(deal, "bots")``, so a run is reproducible for a given level and seed;
-* the pairings run in parallel processes (:func:`~knockabout.sim.matrix.play_pairings`),
+* the pairings run in blocks of matches on any backend (:mod:`knockabout.sim.balance_run`),
   each match through the one bot-play driver (:func:`~knockabout.sim.driver.play`) with
   the plug-in's watcher as its observer;
 * the report: the win-rate matrix and each entrant's rate against the field
@@ -24,14 +24,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from knockabout.bots.levels import check_level, make_bot
+from pydantic import BaseModel
+
+from knockabout.bots.levels import make_bot
 from knockabout.core.errors import ConfigError
 from knockabout.core.plugins import BalanceMatch, BalancePlugin, EntrantGroup, MatchWatcher, RateTable
 from knockabout.core.protocol import Game
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.sim.driver import Observer, play
-from knockabout.sim.matrix import matrix_lines, pct, play_pairings
+from knockabout.sim.executor import make_executor
+from knockabout.sim.matrix import matrix_lines, pct
 from knockabout.sim.stats import wilson
 
 SEATS = 2
@@ -90,26 +93,42 @@ def _feed(watcher: MatchWatcher) -> Observer:
     return lambda step: watcher.see(step.state, step.events)
 
 
-def play_pair(a: str, b: str, run: GroupRun) -> PairResult:
-    """``run.games`` matches with entrant ``a`` in seat 0 and ``b`` in seat 1."""
+def play_matches(a: str, b: str, run: GroupRun, start: int, end: int) -> list[BalanceMatch]:
+    """Matches ``start`` to ``end - 1`` of entrant ``a`` (seat 0) against ``b`` (seat 1)."""
     g = get_game(run.game)
     plugin = plugin_for(g)
-    config = g.make_config(plugin.pairing_config(run.group, a, b))
-    res = PairResult(a, b)
-    t0 = time.perf_counter()
-    for i in range(run.games):
+    config: BaseModel | None = None
+    out = []
+    for i in range(start, end):
         deal = mix_seed(run.seed, a, b, i)
-        state = g.new_state(config, deal, players=SEATS)
+        state = plugin.start(run.group, a, b, deal)
+        if state is None:
+            if config is None:
+                config = g.make_config(plugin.pairing_config(run.group, a, b))
+            state = g.new_state(config, deal, players=SEATS)
         bots = [make_bot(run.bot, g.id) for _ in range(SEATS)]
         rng = Rng(mix_seed(deal, "bots"))
         watcher = plugin.watch(state)
-        out = play(state, bots, [rng] * SEATS, observer=_feed(watcher), name=f"{a} v {b} match {i}").outcome
-        res.games += 1
-        res.a_points += out.payoffs[0]
-        res.draws += int(out.draw)
-        res.matches.append(BalanceMatch(a, b, out.payoffs, out.draw, watcher.metrics()))
-    res.seconds = time.perf_counter() - t0
-    return res
+        played = play(state, bots, [rng] * SEATS, observer=_feed(watcher), name=f"{a} v {b} match {i}")
+        out.append(
+            BalanceMatch(a, b, played.outcome.payoffs, played.outcome.draw, watcher.metrics(), i, played.decisions)
+        )
+    return out
+
+
+def pair_result(a: str, b: str, matches: Sequence[BalanceMatch], seconds: float = 0.0) -> PairResult:
+    """The tally of a pairing's matches."""
+    return PairResult(
+        a, b, len(matches), sum(m.payoffs[0] for m in matches), sum(int(m.draw) for m in matches), seconds,
+        list(matches),
+    )
+
+
+def play_pair(a: str, b: str, run: GroupRun) -> PairResult:
+    """``run.games`` matches with entrant ``a`` in seat 0 and ``b`` in seat 1."""
+    t0 = time.perf_counter()
+    matches = play_matches(a, b, run, 0, run.games)
+    return pair_result(a, b, matches, time.perf_counter() - t0)
 
 
 def run_group(
@@ -121,10 +140,17 @@ def run_group(
     workers: int = 1,
     on_done: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
-    """Every ordered pair of different entrants of ``group``, ``games`` matches each."""
-    check_level(bot)
-    run = GroupRun(get_game(game_id).id, group, games, bot, seed)
-    return play_pairings(group.entrants, play_pair, (run,), workers, on_done)
+    """Every ordered pair of different entrants of ``group``, ``games`` matches each, in
+    this process or a pool of ``workers`` (``on_done`` hears of each finished pairing)."""
+    from knockabout.sim.balance_run import BalanceSpec, run_balance
+
+    spec = BalanceSpec(get_game(game_id).id, {}, games, bot, seed)
+    with make_executor("auto", workers) as ex:
+        (pairs,) = run_balance(spec, ex, groups=[group]).pairs
+    if on_done is not None:
+        for r in pairs:
+            on_done(r)
+    return pairs
 
 
 def report(game_id: str, group: EntrantGroup, results: Sequence[PairResult]) -> str:

@@ -1,15 +1,13 @@
 """Content balance matrices: every entrant (a pack, a fighter) against every other.
 
-The balance runner (:mod:`knockabout.sim.balance`) plays the matches; this module plays
-the ordered pairings in parallel processes and turns the results into a Markdown matrix
-with each entrant's rate against the field.
+The balance runner (:mod:`knockabout.sim.balance_run`) plays the matches; this module
+turns the results into a Markdown matrix with each entrant's rate against the field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from knockabout.sim.stats import wilson
 
@@ -21,36 +19,6 @@ class Pairing(Protocol):
     b: str
     games: int
     a_points: float
-
-
-R = TypeVar("R", bound=Pairing)
-
-
-def play_pairings(
-    entrants: Sequence[str],
-    play: Callable[..., R],
-    args: tuple[object, ...],
-    workers: int,
-    on_done: Callable[[R], None] | None = None,
-) -> list[R]:
-    """``play(a, b, *args)`` for every ordered pair of different entrants, in pairing order.
-
-    ``play`` must be a module-level function (it runs in worker processes when
-    ``workers > 1``); ``on_done`` hears of each pairing as it finishes."""
-    pairs = [(a, b) for a in entrants for b in entrants if a != b]
-    if workers <= 1:
-        out = []
-        for a, b in pairs:
-            out.append(play(a, b, *args))
-            if on_done is not None:
-                on_done(out[-1])
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play, a, b, *args) for a, b in pairs]
-        if on_done is not None:
-            for f in as_completed(futures):
-                on_done(f.result())
-        return [f.result() for f in futures]
 
 
 def pct(ci: tuple[float, float]) -> str:

@@ -69,7 +69,7 @@ class SimResults:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ResultsError(f"{source}: not a knockabout sim results file (format {FORMAT!r} expected)")
         try:
-            games = [_game_from_row(row) for row in data["games"]]
+            games = [game_from_row(row) for row in data["games"]]
             meta = dict(data["meta"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ResultsError(f"{source}: damaged results ({exc!r})") from None
@@ -147,7 +147,8 @@ class SimResults:
         return cls.from_dict(data, str(p))
 
 
-def _game_from_row(row: Any) -> GameResult:
+def game_from_row(row: Any) -> GameResult:
+    """A game from its JSON row (as written by :meth:`SimResults.to_dict`)."""
     if not isinstance(row, dict):
         raise TypeError("a game row must be an object")
     data: dict[str, Any] = {name: conv(row[name]) for name, conv in _SCALARS.items()}

@@ -1,4 +1,4 @@
-"""Seeded batches of bot games, in parallel processes, identical for any worker count.
+"""Seeded batches of bot games, on any backend, identical for any backend and worker count.
 
 A :class:`SimSpec` names the game, its options, the player count, the bot levels,
 how many games and the base seed. :func:`plan` turns it into games:
@@ -16,18 +16,17 @@ luck and card luck cancel out between bots. The number of deals is
 ``ceil(games / games_per_deal)``. The deal of deal number ``d`` is dealt from
 ``mix_seed(seed, d)``; the bots of game ``i`` draw from ``mix_seed(seed, "bots", i)``.
 Nothing depends on which process plays a game, so the results are the same for any
-``workers``; only the measured thinking times differ.
+backend and ``workers``; only the measured thinking times differ. The work is cut into
+blocks of whole deals (:class:`DealBlock`), the units of :mod:`knockabout.sim.runner`.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from functools import partial
 from itertools import combinations, permutations
-from multiprocessing import get_context
 from typing import Any
 
 from pydantic import BaseModel
@@ -36,8 +35,13 @@ from knockabout.bots.levels import check_level, make_bot
 from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng, mix_seed
+from knockabout.sim import sequential
+from knockabout.sim.checkpoint import Checkpoint
 from knockabout.sim.driver import play
-from knockabout.sim.results import GameResult, SimResults
+from knockabout.sim.executor import Executor, make_executor
+from knockabout.sim.results import GameResult, SimResults, game_from_row
+from knockabout.sim.runner import ProgressFn, execute
+from knockabout.sim.stats import Z95
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ def seat_orders(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 def plan(spec: SimSpec) -> list[Task]:
-    per_deal = [order for lu in lineups(spec.bots, spec.players) for order in seat_orders(lu)]
+    per_deal = _per_deal(spec)
     deals = math.ceil(spec.games / len(per_deal))
     tasks: list[Task] = []
     for d in range(deals):
@@ -138,9 +142,106 @@ def play_game(spec: SimSpec, task: Task, config: BaseModel | None = None) -> Gam
     )
 
 
-def _run_chunk(spec: SimSpec, tasks: list[Task]) -> list[GameResult]:
+@dataclass(frozen=True)
+class DealBlock:
+    """A unit of a sim run: every game of deals ``[start, end)``."""
+
+    start: int
+    end: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Until:
+    """``--until-ci``: stop when every reported rate's interval is at most ±``width``
+    (a fraction), or after ``max_games`` games."""
+
+    width: float
+    max_games: int
+
+
+def _per_deal(spec: SimSpec) -> list[tuple[str, ...]]:
+    return [order for lu in lineups(spec.bots, spec.players) for order in seat_orders(lu)]
+
+
+def deal_blocks(spec: SimSpec, deals: int, size: int) -> list[DealBlock]:
+    """The run's units: blocks of ``size`` whole deals (the last may be shorter)."""
+    per = len(_per_deal(spec))
+    return [DealBlock(d, min(deals, d + size), per * (min(deals, d + size) - d)) for d in range(0, deals, size)]
+
+
+def play_block(spec: SimSpec, block: DealBlock) -> list[dict[str, Any]]:
+    """Every game of the block's deals, as plain data (a unit's result)."""
     config = get_game(spec.game).make_config(spec.full_config())  # validate once, not per game
-    return [play_game(spec, t, config) for t in tasks]
+    per = _per_deal(spec)
+    out = []
+    for d in range(block.start, block.end):
+        for j, order in enumerate(per):
+            out.append(asdict(play_game(spec, Task(d * len(per) + j, d, order), config)))
+    return out
+
+
+def run_identity(spec: SimSpec, until: Until | None, size: int) -> dict[str, Any]:
+    """What decides a sim run's results (a checkpoint's ``run``)."""
+    g = get_game(spec.game)
+    return {
+        "game": g.id,
+        "rules_version": g.rules_version,
+        "players": spec.players,
+        "config": g.make_config(spec.full_config()).model_dump(mode="json"),
+        "seed": spec.seed,
+        "bots": list(spec.bots),
+        "games": spec.games if until is None else None,
+        "until_ci": None if until is None else [until.width, until.max_games],
+        "block": size,
+    }
+
+
+def _labelled_rounds(spec: SimSpec, games: Sequence[dict[str, Any]]) -> dict[str, list[tuple[float, int]]]:
+    """Per reported rate (bots when several play, seats, order of play): its points and
+    games in each deal."""
+    n = spec.players
+    several = len(set(spec.bots)) > 1
+    by_deal: dict[int, dict[str, list[float]]] = {}
+    for g in games:
+        cells = by_deal.setdefault(int(g["deal"]), {})
+        for s in range(n):
+            keys = [f"seat {s + 1}"]  # people count seats from 1
+            if several:
+                keys.append(str(g["bots"][s]))
+            if g["first"] >= 0:
+                keys.append(f"position {(s - g['first']) % n + 1} in play order")
+            for k in keys:
+                cell = cells.setdefault(k, [0.0, 0])
+                cell[0] += g["payoffs"][s]
+                cell[1] += 1
+    labels = sorted({k for cells in by_deal.values() for k in cells})
+    return {k: [(c.get(k, [0.0, 0])[0], int(c.get(k, [0.0, 0])[1])) for c in by_deal.values()] for k in labels}
+
+
+def sequential_estimates(
+    spec: SimSpec, games: Sequence[dict[str, Any]], look: int
+) -> list[sequential.Estimate]:
+    """Every reported rate with its interval at look ``look``'s level."""
+    alpha = sequential.look_alpha(look)
+    return [sequential.estimate(k, rounds, alpha) for k, rounds in _labelled_rounds(spec, games).items()]
+
+
+def first_look(spec: SimSpec, width: float) -> int:
+    """Deals before the first look: enough for the least-played rate to reach ±``width``
+    with a plain 95 % interval at an even rate (no look before could stop)."""
+    per = _per_deal(spec)
+    least = min(sum(order.count(b) for order in per) for b in set(spec.bots))
+    if len(set(spec.bots)) == 1:
+        least = len(per)
+    need = (Z95 * 0.5 / width) ** 2
+    return max(1, math.ceil(need / least))
+
+
+def block_for(spec: SimSpec, until: Until | None) -> int:
+    """Deals a unit: about 64 units a run, at most 50 deals each."""
+    deals = math.ceil((spec.games if until is None else until.max_games) / len(_per_deal(spec)))
+    return max(1, min(50, math.ceil(deals / 64)))
 
 
 def run(
@@ -148,39 +249,54 @@ def run(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     chunk: int | None = None,
+    *,
+    executor: Executor | None = None,
+    checkpoint: Checkpoint | None = None,
+    until: Until | None = None,
+    on_progress: ProgressFn | None = None,
+    content: str = "",
 ) -> SimResults:
-    """Play every game of ``spec``; ``progress(done, total)`` is called as games finish.
+    """Play every game of ``spec`` (with ``until``: paired deals until the intervals are
+    narrow enough); ``progress(done, total)`` is called as units finish.
 
-    With ``workers`` > 1 the games run in that many processes, in chunks; the results
-    come back in plan order whatever the number of workers.
-    """
+    The games run through ``executor`` (default: in this process for one worker, else a
+    process pool of ``workers``), in blocks of whole deals (``chunk``: games a block, at
+    least one deal). The results come back in plan order, identical for every backend
+    and worker count. ``checkpoint`` (default: none kept) records finished blocks and
+    skips those it already holds."""
     validate(spec)
     if workers < 1:
         raise KnockaboutError(f"--workers must be at least 1, not {workers}")
-    tasks = plan(spec)
-    total = len(tasks)
-    size = chunk or max(1, min(50, math.ceil(total / (workers * 8))))
-    chunks = [tasks[i : i + size] for i in range(0, total, size)]
-    results: list[GameResult] = []
-    start = time.perf_counter()
-    done = 0
-    if workers == 1:
-        for c in chunks:
-            results += _run_chunk(spec, c)
-            done += len(c)
-            if progress:
-                progress(done, total)
-    else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(_run_chunk, spec, c) for c in chunks]
-            for fut in as_completed(futures):
-                part = fut.result()
-                results += part
-                done += len(part)
-                if progress:
-                    progress(done, total)
-    results.sort(key=lambda r: r.index)
-    elapsed = time.perf_counter() - start
+    per = len(_per_deal(spec))
+    deals = math.ceil((spec.games if until is None else until.max_games) / per)
+    size = max(1, math.ceil(chunk / per)) if chunk else block_for(spec, until)
+    units = deal_blocks(spec, deals, size)
+    ck = checkpoint or Checkpoint(None, "sim", run_identity(spec, until, size), content)
+    schedule = None
+    stop = None
+    if until is not None:
+        schedule = sequential.looks(first_look(spec, until.width), deals, size)
+
+        def stop(rounds: int, look: int, done: Mapping[int, Any]) -> tuple[bool, str]:
+            est = sequential_estimates(spec, [g for i in sorted(done) for g in done[i]], look)
+            wide = sequential.widest(est)
+            return wide <= until.width, f"look {look}: widest ±{100 * wide:.1f} pts"
+
+    def tick(done: int, total: int, note: str) -> None:
+        if progress:
+            progress(done, total)
+        if on_progress:
+            on_progress(done, total, note)
+
+    own = executor is None
+    ex = executor or make_executor("auto", workers)
+    try:
+        outcome = execute(units, partial(play_block, spec), ex, ck, schedule=schedule, stop=stop, progress=tick)
+    finally:
+        if own:
+            ex.close()
+    rows = [g for i in sorted(outcome.data) for g in outcome.data[i]]
+    results = [game_from_row(g) for g in rows]
     g = get_game(spec.game)
     meta = {
         "game": g.id,
@@ -189,10 +305,22 @@ def run(
         "config": g.make_config(spec.full_config()).model_dump(mode="json"),
         "seed": spec.seed,
         "bots": list(spec.bots),
-        "requested_games": spec.games,
+        "requested_games": spec.games if until is None else until.max_games,
         "lineups": [list(lu) for lu in lineups(spec.bots, spec.players)],
         "length_unit": g.facts.length_unit,
-        "workers": workers,
-        "seconds": elapsed,
+        "workers": ex.workers,
+        "backend": ex.name,
+        "seconds": outcome.seconds,
     }
+    if until is not None:
+        est = sequential_estimates(spec, rows, outcome.looks)
+        meta["until_ci"] = {
+            "width": until.width,
+            "max_games": until.max_games,
+            "look": outcome.looks,
+            "alpha": sequential.look_alpha(outcome.looks),
+            "deals": outcome.rounds,
+            "reached": sequential.widest(est) <= until.width,
+            "intervals": [[e.label, e.rate, e.low, e.high] for e in est],
+        }
     return SimResults(meta=meta, games=results)

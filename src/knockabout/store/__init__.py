@@ -1,5 +1,16 @@
 """Game records and results for live tables (SQLAlchemy; SQLite by default)."""
 
-from knockabout.store.store import Store, StoredTable, default_data_dir
+from knockabout.store.store import (
+    Op,
+    Store,
+    StoredTable,
+    action_op,
+    clock_op,
+    create_op,
+    default_data_dir,
+    finish_op,
+    seats_op,
+)
 
-__all__ = ["Store", "StoredTable", "default_data_dir"]
+__all__ = ["Op", "Store", "StoredTable", "action_op", "clock_op", "create_op", "default_data_dir", "finish_op",
+           "seats_op"]

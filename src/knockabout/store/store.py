@@ -8,6 +8,13 @@ the 256-bit secret seeds of live tables, as decimal text in ``seed_text``, becau
 integers stop at 64 bits). A table's whole game is ``(game, rules version, config, seed,
 actions)``, so a restarted server rebuilds every unfinished table by replaying its actions.
 ``listed`` says whether the public lobby shows the table (see :meth:`Store.recent`).
+``clock_step``/``clock_deadline``: the pending timed decision's deadline (wall-clock
+seconds) at that step, so a restarted server gives it only the time actually left.
+
+Writes are *operations* (:data:`Op`, a function of a session): the synchronous methods
+run one each in its own transaction; the server hands them to :meth:`Store.commit`, whose
+writer thread commits everything that queued up meanwhile in one transaction (see
+:mod:`knockabout.store.writer`). SQLite files use write-ahead logging (WAL).
 
 A database made by an older version gains the newer columns when it is opened
 (:func:`_add_missing_columns`); its rows keep their meaning (a seed in ``seed``, listed).
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,12 +45,14 @@ from sqlalchemy import (
     select,
     text,
     true,
+    update,
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from knockabout.core.errors import KnockaboutError
+from knockabout.store.writer import Writer
 
 
 class StoreError(KnockaboutError):
@@ -69,6 +79,8 @@ class TableRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
 
 
 class ActionRow(Base):
@@ -101,6 +113,69 @@ class StoredTable:
     result: dict[str, Any] | None = None
     actions: list[str] = field(default_factory=list)
     listed: bool = True
+    clock_step: int | None = None  # the step the deadline below belongs to
+    clock_deadline: float | None = None  # when that step's timed decision runs out (time.time())
+
+
+Op = Callable[[Session], None]
+"""One write to the store, run inside a transaction."""
+
+
+def create_op(t: StoredTable) -> Op:
+    seed, seed_text = _seed_columns(t.seed)
+
+    def op(s: Session) -> None:
+        s.add(TableRow(
+            id=t.id, game=t.game, rules_version=t.rules_version, content_hash=t.content_hash, config=t.config,
+            seed=seed, seed_text=seed_text, listed=t.listed, seats=t.seats, status=t.status,
+            created_at=t.created_at, finished_at=t.finished_at, result=t.result,
+            clock_step=t.clock_step, clock_deadline=t.clock_deadline,
+        ))
+        s.flush()  # a refused row fails here, as its own operation
+    return op
+
+
+def _row(s: Session, table_id: str) -> TableRow:
+    row = s.get(TableRow, table_id)
+    if row is None:
+        raise StoreError(f"no stored table {table_id!r}")
+    return row
+
+
+def seats_op(table_id: str, seats: list[dict[str, Any]], status: str) -> Op:
+    def op(s: Session) -> None:
+        row = _row(s, table_id)
+        row.seats = seats
+        row.status = status
+    return op
+
+
+def action_op(table_id: str, step: int, seat: int, action: str, by: str) -> Op:
+    at = time.time()
+
+    def op(s: Session) -> None:  # flushed with its group (one INSERT for many); a refused one fails its group,
+        s.add(ActionRow(table_id=table_id, step=step, seat=seat, action=action, by=by, at=at))  # then alone
+    return op
+
+
+def finish_op(table_id: str, result: dict[str, Any]) -> Op:
+    at = time.time()
+
+    def op(s: Session) -> None:
+        row = _row(s, table_id)
+        row.status = "finished"
+        row.result = result
+        row.finished_at = at
+        row.clock_step = row.clock_deadline = None
+    return op
+
+
+def clock_op(table_id: str, step: int, deadline: float | None) -> Op:
+    """Keep the deadline of the timed decision pending at ``step`` (None: nothing timed).
+    One UPDATE statement (it goes with every action: no read first)."""
+    def op(s: Session) -> None:
+        s.execute(update(TableRow).where(TableRow.id == table_id).values(clock_step=step, clock_deadline=deadline))
+    return op
 
 
 _BIG_SEED = 1 << 63
@@ -120,6 +195,8 @@ def _seed_of(row: TableRow) -> int:
 _NEW_COLUMNS = {  # columns added after the first release: name -> DDL type and default
     "seed_text": "VARCHAR(80)",
     "listed": "BOOLEAN NOT NULL DEFAULT TRUE",
+    "clock_step": "INTEGER",
+    "clock_deadline": "FLOAT",
 }
 
 
@@ -172,7 +249,7 @@ class Store:
         try:
             if parsed.get_backend_name() == "sqlite":
                 self.engine = create_engine(parsed, connect_args={"check_same_thread": False})
-                event.listen(self.engine, "connect", _sqlite_foreign_keys)  # as PostgreSQL always does
+                event.listen(self.engine, "connect", _sqlite_pragmas)
             else:  # a server may restart under a long-running app: test pooled connections first
                 self.engine = create_engine(parsed, pool_pre_ping=True)
             Base.metadata.create_all(self.engine)
@@ -180,52 +257,45 @@ class Store:
         except Exception as exc:  # any driver error becomes one clear line
             raise StoreError(f"cannot open the database {self.url!r}: {_one_line(exc)}") from None
 
+        self._writer: Writer | None = None
+
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
-    # -- writes
-    def create(self, t: StoredTable) -> None:
-        seed, seed_text = _seed_columns(t.seed)
+    def run(self, *ops: Op) -> None:
+        """Run ``ops`` in one transaction, now, on this thread."""
         with Session(self.engine) as s, s.begin():
-            s.add(
-                TableRow(
-                    id=t.id,
-                    game=t.game,
-                    rules_version=t.rules_version,
-                    content_hash=t.content_hash,
-                    config=t.config,
-                    seed=seed,
-                    seed_text=seed_text,
-                    listed=t.listed,
-                    seats=t.seats,
-                    status=t.status,
-                    created_at=t.created_at,
-                    finished_at=t.finished_at,
-                    result=t.result,
-                )
-            )
+            for op in ops:
+                op(s)
+
+    async def commit(self, *ops: Op) -> None:
+        """Run ``ops`` in one transaction on the writer thread (grouped with whatever else
+        is queued); returns once they are durable, raises what they raised."""
+        if self._writer is None:
+            self._writer = Writer(self.engine)
+        await self._writer.write(list(ops))
+
+    @property
+    def writer(self) -> Writer | None:
+        """The writer thread, once :meth:`commit` has started it."""
+        return self._writer
+
+    # -- writes (each its own transaction)
+    def create(self, t: StoredTable) -> None:
+        self.run(create_op(t))
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]], status: str) -> None:
-        with Session(self.engine) as s, s.begin():
-            row = s.get(TableRow, table_id)
-            if row is None:
-                raise StoreError(f"no stored table {table_id!r}")
-            row.seats = seats
-            row.status = status
+        self.run(seats_op(table_id, seats, status))
 
     def append_action(self, table_id: str, step: int, seat: int, action: str, by: str) -> None:
         """Add one action to a table's log (the log is append-only: steps never change)."""
-        with Session(self.engine) as s, s.begin():
-            s.add(ActionRow(table_id=table_id, step=step, seat=seat, action=action, by=by, at=time.time()))
+        self.run(action_op(table_id, step, seat, action, by))
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
-        with Session(self.engine) as s, s.begin():
-            row = s.get(TableRow, table_id)
-            if row is None:
-                raise StoreError(f"no stored table {table_id!r}")
-            row.status = "finished"
-            row.result = result
-            row.finished_at = time.time()
+        self.run(finish_op(table_id, result))
 
     # -- reads
     def _load(self, s: Session, row: TableRow) -> StoredTable:
@@ -246,6 +316,8 @@ class Store:
             result=row.result,
             actions=list(actions),
             listed=row.listed,
+            clock_step=row.clock_step,
+            clock_deadline=row.clock_deadline,
         )
 
     def get(self, table_id: str) -> StoredTable | None:
@@ -279,11 +351,14 @@ class Store:
             ]
 
 
-def _sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
-    """SQLite checks foreign keys only when asked, per connection: an action for a table
-    that was never stored is refused on both databases."""
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite checks foreign keys only when asked, per connection (an action for a table
+    that was never stored is refused on both databases, as PostgreSQL always does); WAL
+    lets readers go on while the writer commits, and a commit costs one sync, not two."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA busy_timeout = 5000")
     cursor.close()
 
 

@@ -98,7 +98,8 @@ class Challenge:
             floor = self.puzzle.min_seconds_per_piece * len(want)
             if took < floor:
                 return False, (
-                    f"too fast for a person: {len(want)} piece(s) in {took:.2f} s; the table passes no answer "
+                    f"too fast for a person: {len(want)} {'piece' if len(want) == 1 else 'pieces'} in {took:.2f} s; "
+                    "the table passes no answer "
                     f"sooner than {self.puzzle.min_seconds_per_piece:g} s a piece ({floor:.2f} s)"
                 )
             return True, f"right in {took:.2f} s"

@@ -319,6 +319,22 @@ class Table:
         self._decided_at = self.clock()
         self._issue_challenge()
 
+    @property
+    def decided_at(self) -> float:
+        """When the pending decision's time started (clock time)."""
+        return self._decided_at
+
+    def resume_clock(self, left: float) -> None:
+        """Resume the pending timed decision with ``left`` seconds to go (as kept before a
+        restart; at most its whole limit, and 0 or less: it has run out, and the next
+        :meth:`tick` takes its timeout). An untimed decision just restarts its clock."""
+        d = self.decision()
+        if d is None or d.time_limit is None or not self.started:
+            self.restart_clock()
+            return
+        self._decided_at = self.clock() - (d.time_limit - min(max(left, 0.0), d.time_limit))
+        self._issue_challenge()
+
     # -------------------------------------------------------------- challenges
     def judged(self, seat: int) -> bool:
         """Whether the pending decision is one the table judges for this seat (a person's

@@ -247,3 +247,29 @@ def test_merged_random_playouts_end() -> None:
             s.apply(la[r.below(len(la))])
             steps += 1
         assert s.outcome() is not None
+
+
+@pytest.mark.parametrize(
+    ("model", "data", "problem"),
+    [
+        ("BoxModel", {"id": "b", "name": "B", "label": "L", "tokens": {"stun": 13}},
+         "supply of stun must be 1-12, got 13"),
+        ("BoxModel", {"id": "b", "name": "B", "label": "L", "tokens": {"gold": 1}}, "unknown token 'gold'"),
+        ("ExtraSymbol", {"kind": "extra_symbol", "cards": ["x"], "symbol": "fly"}, "unknown symbol 'fly'"),
+        ("Cond", {"has": "q"}, "unknown token 'q'"),
+        ("PlaceTokenOp", {"op": "place_token", "token": "gold"}, "unknown token 'gold'"),
+        ("DiscardForTokensOp", {"op": "discard_for_tokens", "symbol": "fly", "token": "ammo"}, "unknown symbol 'fly'"),
+    ],
+)
+def test_token_and_symbol_fields_name_the_bad_word(model: str, data: dict[str, object], problem: str) -> None:
+    """Every content field that names a token or symbol is checked by the one shared rule."""
+    from pydantic import ValidationError
+
+    from knockabout.games.knockdown import models, ops
+
+    cls = getattr(models, model, None) or getattr(ops, model)
+    with pytest.raises(ValidationError, match=problem):
+        cls.model_validate(data)
+    good = {**data, **{k: v for k, v in {"tokens": {"stun": 12}, "symbol": "kick", "has": "mist",
+                                          "token": "ammo"}.items() if k in data}}
+    cls.model_validate(good)

@@ -5,30 +5,53 @@ any ``pack_files``), all in one matrix. Every table option but ``packs`` may be 
 (``scoring``, ``max_turns``…) and holds for every match. Besides the matrix, the report
 gives the first-player edge: a match's first player is the first round's starter (who
 places first and fights first), and each round's first player is that round's starter.
+
+Per-card statistics: a creature is *drawn* by a seat for every round it is in that seat's
+line-up, and *played* every time that seat activates it.
+
+Content versions (``balance compare``): the option ``version`` names a pack file or a
+folder of packs; its packs replace the built-in packs of the same id and add the others.
+The matches of such a run are started here (the game's ``new_state`` knows only the
+built-in packs and ``pack_files``), the same way ``new_state`` starts them.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
 from knockabout.core.plugins import BalancePlugin, EntrantGroup, MatchMetrics
 from knockabout.core.protocol import State
+from knockabout.core.rng import Rng
+from knockabout.games.knockback import content
 from knockabout.games.knockback.config import KnockbackConfig
 from knockabout.games.knockback.state import KnockbackState
 
 if TYPE_CHECKING:
     from knockabout.games.knockback.game import KnockbackGame
 
+VERSION = "version"
+
 
 class _Watcher:
-    """Who starts the match and each round, and who wins each round."""
+    """Who starts the match and each round, who wins each round, and each seat's cards:
+    rounds in its line-up (drawn) and activations (played)."""
 
     def __init__(self, state: State) -> None:
         assert isinstance(state, KnockbackState)
         self.first = self.starter = state.starter
         self.rounds: list[tuple[int, int | None]] = []
+        self.cards: list[dict[str, list[int]]] = [{}, {}]
+        if not any(state.hands):  # no draft: the line-ups are set from the start
+            self._lineups(state)
+
+    def _lineups(self, state: KnockbackState) -> None:
+        for i, card in enumerate(state.lab):
+            self.cards[i // 3].setdefault(card.name, [0, 0])[0] += 1
 
     def see(self, state: State, events: Sequence[Event]) -> None:
         for e in events:
@@ -37,15 +60,34 @@ class _Watcher:
                 self.rounds.append((self.starter, None if winner is None else int(winner)))
             elif e.type == "round_start":
                 self.starter = int(e.data["starter"])
+                assert isinstance(state, KnockbackState)
+                self._lineups(state)
+            elif e.type == "activate":
+                self.cards[int(e.data["player"])].setdefault(str(e.data["name"]), [0, 0])[1] += 1
 
     def metrics(self) -> MatchMetrics:
-        return MatchMetrics(first=self.first, rounds=self.rounds)
+        return MatchMetrics(first=self.first, rounds=self.rounds, cards=self.cards)
+
+
+@cache
+def version_packs(path: str) -> tuple[content.Pack, ...]:
+    """The built-in packs with those of ``path`` (a pack file or folder) in their place."""
+    try:
+        files = content.pack_files([path])
+        if not files:
+            raise ContentError(f"{path}: no *.toml pack files there")
+        mine = [content.load_pack(f) for f in files]
+    except ContentError as exc:
+        raise ConfigError(f"knockback: version: {exc}") from None
+    ids = {p.id for p in mine}
+    return tuple(sorted([*(p for p in content.builtin_packs() if p.id not in ids), *mine], key=lambda p: p.id))
 
 
 class KnockbackBalance(BalancePlugin):
     entrant_kind: ClassVar[str] = "pack"
     options: ClassVar[Mapping[str, str]] = {
-        name: f.description or name for name, f in KnockbackConfig.model_fields.items() if name != "packs"
+        **{name: f.description or name for name, f in KnockbackConfig.model_fields.items() if name != "packs"},
+        VERSION: "a pack file or folder whose packs replace the built-in ones of the same id (balance compare)",
     }
 
     def __init__(self, game: KnockbackGame) -> None:
@@ -53,12 +95,40 @@ class KnockbackBalance(BalancePlugin):
 
     def groups(self, options: Mapping[str, Any]) -> list[EntrantGroup]:
         config = dict(options)
+        version = config.pop(VERSION, None)
         cfg = self.game.make_config(config)  # a bad scoring mode is one clear error
         packs = self.game.packs(cfg.pack_files)  # and so is a bad pack file
+        if version is not None:
+            if cfg.pack_files:
+                raise ConfigError("knockback: give a content version or pack_files, not both")
+            packs = version_packs(str(version))
+            config[VERSION] = str(version)
         return [EntrantGroup("", tuple(p.id for p in packs), config)]
 
     def pairing_config(self, group: EntrantGroup, a: str, b: str) -> dict[str, Any]:
         return {**group.config, "packs": [a, b]}
+
+    def start(self, group: EntrantGroup, a: str, b: str, seed: int) -> State | None:
+        version = group.config.get(VERSION)
+        if version is None:
+            return None
+        from knockabout.games.knockback.game import choose_packs
+
+        cfg = self.game.make_config({k: v for k, v in group.config.items() if k != VERSION} | {"packs": [a, b]})
+        rng = Rng(seed)  # from here on as KnockbackGame.new_state does it
+        packs = version_packs(str(version))
+        requested = (cfg.draft_packs or ("random",) * 4) if cfg.lineup == "draft4" else cfg.packs
+        chosen = choose_packs(requested, packs, rng)
+        return KnockbackState.start(
+            pool=[c for p in chosen for c in p.cards],
+            lineup=[[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None,
+            whole_line=cfg.knockback == "whole_line",
+            scoring=cfg.scoring,
+            best_of=cfg.best_of,
+            max_turns=cfg.max_turns,
+            max_rounds=cfg.max_rounds,
+            rng=rng,
+        )
 
     def watch(self, state: State) -> _Watcher:
         return _Watcher(state)
@@ -66,3 +136,24 @@ class KnockbackBalance(BalancePlugin):
     def label(self, entrant: str) -> str:
         return entrant.split("-")[0]
 
+    def version_options(self, path: str) -> dict[str, Any]:
+        version_packs(path)  # a bad file or folder is one clear error now
+        return {VERSION: path}
+
+    def content_digest(self, options: Mapping[str, Any]) -> str:
+        paths = [*_listed(options.get("pack_files")), *_listed(options.get(VERSION))]
+        h = hashlib.sha256()
+        try:
+            for f in content.pack_files(paths):
+                h.update(f.name.encode() + b"\0" + f.read_bytes())
+        except (ContentError, OSError):
+            return ""  # the run itself reports the bad file
+        return h.hexdigest() if paths else ""
+
+
+def _listed(value: object) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]

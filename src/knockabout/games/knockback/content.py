@@ -63,57 +63,31 @@ class AttackBonus(_Strict):
     when: AttackWhen = AttackWhen.ALWAYS
 
 
-class Knockback(_Strict):
-    op: Literal[Op.KNOCKBACK]
-    cells: int = Field(ge=0, le=3)
-
-
-class ExhaustTarget(_Strict):
-    op: Literal[Op.EXHAUST_TARGET]
-
-
-class ReadyOnKnockout(_Strict):
-    op: Literal[Op.READY_ON_KNOCKOUT]
-
-
-class Shove(_Strict):
-    op: Literal[Op.SHOVE]
-
-
-class Charge(_Strict):
-    op: Literal[Op.CHARGE]
-    amount: int = Field(ge=1, le=3)
-
-
-class Intimidate(_Strict):
-    op: Literal[Op.INTIMIDATE]
-
-
 class HeartBonus(_Strict):
     op: Literal[Op.HEART_BONUS]
     amount: int = Field(ge=1, le=5)
     when: HeartWhen = HeartWhen.ALWAYS
 
 
-class Steadfast(_Strict):
-    op: Literal[Op.STEADFAST]
+class Knockback(_Strict):
+    op: Literal[Op.KNOCKBACK]
+    cells: int = Field(ge=0, le=3)
 
 
-class AuraAttack(_Strict):
-    op: Literal[Op.AURA_ATTACK]
+class Switch(_Strict):
+    """An effect that is there or not (no amount)."""
+
+    op: Literal[Op.EXHAUST_TARGET, Op.READY_ON_KNOCKOUT, Op.SHOVE, Op.INTIMIDATE, Op.STEADFAST]
+
+
+class Amount(_Strict):
+    """An effect with an amount of 1 to 3 (charge per cell moved, an aura)."""
+
+    op: Literal[Op.CHARGE, Op.AURA_ATTACK, Op.AURA_HEART]
     amount: int = Field(ge=1, le=3)
 
 
-class AuraHeart(_Strict):
-    op: Literal[Op.AURA_HEART]
-    amount: int = Field(ge=1, le=3)
-
-
-EffectModel = Annotated[
-    AttackBonus | Knockback | ExhaustTarget | ReadyOnKnockout | Shove | Charge | Intimidate
-    | HeartBonus | Steadfast | AuraAttack | AuraHeart,
-    Field(discriminator="op"),
-]
+EffectModel = Annotated[AttackBonus | HeartBonus | Knockback | Switch | Amount, Field(discriminator="op")]
 
 
 class AbilityModel(_Strict):

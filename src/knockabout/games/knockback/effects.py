@@ -134,26 +134,28 @@ def _holds(when: AttackWhen | HeartWhen, s: KnockbackState, a: int, t: int) -> b
             assert_never(when)
 
 
-def attack_value(s: KnockbackState, a: int, t: int, d: int) -> int:
-    b = s.lab[a].behaviour
-    value = s.atk[a][d] + s.moved * b.charge
-    for when, amount in b.attack_bonus:
+def _with_bonuses(
+    s: KnockbackState, value: int, bonuses: tuple[tuple[AttackWhen, int], ...] | tuple[tuple[HeartWhen, int], ...],
+    a: int, t: int, aura: bool, heart: bool,
+) -> int:
+    """``value`` plus card ``a``'s bonuses that hold against ``t``, plus the auras on ``a``
+    (of heart, or of attack) when any card on the board has one."""
+    for when, amount in bonuses:
         if _holds(when, s, a, t):
             value += amount
-    if s.has_aura_attack:
-        value += _aura(s, a, False)
+    if aura:
+        value += _aura(s, a, heart)
     return value
+
+
+def attack_value(s: KnockbackState, a: int, t: int, d: int) -> int:
+    b = s.lab[a].behaviour
+    return _with_bonuses(s, s.atk[a][d] + s.moved * b.charge, b.attack_bonus, a, t, s.has_aura_attack, False)
 
 
 def heart_value(s: KnockbackState, t: int, side: int) -> int:
     b = s.lab[t].behaviour
-    value = s.hrt[t][side]
-    for when, amount in b.heart_bonus:
-        if _holds(when, s, t, t):
-            value += amount
-    if s.has_aura_heart:
-        value += _aura(s, t, True)
-    return value
+    return _with_bonuses(s, s.hrt[t][side], b.heart_bonus, t, t, s.has_aura_heart, True)
 
 
 def knockback_cells(s: KnockbackState, a: int) -> int:

@@ -8,10 +8,18 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ConfigError, ContentError, ReplayError
+from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, TerminalRenderer
-from knockabout.core.protocol import Game
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    LobbyInfo,
+    ObservationEncoder,
+    TerminalRenderer,
+)
+from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockback import actions as A
@@ -53,7 +61,8 @@ class KnockbackGame(Game[KnockbackConfig]):
         min_players=2,
         max_players=2,
         default_players=2,
-        hidden_information=False,
+        # the draft line-ups deal hands the other seat does not see (the board itself is open)
+        hidden_information=True,
         chance="seeded",
         timed_decisions=False,
         decision_kinds=frozenset({"draft", "place", "punch_edge", "symbol", "turn"}),
@@ -62,6 +71,7 @@ class KnockbackGame(Game[KnockbackConfig]):
         }),
     )
     view_type: ClassVar[type[View]] = KnockbackView
+    state_type: ClassVar[type[State] | None] = KnockbackState
     config_model: ClassVar[type[BaseModel]] = KnockbackConfig
 
     # KNOCKBACK searches without playouts (each leaf is scored by the board estimate, see
@@ -103,6 +113,11 @@ class KnockbackGame(Game[KnockbackConfig]):
             rng=rng,
         )
 
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.knockback.lobby import lobby_info
+
+        return lobby_info()
+
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockback import heuristic as h
 
@@ -123,14 +138,13 @@ class KnockbackGame(Game[KnockbackConfig]):
 
         return KnockbackBalance(self)
 
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.knockback.encoding import KnockbackEncoder
+
+        return KnockbackEncoder()
+
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> KnockbackState:
-        try:
-            return KnockbackState.from_dict(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ReplayError(f"knockback: not a saved state ({exc!r})") from None
 
     def validate_content(self, path: Path) -> list[str]:
         return content.validate_file(Path(path))

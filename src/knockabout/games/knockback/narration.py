@@ -61,7 +61,8 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "round_start":
         return f"— Round {d['round']}: {who('starter')} places first."
     if t == "place":
-        return f"{who()} places {d['name']} ({d['card']}) at ({d['x']}, {d['y']})."
+        where = " in the middle" if (d["x"], d["y"]) == (0, 0) else ""
+        return f"{who()} places {d['name']} ({d['card']}){where}."
     if t == "battle":
         return f"All cards are placed. {who()} starts the battle."
     if t == "turn":
@@ -69,7 +70,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "activate":
         return f"{who()} activates {d['name']} ({d['card']})."
     if t == "move":
-        return f"{d['card']} moves {_DIR_WORD[d['dir']]} to ({d['x']}, {d['y']})."
+        return f"{d['card']} moves {_DIR_WORD[d['dir']]}."
     if t == "skip":
         why = " (nothing it could do)" if d["forced"] else ""
         return f"{d['card']} skips its {d['symbol'].replace('_', '-')} symbol{why}."

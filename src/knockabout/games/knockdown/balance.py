@@ -12,6 +12,9 @@ table of each Skill card face up in round 1, by initiative: how often its holder
 match. The first player is whoever shows the higher initiative, so a strong card high on
 the scale hands its holder the skill and the tempo together: this table is where a
 first-player edge usually comes from.
+
+Per-card statistics: an attack card is *drawn* when it is taken into a hand and
+*played* when it attacks, dashes or blocks.
 """
 
 from __future__ import annotations
@@ -27,19 +30,31 @@ from knockabout.games.knockdown.content import builtin_boxes
 
 
 class _Watcher:
-    """The first player of the match and of each round, who wins each round, and the
-    Skill cards face up in round 1 (read from the ``skill_revealed`` events that come
-    just before the match's ``first_player``)."""
+    """The first player of the match and of each round, who wins each round, the Skill
+    cards face up in round 1 (read from the ``skill_revealed`` events that come just
+    before the match's ``first_player``), and each seat's attack cards: taken into hand
+    (drawn) and used to attack, dash or block (played)."""
 
     def __init__(self) -> None:
         self.match_first: int | None = None
         self.first = 0
         self.revealed: dict[int, tuple[int, str]] = {}
         self.rounds: list[tuple[int, int | None]] = []
+        self.cards: list[dict[str, list[int]]] = [{}, {}]
+
+    def _card(self, player: object, name: object, which: int) -> None:
+        self.cards[int(str(player))].setdefault(str(name), [0, 0])[which] += 1
 
     def see(self, state: State, events: Sequence[Event]) -> None:
         for e in events:
-            if e.type == "skill_revealed" and self.match_first is None:
+            if e.type == "take":
+                self._card(e.data["player"], e.data["card"], 0)
+            elif e.type in ("attack", "dash"):
+                self._card(e.data["player"], e.data["card"], 1)
+            elif e.type == "block":
+                for name in e.data["cards"]:
+                    self._card(e.data["player"], name, 1)
+            elif e.type == "skill_revealed" and self.match_first is None:
                 self.revealed[int(e.data["player"])] = (int(e.data["initiative"]), str(e.data["skill"]))
             elif e.type == "first_player":
                 self.first = int(e.data["player"])
@@ -51,7 +66,9 @@ class _Watcher:
 
     def metrics(self) -> MatchMetrics:
         faceup = [self.revealed[q] for q in (0, 1)] if self.match_first is not None else []
-        return MatchMetrics(first=self.match_first or 0, rounds=self.rounds, extra={"faceup": faceup})
+        return MatchMetrics(
+            first=self.match_first or 0, rounds=self.rounds, extra={"faceup": faceup}, cards=self.cards
+        )
 
 
 class KnockdownBalance(BalancePlugin):

@@ -8,10 +8,19 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ConfigError, ReplayError
+from knockabout.core.errors import ConfigError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, BotBudgets, GameFacts, HeuristicPlugin, Maker, TerminalRenderer
-from knockabout.core.protocol import Game
+from knockabout.core.plugins import (
+    BalancePlugin,
+    BotBudgets,
+    GameFacts,
+    HeuristicPlugin,
+    LobbyInfo,
+    Maker,
+    ObservationEncoder,
+    TerminalRenderer,
+)
+from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
@@ -83,6 +92,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         length_unit="turns",
     )
     view_type: ClassVar[type[View]] = KnockdownView
+    state_type: ClassVar[type[State] | None] = KnockdownState
     config_model: ClassVar[type[BaseModel]] = KnockdownConfig
 
     # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
@@ -102,6 +112,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         return KnockdownState.start(
             setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
         )
+
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.knockdown.lobby import lobby_info
+
+        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockdown import heuristic as h
@@ -128,14 +143,13 @@ class KnockdownGame(Game[KnockdownConfig]):
 
         return KnockdownBalance()
 
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.knockdown.encoding import KnockdownEncoder
+
+        return KnockdownEncoder()
+
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> KnockdownState:
-        try:
-            return KnockdownState.from_dict(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ReplayError(f"knockdown: not a saved state ({exc!r})") from None
 
     def validate_content(self, path: Path) -> list[str]:
         return validate_path(path)

@@ -16,9 +16,10 @@ from knockabout.games.knockdown.vocabulary import (
     TAGS,
     AttackType,
     Range,
+    Symbol,
     check_symbol,
-    check_token,
     parse_range,
+    token_counts,
 )
 
 
@@ -57,7 +58,7 @@ class Special(BaseModel):
     name: str = Field(min_length=1, max_length=40)
     type: AttackType = "strike"
     cost: tuple[str, ...] = Field(min_length=1, max_length=4)
-    token_cost: dict[str, int] = Field(default_factory=dict)
+    token_cost: Annotated[dict[str, int], token_counts("token cost", 1, 6)] = Field(default_factory=dict)
     range: Range = Field(default_factory=lambda: Range(kind="any"))
     heavy: int = Field(0, ge=0, le=4)
     light: int = Field(0, ge=0, le=4)
@@ -75,15 +76,6 @@ class Special(BaseModel):
                 continue
             for part in slot.split("|"):
                 check_symbol(part)
-        return v
-
-    @field_validator("token_cost")
-    @classmethod
-    def _tc(cls, v: dict[str, int]) -> dict[str, int]:
-        for t, n in v.items():
-            check_token(t)
-            if not 1 <= n <= 6:
-                raise ValueError(f"token cost of {t} must be 1-6, got {n}")
         return v
 
     @model_validator(mode="after")
@@ -106,17 +98,8 @@ class Fighter(BaseModel):
     name: str = Field(min_length=1, max_length=40)
     fighter_class: str = Field(alias="class", min_length=1, max_length=40)
     ko_effect: tuple[Op, ...] = ()
-    start_tokens: dict[str, int] = Field(default_factory=dict)
+    start_tokens: Annotated[dict[str, int], token_counts("start tokens", 0, 6)] = Field(default_factory=dict)
     special: tuple[Special, ...] = Field(min_length=1, max_length=MAX_SPECIALS)
-
-    @field_validator("start_tokens")
-    @classmethod
-    def _st(cls, v: dict[str, int]) -> dict[str, int]:
-        for t, n in v.items():
-            check_token(t)
-            if not 0 <= n <= 6:
-                raise ValueError(f"start tokens of {t} must be 0-6, got {n}")
-        return v
 
 
 # --------------------------------------------------------------------------- skills
@@ -124,9 +107,7 @@ class ExtraSymbol(BaseModel):
     model_config = STRICT
     kind: Literal["extra_symbol"]
     cards: tuple[str, ...] = Field(min_length=1)
-    symbol: str
-
-    _s = field_validator("symbol")(classmethod(lambda cls, v: check_symbol(v)))
+    symbol: Symbol
 
 
 class PoolBonus(BaseModel):
@@ -244,17 +225,8 @@ class BoxModel(BaseModel):
     name: str = Field(min_length=1, max_length=60)
     label: str = Field(min_length=1, max_length=120)
     candle_cards: int = Field(0, ge=0, le=4)
-    tokens: dict[str, int] = Field(default_factory=dict)
+    tokens: Annotated[dict[str, int], token_counts("supply", 1, 12)] = Field(default_factory=dict)
     extra_card: tuple[ExtraCard, ...] = ()
-
-    @field_validator("tokens")
-    @classmethod
-    def _tokens(cls, v: dict[str, int]) -> dict[str, int]:
-        for t, n in v.items():
-            check_token(t)
-            if not 1 <= n <= 12:
-                raise ValueError(f"supply of {t} must be 1-12, got {n}")
-        return v
 
 
 class BoxFile(BaseModel):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import assert_never, cast
 
 from knockabout.core.events import Event
+from knockabout.games.knockdown.content import builtin_boxes
 from knockabout.games.knockdown.events import EVENT_NAMES, EventName
 
 _MOVES = {"move": "moves", "dash": "dashes", "blink": "blinks", "corridor": "uses a Technical Corridor",
@@ -21,6 +23,26 @@ def _wounds(heavy: int, light: int) -> str:
     if light:
         parts.append(f"{light} light")
     return " and ".join(parts) + (" wound" if heavy + light == 1 else " wounds") if parts else "no wounds"
+
+
+def _n(count: object, word: str, many: str | None = None) -> str:
+    """``1 light wound``, ``2 light wounds``: a count with its word in the right number."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def _column(x: object) -> str:
+    """A column as the arena labels it (column 0 is ``a``)."""
+    return chr(ord("a") + int(str(x)))
+
+
+@cache
+def _card_types() -> dict[str, str]:
+    return {c.name: c.type for b in builtin_boxes().values() for c in b.cards}
+
+
+def _plays(card: str) -> str:
+    """``attacks with Jab``, but ``plays Healing Draught`` for a card that is not a strike."""
+    return f"attacks with {card}" if _card_types().get(card, "strike") != "ability" else f"plays {card}"
 
 
 def narrate(event: Event, names: Sequence[str]) -> str | None:
@@ -71,7 +93,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         case "moved":
             return f"{who()} {_MOVES.get(d['how'], 'moves')} to {d['at']}."
         case "attack":
-            return f"{who()} attacks with {d['card']}."
+            return f"{who()} {_plays(d['card'])}."
         case "out_of_range":
             return f"{d['card']} does not reach: {who()} just takes the card."
         case "special":
@@ -80,7 +102,8 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         case "reaction":
             return f"{who()} reacts with {d['special']}!"
         case "dash":
-            return f"{who()} discards {d['card']} to Dash {d['moves']} time(s)."
+            moves = int(d["moves"])
+            return f"{who()} discards {d['card']} to Dash {'once' if moves == 1 else f'{moves} times'}."
         case "sequence":
             return f"{d['attack']} hits {who('target')} for {_wounds(d['heavy'], d['light'])}."
         case "block":
@@ -98,12 +121,12 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         case "heal":
             return f"{who()} recovers {_wounds(d['heavy'], d['light'])}."
         case "potion":
-            return f"{who()} drinks a Potion and recovers {d['healed']} light wound(s)."
+            return f"{who()} drinks a Potion and recovers {_n(d['healed'], 'light wound')}."
         case "tokens":
             n = int(d["change"])
-            return f"{who()} {'gains' if n > 0 else 'loses'} {abs(n)} {d['token']} token(s)."
+            return f"{who()} {'gains' if n > 0 else 'loses'} {_n(abs(n), str(d['token']) + ' token')}."
         case "tokens_spent":
-            return f"{who()} spends {d['count']} {d['token']} token(s)."
+            return f"{who()} spends {_n(d['count'], str(d['token']) + ' token')}."
         case "discard":
             return f"{who()} discards {d['card']}."
         case "reveal":
@@ -122,9 +145,10 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
             roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
             return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
         case "recover":
-            return f"{who()} shakes off {d['light']} light wound(s)."
+            return f"{who()} shakes off {_n(d['light'], 'light wound')}."
         case "candle":
-            return f"A Candle card burns: the Menhir's candles stand at columns {d['left']} and {d['right']}."
+            return (f"A Candle card burns: the Menhir's candles stand at columns {_column(d['left'])} "
+                    f"and {_column(d['right'])}.")
         case "deck_empty":
             return f"The Attack deck is spent: {who('winner')} has the fewest wounds."
         case "round_won":

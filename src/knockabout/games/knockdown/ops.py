@@ -11,7 +11,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from knockabout.games.knockdown.vocabulary import STRICT, Who, check_symbol, check_token
+from knockabout.games.knockdown.vocabulary import STRICT, Symbol, Token, Who, check_symbol
 
 
 class OpName(StrEnum):
@@ -41,10 +41,8 @@ class Cond(BaseModel):
 
     model_config = STRICT
     on: Who = "opponent"
-    has: str
+    has: Token
     present: bool = True
-
-    _tok = field_validator("has")(classmethod(lambda cls, v: check_token(v)))
 
 
 class _Op(BaseModel):
@@ -116,20 +114,16 @@ class BlinkOp(_Op):
 
 class PlaceTokenOp(_Op):
     op: Literal[OpName.PLACE_TOKEN]
-    token: str
+    token: Token
     on: Who = "opponent"
     count: int = Field(1, ge=1, le=6)
-
-    _tok = field_validator("token")(classmethod(lambda cls, v: check_token(v)))
 
 
 class RemoveTokenOp(_Op):
     op: Literal[OpName.REMOVE_TOKEN]
-    token: str
+    token: Token
     source: Who = Field("opponent", alias="from")
     count: int = Field(1, ge=1, le=6)
-
-    _tok = field_validator("token")(classmethod(lambda cls, v: check_token(v)))
 
 
 class DiscardOp(_Op):
@@ -167,20 +161,15 @@ class SpendForStepsOp(_Op):
     """Discard any number of your tokens; move 1 space for each."""
 
     op: Literal[OpName.SPEND_FOR_STEPS]
-    token: str
-
-    _tok = field_validator("token")(classmethod(lambda cls, v: check_token(v)))
+    token: Token
 
 
 class DiscardForTokensOp(_Op):
     """Discard any number of cards with ``symbol``; gain 1 ``token`` for each."""
 
     op: Literal[OpName.DISCARD_FOR_TOKENS]
-    symbol: str
-    token: str
-
-    _sym = field_validator("symbol")(classmethod(lambda cls, v: check_symbol(v)))
-    _tok = field_validator("token")(classmethod(lambda cls, v: check_token(v)))
+    symbol: Symbol
+    token: Token
 
 
 class TransferWoundOp(_Op):

@@ -294,10 +294,11 @@ def label(text: str, view: KnockdownView, names: Sequence[str]) -> str:
     if words is not None:
         return words
     if head == "count":
-        return f"Spend {arg} token(s)"
+        token = p.token if p is not None and p.token else "token"
+        return f"Spend {arg} {token}{'' if arg == '1' else 's'}"
     if head == "block":
         kind, _, h = arg.partition(":")
-        what = f"ignore {h} heavy wound(s) and what light wounds the rest allows"
+        what = f"ignore {h} heavy wound{'' if h == '1' else 's'} and what light wounds the rest allows"
         return f"Block wounds: {what}" if kind == "wounds" else f"Block twice: {what}, and the effect"
     if head == "faceup":
         kept = view.draft.kept if view.draft is not None else None

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
-from knockabout.core.view import View
+from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
 from knockabout.games.knockdown.match import MatchSetup
 from knockabout.games.knockdown.phases import (
     BLINK,
@@ -49,7 +49,6 @@ from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
 from knockabout.games.knockdown.vocabulary import SYMBOLS, TOKENS
 
 if TYPE_CHECKING:
-    from knockabout.core.protocol import Decision, Outcome
     from knockabout.games.knockdown.state import KnockdownState
 
 _BY_ALIAS = ConfigDict(serialize_by_alias=True)
@@ -243,27 +242,6 @@ class Draft:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DecisionView:
-    """The pending decision (see :class:`~knockabout.core.protocol.Decision`)."""
-
-    player: int
-    kind: str
-    time_limit: float | None
-    timeout_action: str | None
-    prompt: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutcomeView:
-    """How the match ended (see :class:`~knockabout.core.protocol.Outcome`)."""
-
-    winners: tuple[int, ...]
-    payoffs: tuple[float, ...]
-    draw: bool
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class KnockdownView(View):
     """One seat's view of a Knockdown table (``seat`` None: a spectator's)."""
 
@@ -437,15 +415,6 @@ def _draft(s: KnockdownState, player: int, skills: tuple[SkillView, ...]) -> Dra
     )
 
 
-def _decision_view(d: Decision) -> DecisionView:
-    return DecisionView(player=d.player, kind=d.kind, time_limit=d.time_limit,
-                        timeout_action=None if d.timeout_action is None else d.timeout_action.text, prompt=d.prompt)
-
-
-def _outcome_view(r: Outcome) -> OutcomeView:
-    return OutcomeView(winners=r.winners, payoffs=r.payoffs, draw=r.draw, reason=r.reason)
-
-
 def _fighter(s: KnockdownState, p: int, st: _Static) -> FighterView:
     setup = s.setup
     f = setup.fighters[p]
@@ -517,9 +486,9 @@ def observe(s: KnockdownState, player: int | None) -> KnockdownView:
         candles_in_deck=s.deck.count(CANDLE),
         discard=tuple(names[k] for k in s.discard),
         contamination_left=s.contam_left,
-        decision=None if d is None else _decision_view(d),
+        decision=None if d is None else decision_view(d),
         pending=_pending(s),
-        outcome=None if r is None else _outcome_view(r),
+        outcome=None if r is None else outcome_view(r),
         attack=_attack(s),
         combo_used=_combo_used(s),
         draft=draft,

@@ -3,9 +3,9 @@ types, ranges) and the checks shared by every content model."""
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 SYMBOLS: Final = ("punch", "kick", "block", "dash")
 SYMBOL_INDEX: Final = {s: i for i, s in enumerate(SYMBOLS)}
@@ -31,6 +31,25 @@ def check_token(value: str) -> str:
     if value not in TOKENS:
         raise ValueError(f"unknown token {value!r} (expected one of: {', '.join(TOKENS)})")
     return value
+
+
+Symbol = Annotated[str, AfterValidator(check_symbol)]
+"""A content field that names one symbol."""
+Token = Annotated[str, AfterValidator(check_token)]
+"""A content field that names one token kind."""
+
+
+def token_counts(what: str, lo: int, hi: int) -> AfterValidator:
+    """The check of a ``{token: count}`` field: every token known, every count ``lo``..``hi``."""
+
+    def check(counts: dict[str, int]) -> dict[str, int]:
+        for t, n in counts.items():
+            check_token(t)
+            if not lo <= n <= hi:
+                raise ValueError(f"{what} of {t} must be {lo}-{hi}, got {n}")
+        return counts
+
+    return AfterValidator(check)
 
 
 class Range(BaseModel):

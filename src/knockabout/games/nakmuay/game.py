@@ -7,10 +7,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from knockabout.core.errors import ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
-from knockabout.core.protocol import Game
+from knockabout.core.plugins import GameFacts, HeuristicPlugin, LobbyInfo, ObservationEncoder, TerminalRenderer
+from knockabout.core.protocol import Game, State
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
@@ -39,6 +38,7 @@ class NakMuayGame(Game[NakMuayConfig]):
         length_unit="turns",
     )
     view_type: ClassVar[type[View]] = NakMuayView
+    state_type: ClassVar[type[State] | None] = NakMuayState
     config_model: ClassVar[type[BaseModel]] = NakMuayConfig
 
     def __init__(self) -> None:
@@ -57,6 +57,11 @@ class NakMuayGame(Game[NakMuayConfig]):
             seed,
         )
 
+    def lobby(self) -> LobbyInfo:
+        from knockabout.games.nakmuay.lobby import lobby_info
+
+        return lobby_info()
+
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.nakmuay import heuristic as h
 
@@ -67,14 +72,13 @@ class NakMuayGame(Game[NakMuayConfig]):
 
         return RENDERER
 
+    def encoder(self) -> ObservationEncoder:
+        from knockabout.games.nakmuay.encoding import NakMuayEncoder
+
+        return NakMuayEncoder()
+
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> NakMuayState:
-        try:
-            return NakMuayState.from_dict(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ReplayError(f"nak-muay: not a saved state ({exc!r})") from None
 
 
 GAME = NakMuayGame()

@@ -43,7 +43,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         return f"{who()} hides the KO back in the draw pile."
     if t == "hid_ko":
         depth = int(d["depth"])
-        place = "on top" if depth == 0 else f"{depth} card(s) from the top"
+        place = "on top" if depth == 0 else f"{depth} card{'' if depth == 1 else 's'} from the top"
         return f"{who()} hid the KO {place}."
     if t == "eliminated":
         why = {"ko": "knocked out by a KO", "countdown": "counted out"}.get(d["reason"], d["reason"])
@@ -65,7 +65,8 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "countdown_expired":
         return f"{who()} does not answer the Countdown in time."
     if t == "scout":
-        return f"{who()} scouts the top {d['seen']} card(s)."
+        seen = int(d["seen"])
+        return f"{who()} scouts the top card." if seen == 1 else f"{who()} scouts the top {seen} cards."
     if t == "scouted":
         return f"{who()} sees: " + ", ".join(card_title(c) for c in d["cards"]) + " (top first)."
     if t == "scout_take":
@@ -73,7 +74,8 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if t == "scout_took":
         return f"{who()} took {card_title(d['card'])}."
     if t == "scout_return":
-        return f"{who()} puts {d['count']} card(s) back on top."
+        count = int(d["count"])
+        return f"{who()} puts {'the card' if count == 1 else f'{count} cards'} back on top."
     if t == "scout_order":
         return f"{who()} put back (top first): " + ", ".join(card_title(c) for c in d["top_first"]) + "."
     if t == "sweep":

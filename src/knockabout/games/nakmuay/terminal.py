@@ -63,7 +63,8 @@ def _pending_line(view: NakMuayView, names: Sequence[str]) -> str:
     if p.ko and p.drawer is not None:
         return f"{names[p.drawer]} drew a KO!"
     if p.scout is not None:
-        return f"{names[p.scout]} is scouting ({p.count} card(s) still to place)."
+        left = "1 card" if p.count == 1 else f"{p.count} cards"
+        return f"{names[p.scout]} is scouting ({left} still to place)."
     if p.steal is not None and p.thief is not None:
         return f"{names[p.thief]} is choosing whom to clinch ({p.steal})."
     if p.named is not None and p.thief is not None and p.target is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from knockabout.core.view import View
+from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.phases import (
     ATTACK_REACT,
@@ -32,7 +32,6 @@ from knockabout.games.nakmuay.phases import (
 )
 
 if TYPE_CHECKING:
-    from knockabout.core.protocol import Decision
     from knockabout.games.nakmuay.state import NakMuayState
 
 
@@ -72,27 +71,6 @@ class KnownCard:
 
     depth: int
     card: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DecisionView:
-    """The pending decision (see :class:`~knockabout.core.protocol.Decision`)."""
-
-    player: int
-    kind: str
-    time_limit: float | None
-    timeout_action: str | None
-    prompt: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutcomeView:
-    """How the game ended (see :class:`~knockabout.core.protocol.Outcome`)."""
-
-    winners: tuple[int, ...]
-    payoffs: tuple[float, ...]
-    draw: bool
-    reason: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -177,24 +155,6 @@ def _build_pending(s: NakMuayState, scouting: bool) -> Pending:
     )
 
 
-def _decision_view(d: Decision) -> DecisionView:
-    # decisions are shared objects (see NakMuayState.to_act), so their views are too
-    hit = _DECISION_VIEWS.get(id(d))
-    if hit is not None and hit[0] is d:
-        return hit[1]
-    view = DecisionView(
-        player=d.player,
-        kind=d.kind,
-        time_limit=d.time_limit,
-        timeout_action=None if d.timeout_action is None else d.timeout_action.text,
-        prompt=d.prompt,
-    )
-    if len(_DECISION_VIEWS) > 10_000:
-        _DECISION_VIEWS.clear()
-    _DECISION_VIEWS[id(d)] = (d, view)
-    return view
-
-
 def _known_card(depth: int, kind: int) -> KnownCard:
     card = _KNOWN.get((depth, kind))
     if card is None:
@@ -205,7 +165,6 @@ def _known_card(depth: int, kind: int) -> KnownCard:
 # views are immutable, so equal parts are built once and shared
 _NOTHING_PENDING = Pending()
 _PENDING: dict[tuple[object, ...], Pending] = {}
-_DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
 _KNOWN: dict[tuple[int, int], KnownCard] = {}
 _NAMES = C.NAMES
 _KINDS = range(C.NUM_KINDS)
@@ -244,14 +203,14 @@ def observe(s: NakMuayState, player: int | None) -> NakMuayView:
         draw_pile=len(s.pile),
         discard=tuple(_NAMES[k] for k in s.discard),
         ko_in_pile=s.in_play[C.KO] - (1 if s.limbo_ko else 0),
-        decision=None if d is None else _decision_view(d),
+        decision=None if d is None else decision_view(d),
         pending=_pending(s, player is not None and player == s.current),
         no_answers={
             str(p): tuple(_NAMES[k] for k in C.NAMEABLE if absent[p] >> k & 1) for p in range(s.n) if absent[p]
         },
         outcome=None
         if r is None
-        else OutcomeView(winners=r.winners, payoffs=r.payoffs, draw=r.draw, reason=r.reason),
+        else outcome_view(r),
         hand=hand,
         known_pile=known,
         legal=legal,

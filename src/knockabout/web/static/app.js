@@ -3,66 +3,13 @@
 // server serves the module a game declares (its `web_renderer`) at /games/<game>/renderer.js,
 // or the generic one (see docs/live-play.md for the renderer interface). The shell reads
 // only the frame's own fields (decision, legal, outcome); the view is the renderer's.
+import { installTips, openRules } from "./help.js";
+import { lobby } from "./lobby.js";
+import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 
 const app = document.getElementById("app");
 const crumb = document.getElementById("crumb");
 const netstate = document.getElementById("netstate");
-
-// ---------------------------------------------------------------- helpers
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "html") el.innerHTML = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
-
-let toastTimer = null;
-function toast(message) {
-  const t = document.getElementById("toast");
-  t.textContent = message;
-  t.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 6000);
-}
-
-async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-  };
-  const res = await fetch(path, opts);
-  const data = await res.json().catch(() => ({ error: `server answered ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `server answered ${res.status}`);
-  return data;
-}
-
-const seats = {
-  get(id) { try { return JSON.parse(localStorage.getItem(`knockabout:seat:${id}`)); } catch { return null; } },
-  set(id, seat, token) { localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({ seat, token })); },
-  drop(id) { localStorage.removeItem(`knockabout:seat:${id}`); },
-};
-// the invite links of a table's reserved seats, kept by its creator's browser only
-const invites = {
-  get(id) { try { return JSON.parse(localStorage.getItem(`knockabout:invites:${id}`)) || []; } catch { return []; } },
-  set(id, list) { if (list && list.length) localStorage.setItem(`knockabout:invites:${id}`, JSON.stringify(list)); },
-};
-// an invite code arrives in the link's fragment (#invite=...), which never reaches the server's logs
-function inviteCode() {
-  const m = /(?:^#|&)invite=([A-Za-z0-9_-]+)/.exec(location.hash);
-  return m ? m[1] : null;
-}
-const myName = {
-  get() { return localStorage.getItem("knockabout:name") || ""; },
-  set(v) { localStorage.setItem("knockabout:name", v); },
-};
 
 const renderers = {};
 async function renderer(gameId) {
@@ -73,113 +20,21 @@ async function renderer(gameId) {
   return renderers[gameId];
 }
 
-// ---------------------------------------------------------------- lobby
-async function lobby() {
-  crumb.textContent = "lobby";
-  const { games, bots } = await api("/api/games");
-  const defaultBot = bots.includes("easy") ? "easy" : bots[0];
-  const gameSel = h("select", { id: "game" }, games.map((g) => h("option", { value: g.id }, g.name)));
-  const nameIn = h("input", { id: "name", value: myName.get(), placeholder: "your name", maxlength: 24 });
-  const playersIn = h("input", { id: "players", type: "number", value: 3 });
-  const seatsBox = h("div", { id: "seats" });
-  const listedIn = h("input", { id: "listed", type: "checkbox", checked: true });
-  const optionsBox = h("div", { id: "options" });
-
-  if (games.some((g) => g.id === "nak-muay")) gameSel.value = "nak-muay";
-  const game = () => games.find((g) => g.id === gameSel.value);
-  function drawSeats() {
-    const g = game();
-    let n = Math.max(g.min_players, Math.min(g.max_players, Number(playersIn.value) || g.min_players));
-    playersIn.min = g.min_players; playersIn.max = g.max_players; playersIn.value = n;
-    playersIn.disabled = g.min_players === g.max_players;
-    const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    seatsBox.replaceChildren(h("label", {}, h("span", {}, "Seat 1"), h("b", {}, "you")));
-    for (let i = 1; i < n; i++) {
-      const sel = h("select", { "data-seat": i, "aria-label": `seat ${i + 1}` },
-        h("option", { value: "open" }, "open: anyone with the table link joins"),
-        h("option", { value: "invite" }, "invite: kept for its own invite link"),
-        bots.map((b) => h("option", { value: b }, `bot: ${b}`)));
-      sel.value = old[i - 1] || defaultBot;
-      seatsBox.append(h("label", {}, h("span", {}, `Seat ${i + 1}`), sel));
-    }
+// Cards that were not on the board before this redraw get a short arrival animation (a draw,
+// a play, a push); `prefers-reduced-motion` turns it off in the stylesheet.
+function markArrivals(root, before) {
+  const now = new Map();
+  for (const el of root.querySelectorAll("[data-card], [data-tile]")) {
+    const where = el.closest("[id]");
+    const key = `${where ? where.id : ""}|${el.dataset.card || el.dataset.tile}`;
+    const n = (now.get(key) || 0) + 1;
+    now.set(key, n);
+    if (before && n > (before.get(key) || 0)) el.classList.add("arrive");
   }
-  function drawOptions() {
-    optionsBox.replaceChildren();
-    for (const [key, spec] of Object.entries(game().options)) {
-      let input;
-      if (spec.enum) {
-        input = h("select", { name: key }, spec.enum.map((v) => h("option", { value: v }, v)));
-        input.value = spec.default;
-      } else if (spec.type === "boolean") {
-        input = h("input", { name: key, type: "checkbox" });
-        input.checked = !!spec.default;
-      } else if (spec.type === "array") {
-        input = h("input", { name: key, value: (spec.default || []).join(", "), placeholder: "comma-separated" });
-      } else if (spec.type === "number" || spec.type === "integer") {
-        input = h("input", { name: key, type: "number", value: spec.default,
-          step: spec.type === "integer" ? 1 : "any", min: spec.minimum ?? spec.exclusiveMinimum, max: spec.maximum });
-      } else {
-        input = h("input", { name: key, value: spec.default ?? "" });
-      }
-      input.dataset.kind = spec.type || "string";
-      optionsBox.append(h("label", {}, h("span", {}, spec.description || key), input));
-    }
-  }
-  gameSel.addEventListener("change", () => { drawSeats(); drawOptions(); });
-  playersIn.addEventListener("change", drawSeats);
-  drawSeats(); drawOptions();
-
-  async function create(ev) {
-    ev.preventDefault();
-    myName.set(nameIn.value.trim());
-    const config = {};
-    for (const el of optionsBox.querySelectorAll("[name]")) {
-      if (el.type === "checkbox") config[el.name] = el.checked;
-      else if (el.dataset.kind === "number" || el.dataset.kind === "integer") config[el.name] = Number(el.value);
-      else if (el.dataset.kind === "array") config[el.name] = el.value.split(",").map((x) => x.trim()).filter(Boolean);
-      else config[el.name] = el.value;
-    }
-    const seatList = ["me", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)];
-    try {
-      const made = await api("/api/tables", { game: gameSel.value, seats: seatList, config, name: nameIn.value,
-        listed: listedIn.checked });
-      seats.set(made.id, made.seat, made.token);
-      invites.set(made.id, made.invites);
-      go(`/t/${made.id}`);
-    } catch (e) { toast(e.message); }
-  }
-
-  const list = h("tbody");
-  app.replaceChildren(
-    h("div", { class: "grid2" },
-      h("form", { class: "panel", onsubmit: create, id: "create" },
-        h("h2", {}, "New table"),
-        h("label", {}, h("span", {}, "Game"), gameSel),
-        h("label", {}, h("span", {}, "Your name"), nameIn),
-        h("label", {}, h("span", {}, "Players"), playersIn),
-        seatsBox,
-        h("label", {}, h("span", {}, "Show in the lobby (else only the link finds it)"), listedIn),
-        h("h3", {}, "Rules and table options"),
-        optionsBox,
-        h("p", {}, h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table"))),
-      h("section", { class: "panel" },
-        h("h2", {}, "Tables"),
-        h("table", { class: "list" }, h("thead", {}, h("tr", {}, h("th", {}, "game"), h("th", {}, "seats"),
-          h("th", {}, "status"), h("th", {}, ""))), list))));
-  const { tables } = await api("/api/tables");
-  if (!tables.length) list.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No tables yet.")));
-  const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
-  for (const t of tables) {
-    const who = t.seats.map((s) => s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name).join(", ");
-    const o = t.outcome;
-    const status = o && o.winners ? (o.draw ? "draw" : `${t.seats[o.winners[0]].name} won`) : t.status;
-    const link = t.status === "finished"
-      ? h("a", { class: "btn", href: `/replay/${t.id}`, onclick: nav }, "Replay")
-      : h("a", { class: "btn", href: `/t/${t.id}`, onclick: nav }, t.free_seats?.length ? "Join" : "Open");
-    list.append(h("tr", {}, h("td", {}, gameName[t.game] || t.game), h("td", {}, who), h("td", {}, status),
-      h("td", {}, link)));
-  }
+  return now;
 }
+
+const LOCAL = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 // ---------------------------------------------------------------- a table
 async function tablePage(id) {
@@ -223,23 +78,31 @@ function connect(id, token) {
     board: h("section", { id: "board", class: "panel" }),
     side: h("aside", { id: "side" }),
     players: h("div", { class: "panel", id: "players" }),
-    log: h("div", { class: "log", id: "log", "aria-live": "polite" }),
+    log: h("div", { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-label": "what happened", tabindex: "0" }),
   };
+  // the address this browser used: a friend on the network opens the same one
   const invite = `${location.origin}/t/${id}`;
+  const localOnly = LOCAL.has(location.hostname);
+  ui.help = h("div", { class: "panel", id: "help" });
   ui.side.append(
-    h("div", { class: "panel" }, h("b", {}, "Invite"), h("div", { class: "invite" },
+    h("div", { class: "panel" }, h("label", { for: "invite" }, h("b", {}, "Invite")), h("div", { class: "invite" },
       h("input", { value: invite, readonly: true, id: "invite", onfocus: (e) => e.target.select() }),
-      h("button", { onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied")) }, "Copy")),
+      h("button", { id: "copy-invite", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied", "ok")) }, "Copy")),
+      localOnly ? h("small", { class: "hint", id: "invite-note" }, "This address works on this computer only. To play on your network, "
+        + "start the server with knockabout serve --host 0.0.0.0 and open it by this computer's network address.") : null,
       ...invites.get(id).map((inv) => h("div", { class: "invite" }, h("span", {}, `Seat ${inv.seat + 1}`),
         h("input", { value: `${location.origin}${inv.url}`, readonly: true, class: "invite-link", "data-seat": inv.seat,
-          onfocus: (e) => e.target.select() })))),
-    ui.players,
-    h("h3", {}, "What happened"), ui.log);
-  app.replaceChildren(h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
+          "aria-label": `invite link for seat ${inv.seat + 1}`, onfocus: (e) => e.target.select() })))),
+    ui.players, ui.help,
+    h("h2", { class: "h3" }, "What happened"), ui.log);
+  app.replaceChildren(h("h1", { class: "sr" }, "Table"),
+    h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
   let cur = null; let rend = null; let ws = null; let retry = 0; let closedForGood = false; let tick = null;
+  let cards = null;  // what was on the board at the last redraw (for arrival animations)
+  let helpFor = null;
 
   function names() { return cur.table.seats.map((s, i) => s.name + (i === cur.seat ? " (you)" : "")); }
 
@@ -267,13 +130,54 @@ function connect(id, token) {
         h("div", { class: "bar" }, h("i", { style: `width:${(100 * left / c.limit).toFixed(1)}%` })))));
   }
 
+  function drawHelp(game, name) {
+    if (helpFor === game) return;
+    helpFor = game;
+    const legend = rend.legend ? rend.legend() : [];
+    ui.help.replaceChildren(
+      h("div", { class: "row" }, h("b", {}, "Help"),
+        h("button", { id: "rules-open", onclick: (e) => openRules(game, e.currentTarget) }, `Rules of ${name}`),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
+          onchange: (e) => { hints.set(e.target.checked); draw(); } }), " hints")),
+      legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
+        h("dl", { class: "legend" }, legend.flatMap(([mark, text]) => [h("dt", {}, mark), h("dd", {}, text)]))) : null,
+      h("p", { class: "muted small" }, "Hover, focus or long-press any card, symbol or chip for its full text."));
+  }
+
+  function endPanel(o, nm) {
+    const t = cur.table;
+    const mineSeat = cur.seat !== null && token;
+    const text = o.draw ? `Draw among ${o.winners.map((w) => nm[w]).join(", ")}`
+      : o.winners[0] === cur.seat ? "You win!" : `${nm[o.winners[0]]} wins!`;
+    const how = rend.outcomeText ? rend.outcomeText(o, cur.view, { seat: cur.seat, names: nm }) : o.reason;
+    const again = async (e) => {
+      e.currentTarget.disabled = true;
+      try {
+        const got = await api(`/api/tables/${id}/rematch`, { token });
+        seats.set(got.id, got.seat, got.token);
+        go(`/t/${got.id}`);
+      } catch (err) { toast(err.message); e.currentTarget.disabled = false; }
+    };
+    return h("div", { class: "panel result end", id: "outcome", role: "status" },
+      h("div", { class: "winner" }, text),
+      how ? h("div", { class: "how", id: "outcome-how" }, how) : null,
+      h("div", { class: "row" },
+        mineSeat ? h("button", { class: "primary", id: "rematch", onclick: again },
+          t.rematch ? "Join the rematch" : "Rematch") : null,
+        !mineSeat && t.rematch ? h("a", { class: "btn primary", href: `/t/${t.rematch}`, onclick: nav }, "Watch the rematch") : null,
+        h("a", { class: "btn", id: "replay-link", href: `/replay/${id}`, onclick: nav }, "Replay step by step"),
+        h("a", { class: "btn", href: "/", onclick: nav }, "Back to the lobby")));
+  }
+
   function draw() {
     const v = cur.view; const t = cur.table; const nm = names();
+    drawHelp(t.game, t.game_name);
     crumb.textContent = `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
     // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
     const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
     rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge,
       answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
+    cards = markArrivals(ui.board, cards);
     if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
     ui.players.replaceChildren(h("b", {}, "At the table"), ...t.seats.map((s, i) => {
       const state = s.kind === "bot" ? `bot · ${s.level}` : s.kind === "empty" ? "open seat"
@@ -289,35 +193,45 @@ function connect(id, token) {
       ui.decide.append(h("p", { class: "panel" }, "Waiting for players to join: share the invite link. Open seats: ",
         t.seats.flatMap((s, i) => s.kind === "empty" ? [`${i + 1}${s.reserved ? " (invite link)" : ""}`] : []).join(", ")));
     }
-    if (cur.outcome) {
-      const o = cur.outcome;
-      const text = o.draw ? `Draw among ${o.winners.map((w) => nm[w]).join(", ")}` : `${nm[o.winners[0]]} wins!`;
-      ui.result.append(h("div", { class: "panel result", id: "outcome" }, text, " ",
-        h("a", { class: "btn", href: `/replay/${id}`, onclick: nav }, "Replay step by step")));
-    }
+    if (cur.outcome) ui.result.append(endPanel(cur.outcome, nm));
     const d = cur.decision;
-    const legal = cur.legal || [];
+    const legal = rend.sortActions ? rend.sortActions(cur.legal || [], v) : (cur.legal || []);
     const myMove = !!(d && legal.length && d.player === cur.seat && t.status === "playing");
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
+    const hint = hints.on() && rend.hint && !cur.outcome ? rend.hint(v, { seat: cur.seat, names: nm, myMove }) : "";
+    const hintLine = hint ? h("p", { class: "hint-line", id: "hint" }, h("b", {}, "Hint: "), hint) : null;
     if (myMove && challenge) {
-      ui.decide.append(h("div", { class: "panel", id: "challenge", "data-kind": d.kind },
-        h("div", { class: "prompt" }, d.prompt || "Your challenge"),
+      ui.decide.append(h("div", { class: "panel your-turn", id: "challenge", "data-kind": d.kind },
+        h("div", { class: "prompt" }, d.prompt || "Your challenge"), hintLine,
         h("p", {}, challenge.rule || "Solve the challenge on the board."),
         h("p", { class: "muted" }, "The table's clock decides: only a right answer in time counts.")));
     } else if (myMove) {
-      const many = legal.length > 10;
+      // actions the board itself offers (a highlighted cell, a target) fold into a list when there are many
+      const onBoard = rend.boardAction ? legal.filter((a) => rend.boardAction(a, v)) : [];
+      const fold = onBoard.length > 4;
+      const shown = fold ? legal.filter((a) => !onBoard.includes(a)) : legal;
+      const many = shown.length > 10;
       const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
-      for (const a of legal) {
-        box.append(h("button", { "data-action": a, class: ["draw", "take", "no-response"].includes(a) ? "" : "primary",
-          onclick: (e) => { for (const b of box.querySelectorAll("button")) b.disabled = true;
+      const folded = h("div", { class: "actions many", id: "board-actions" });
+      const button = (a, into) => {
+        const tipText = rend.actionTip ? rend.actionTip(a, v, { seat: cur.seat, names: nm }) : "";
+        into.append(h("button", { "data-action": a, class: rend.quietAction && rend.quietAction(a) ? "" : "primary",
+          "data-tip": tipText || null,
+          onclick: () => { for (const b of ui.decide.querySelectorAll("button")) b.disabled = true;
             send({ type: "act", action: a, version: cur.version }); } },
           rend.actionLabel(a, v, { seat: cur.seat, names: nm })));
-      }
-      ui.decide.append(h("div", { class: "panel" }, h("div", { class: "prompt" }, d.prompt || "Your decision"), box));
+      };
+      for (const a of shown) button(a, box);
+      if (fold) for (const a of onBoard) button(a, folded);
+      const list = fold ? h("details", { class: "board-list" },
+        h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
+      if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board below."));
+      ui.decide.append(h("div", { class: "panel your-turn" }, h("div", { class: "prompt" },
+        h("span", { class: "badge turn" }, "Your move"), " ", d.prompt || "Your decision"), hintLine, box, list));
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
-      ui.decide.append(h("p", { class: "muted", id: "waiting" },
-        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`));
+      ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },
+        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`), hintLine));
     }
   }
 
@@ -378,13 +292,18 @@ async function replayPage(id) {
   const slider = h("input", { type: "range", min: 0, max: data.steps, value: 0, id: "step-slider", "aria-label": "step" });
   const label = h("span", { id: "step-label" });
   const board = h("section", { class: "panel", id: "board" });
-  const events = h("div", { class: "log", id: "log", style: "height:auto;min-height:6rem" });
+  const events = h("div", { class: "log", id: "log", role: "log", "aria-label": "this step", tabindex: "0", style: "height:auto;min-height:6rem" });
   let playing = null;
   async function show(step) {
     step = Math.max(0, Math.min(data.steps, step));
-    data = await api(`/api/tables/${id}/replay/${step}`);
+    const [got, before] = await Promise.all([api(`/api/tables/${id}/replay/${step}`),
+      step ? api(`/api/tables/${id}/replay/${step - 1}`) : null]);
+    data = got;
     slider.value = step;
-    label.textContent = `step ${step} / ${data.steps}${data.action ? ` · ${data.names[data.seat]}: ${data.action}` : ""}`;
+    // the action in the words the table used: labelled on the acting seat's view before it
+    const said = data.action && before && data.seat !== null
+      ? rend.actionLabel(data.action, before.views[data.seat], { seat: data.seat, names: data.names }) : data.action;
+    label.textContent = `step ${step} / ${data.steps}${data.action ? ` · ${data.names[data.seat]}: ${said}` : ""}`;
     rend.renderBoard(board, data.view, { seat: null, names: data.names, reveal: data.views });
     events.replaceChildren(...(data.events.length ? data.events.filter((e) => e.text).map((e) => h("p", { class: `ev-${e.type}` }, e.text))
       : [h("p", { class: "muted" }, step ? "" : "The deal. Press ▶ to step through the game.")]));
@@ -408,18 +327,6 @@ async function replayPage(id) {
 // ---------------------------------------------------------------- routing
 let cleanup = null;
 
-function nav(ev) {
-  const a = ev.currentTarget;
-  if (ev.metaKey || ev.ctrlKey || ev.shiftKey) return;
-  ev.preventDefault();
-  go(a.getAttribute("href"));
-}
-
-function go(path) {
-  history.pushState({}, "", path);
-  route();
-}
-
 function route() {
   if (cleanup) { cleanup(); cleanup = null; }
   netstate.hidden = true;
@@ -427,8 +334,10 @@ function route() {
   const done = (p) => p.catch((e) => toast(e.message));
   if (parts[0] === "t" && parts[1]) return done(tablePage(parts[1]));
   if (parts[0] === "replay" && parts[1]) return done(replayPage(parts[1]));
-  return done(lobby());
+  return done(lobby(app, crumb));
 }
 
+setRouter(route);
+installTips();
 window.addEventListener("popstate", route);
 route();

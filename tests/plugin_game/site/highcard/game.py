@@ -13,7 +13,7 @@ from highcard.state import HighCardState
 from highcard.view import HighCardView
 from knockabout.core.errors import ConfigError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts, HeuristicPlugin, TerminalRenderer
+from knockabout.core.plugins import GameFacts, HeuristicPlugin, ObservationEncoder, TerminalRenderer
 from knockabout.core.protocol import Game
 from knockabout.core.view import View
 
@@ -63,6 +63,11 @@ class HighCardGame(Game[HighCardConfig]):
         from highcard.terminal import RENDERER
 
         return RENDERER
+
+    def encoder(self) -> ObservationEncoder:
+        from highcard.encoding import HighCardEncoder
+
+        return HighCardEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         who = names[event.data["player"]] if "player" in event.data else ""

@@ -1,6 +1,10 @@
-// KNOCKBACK 'til they croak in the browser: the boundless grid with each card's edges,
-// exhausted cards turned, legal cells and punch targets highlighted (click them to act).
-// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
+// KNOCKBACK 'til they croak in the browser: the boundless grid of large tiles, each with its
+// full name in the middle and its edges (attack/heart) around it, owned by colour with a facing
+// arrow (no upside-down text), exhausted shown striped (no rotation). Placement: click a
+// highlighted cell, then the card to put there; moves and punch targets are highlighted; a
+// knockback slides the pushed tiles from where they stood.
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
+// and the optional help: legend(), hint(view, ctx), quietAction(text), outcomeText(outcome, view, ctx).
 
 const DIRS = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
 const WORD = { N: "north", E: "east", S: "south", W: "west" };
@@ -14,29 +18,39 @@ const CSS = `
 .kb-token i{width:1.1rem;height:1.1rem;border-radius:50%;border:2px solid #888;display:inline-block}
 .kb-token i.on{background:#f5c518;border-color:#b8860b}
 .kb-scroll{overflow:auto;max-width:100%;padding:.4rem;border-radius:.6rem;background:rgba(127,127,127,.08)}
-.kb-grid{display:grid;gap:4px;width:max-content}
-.kb-cell{width:86px;height:86px;position:relative;border-radius:8px}
-.kb-cell.empty{border:1px dashed rgba(127,127,127,.18)}
-.kb-cell.spot{border:2px dashed #2e9e4f;background:rgba(46,158,79,.12);cursor:pointer}
-.kb-cell.spot::after{content:"+";position:absolute;inset:0;display:grid;place-items:center;color:#2e9e4f;font-size:1.6rem;font-weight:700}
-.kb-card{position:absolute;inset:2px;border-radius:8px;border:2px solid var(--seat);background:var(--bg);
-  display:grid;grid-template:18px 1fr 18px/22px 1fr 22px;font-size:11px;line-height:1;transition:transform .2s}
-.kb-card.s0{--seat:#1f8fb3;--bg:rgba(31,143,179,.13)}
-.kb-card.s1{--seat:#b23a8f;--bg:rgba(178,58,143,.13)}
-.kb-card.exhausted{transform:rotate(90deg) scale(.86);opacity:.62;filter:grayscale(.5)}
-.kb-card.active{box-shadow:0 0 0 3px #f5c518}
-.kb-card.target{box-shadow:0 0 0 3px #d62828;cursor:pointer}
-.kb-e{display:grid;place-items:center;font-weight:700;white-space:nowrap}
-.kb-e b{color:#d62828}.kb-e span{color:#2e7d32}
-.kb-e.n{grid-area:1/1/2/4}.kb-e.s{grid-area:3/1/4/4}.kb-e.w{grid-area:2/1/3/2;writing-mode:vertical-rl}
-.kb-e.e{grid-area:2/3/3/4;writing-mode:vertical-rl}
-.kb-mid{grid-area:2/2/3/3;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;gap:2px;overflow:hidden}
-.kb-mid .nm{font-weight:700;font-size:10px}.kb-mid .lb{opacity:.75}
+.kb-grid{display:grid;gap:6px;width:max-content}
+.kb-cell{width:118px;height:118px;position:relative;border-radius:10px;padding:0;font:inherit;color:inherit}
+.kb-cell.empty{border:1px dashed rgba(127,127,127,.22)}
+button.kb-cell.spot{border:2px dashed #3ecf8e;background:rgba(62,207,142,.12);cursor:pointer;color:#3ecf8e;font-weight:700}
+button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
+.kb-card{position:absolute;inset:0;border-radius:10px;border:3px solid var(--seat);background:var(--bg);color:#1b1b1b;
+  display:grid;grid-template:20px minmax(0,1fr) 20px/20px minmax(0,1fr) 20px;font-size:12px;line-height:1.15;
+  transition:transform .3s ease-out}
+.kb-card.s0{--seat:#1565c0;--bg:#e8f1fc}
+.kb-card.s1{--seat:#ad1457;--bg:#fcebf3}
+.kb-card.exhausted{border-style:dashed;background:repeating-linear-gradient(135deg,var(--bg),var(--bg) 8px,#e3e3e3 8px,#e3e3e3 10px)}
+.kb-card.active{box-shadow:0 0 0 4px #f5c518}
+.kb-card.target{box-shadow:0 0 0 4px #d62828;cursor:pointer}
+.kb-e{display:flex;align-items:center;justify-content:center;gap:1px;font-weight:800;font-size:12px;white-space:nowrap}
+.kb-e b{color:#b00020}.kb-e span{color:#1b5e20}
+.kb-e.n{grid-area:1/2/2/3}.kb-e.s{grid-area:3/2/4/3}
+.kb-e.w,.kb-e.e{flex-direction:column;gap:0;line-height:1.05}
+.kb-e.w{grid-area:2/1/3/2}.kb-e.e{grid-area:2/3/3/4}
+.kb-e i{font-style:normal;color:#555;font-weight:400}
+.kb-e.w i,.kb-e.e i{display:none}
+.kb-mid{grid-area:2/2/3/3;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;
+  gap:2px;min-width:0;background:#fff9;border-radius:6px;padding:2px}
+.kb-mid .nm{font-weight:800;font-size:12px;overflow-wrap:break-word;max-width:100%}
+.kb-mid .lb{font-size:11px;color:#333}
+.kb-mid .tired{font-size:10px;font-weight:700;color:#5a3d00}
+.kb-choose{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}
 .kb-side{display:flex;flex-wrap:wrap;gap:.5rem;margin:.6rem 0}
 .kb-info{border:1px solid rgba(127,127,127,.3);border-radius:.5rem;padding:.4rem .55rem;max-width:15rem;font-size:.8rem}
-.kb-info h4{margin:0 0 .2rem;font-size:.85rem}.kb-info .set{opacity:.6;font-size:.7rem}
+.kb-info h4{margin:0 0 .2rem;font-size:.85rem}.kb-info .set{color:var(--muted);font-size:.7rem}
 .kb-pending{font-weight:600;margin:.4rem 0}
-@media (max-width:520px){.kb-cell{width:64px;height:64px}.kb-card{font-size:9px;grid-template:14px 1fr 14px/16px 1fr 16px}.kb-mid .nm{font-size:8px}}
+@media (max-width:520px){.kb-cell{width:92px;height:92px}
+  .kb-card{font-size:10px;grid-template:17px minmax(0,1fr) 17px/16px minmax(0,1fr) 16px}
+  .kb-mid .nm{font-size:10px}.kb-mid .lb{font-size:10px}.kb-e{font-size:10.5px}}
 `;
 
 function el(tag, cls, text) {
@@ -53,7 +67,7 @@ function ensureStyle() {
 }
 
 function clickAction(text) {
-  const b = document.querySelector(`#actions button[data-action="${text}"]`);
+  const b = document.querySelector(`#decide button[data-action="${text}"]`);
   if (b && !b.disabled) b.click();
 }
 
@@ -72,16 +86,14 @@ function targets(view) {
   for (const c of view.cards || []) if (c.status === "board") byCell.set(`${c.x},${c.y}`, c.label);
   for (const text of view.legal || []) {
     const p = text.split(":");
+    const add = (key) => { if (!cells.has(key)) cells.set(key, []); if (!cells.get(key).includes(text)) cells.get(key).push(text); };
     if (p[0] === "place" && p.length === 2) {
-      if (!cells.has("0,0")) cells.set("0,0", text);
+      add("0,0");
     } else if (p[0] === "place") {
       const a = cards[p[2]];
-      if (a && a.status === "board") {
-        const key = `${a.x + DIRS[p[3]][0]},${a.y + DIRS[p[3]][1]}`;
-        if (!cells.has(key)) cells.set(key, text); // clicking places the first card still in hand
-      }
+      if (a && a.status === "board") add(`${a.x + DIRS[p[3]][0]},${a.y + DIRS[p[3]][1]}`);
     } else if (p[0] === "move" && act) {
-      cells.set(`${act.x + DIRS[p[1]][0]},${act.y + DIRS[p[1]][1]}`, text);
+      add(`${act.x + DIRS[p[1]][0]},${act.y + DIRS[p[1]][1]}`);
     } else if (p[0] === "punch" && act) {
       const lab = byCell.get(`${act.x + DIRS[p[1]][0]},${act.y + DIRS[p[1]][1]}`);
       if (lab) punch.set(lab, text);
@@ -93,22 +105,59 @@ function targets(view) {
 function edge(c, d) {
   const e = el("div", `kb-e ${d.toLowerCase()}`);
   const v = c.board_edges[d];
-  e.title = `${WORD[d]} edge: attack ${v.attack}, heart ${v.heart}`;
-  e.append(el("b", "", String(v.attack)), "/", el("span", "", String(v.heart)));
+  e.append(el("b", "", String(v.attack)), el("i", "", "/"), el("span", "", String(v.heart)));
   return e;
 }
+
+// a keyboard-reachable element whose full text the shell shows on hover, focus or long press
+function tip(e, text) {
+  e.dataset.tip = text;
+  e.tabIndex = 0;
+  return e;
+}
+
+const FACING = ["▲", "▼"];  // the first seat's cards face board north, the second's are turned to face south
 
 export function cardTile(c, opts = {}) {
   const t = el("div", `kb-card s${c.owner}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}`);
   t.dataset.label = c.label;
-  t.title = `${c.card.name} (${c.label}) · ${c.exhausted ? "exhausted" : "rested"}\n` +
-    `${c.card.actions.map((s) => SYMBOL[s]).join(" → ")}\n${c.card.text}`;
+  t.dataset.tile = c.label;
+  const e = c.board_edges;
+  tip(t, `${c.card.name} (${c.label}, ${opts.owner || "seat " + (c.owner + 1)}) · ${c.exhausted ? "exhausted" : "rested"}\n`
+    + `${c.card.actions.map((s) => SYMBOL[s]).join(" → ")}\n${c.card.text}\n`
+    + `Edges as it lies (attack/heart): north ${e.N.attack}/${e.N.heart}, east ${e.E.attack}/${e.E.heart}, `
+    + `south ${e.S.attack}/${e.S.heart}, west ${e.W.attack}/${e.W.heart}`);
   for (const d of ["N", "E", "S", "W"]) t.append(edge(c, d));
   const mid = el("div", "kb-mid");
-  mid.append(el("div", "nm", c.card.name), el("div", "lb", `${c.label} ${c.card.actions.map((s) => GLYPH[s]).join(" ")}`));
+  mid.append(el("div", "nm", c.card.name),
+    el("div", "lb", `${FACING[c.owner]} ${c.label} ${c.card.actions.map((s) => GLYPH[s]).join("")}`));
+  if (c.exhausted) mid.append(el("div", "tired", "exhausted"));
   t.append(mid);
   return t;
 }
+
+// where each tile stood at the last redraw, by label: a tile that moved slides from there
+const lastAt = new Map();
+let lastCell = 118;
+function slideMoved(grid, onBoard) {
+  const cellPx = grid.querySelector(".kb-cell")?.getBoundingClientRect().width || lastCell;
+  lastCell = cellPx;
+  for (const c of onBoard) {
+    const was = lastAt.get(c.label);
+    if (was && (was[0] !== c.x || was[1] !== c.y)) {
+      const tile = grid.querySelector(`[data-tile="${c.label}"]`);
+      if (!tile) continue;
+      const dx = (was[0] - c.x) * (cellPx + 6); const dy = (c.y - was[1]) * (cellPx + 6);
+      tile.style.transition = "none";
+      tile.style.transform = `translate(${dx}px, ${dy}px)`;
+      requestAnimationFrame(() => requestAnimationFrame(() => { tile.style.transition = ""; tile.style.transform = ""; }));
+    }
+  }
+  lastAt.clear();
+  for (const c of onBoard) lastAt.set(c.label, [c.x, c.y]);
+}
+
+let chosenCell = null;  // the highlighted cell a person clicked to place a card on
 
 function infoCard(card, label, extra) {
   const box = el("div", "kb-info");
@@ -172,9 +221,14 @@ export function renderBoard(root, view, ctx) {
   const cards = view.cards || [];
   const onBoard = cards.filter((c) => c.status === "board");
   const { cells, punch } = targets(view);
+  if (chosenCell && !cells.has(chosenCell)) chosenCell = null;
   const pts = onBoard.map((c) => [c.x, c.y]).concat([...cells.keys()].map((k) => k.split(",").map(Number)));
   const wrap = el("div", "kb-scroll");
   wrap.id = "grid";
+  wrap.tabIndex = 0;  // the grid scrolls sideways on a phone
+  wrap.setAttribute("role", "group");
+  wrap.setAttribute("aria-label", "the grid");
+  const redraw = () => renderBoard(root, view, ctx);
   if (pts.length) {
     const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
@@ -185,29 +239,61 @@ export function renderBoard(root, view, ctx) {
     for (let y = y1; y >= y0; y--) {
       for (let x = x0; x <= x1; x++) {
         const key = `${x},${y}`;
-        const cell = el("div", "kb-cell");
-        cell.dataset.x = x; cell.dataset.y = y;
         const c = at.get(key);
+        let cell;
         if (c) {
-          const tile = cardTile(c, { active: c.label === active, target: punch.has(c.label) });
-          if (punch.has(c.label)) tile.addEventListener("click", () => clickAction(punch.get(c.label)));
+          cell = el("div", "kb-cell");
+          const tile = cardTile(c, { active: c.label === active, target: punch.has(c.label), owner: names[c.owner] });
+          if (punch.has(c.label)) {
+            tile.setAttribute("role", "button");
+            tile.setAttribute("aria-label", actionLabel(punch.get(c.label), view, ctx));
+            tile.addEventListener("click", () => clickAction(punch.get(c.label)));
+            tile.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickAction(punch.get(c.label)); } });
+          }
           cell.append(tile);
         } else if (cells.has(key)) {
-          cell.classList.add("spot");
-          cell.dataset.action = cells.get(key);
-          cell.title = actionLabel(cells.get(key), view, ctx);
-          cell.addEventListener("click", () => clickAction(cells.get(key)));
+          const opts = cells.get(key);
+          const placing = opts[0].startsWith("place");
+          cell = el("button", `kb-cell spot${chosenCell === key ? " chosen" : ""}`, placing ? "+" : "➜");
+          cell.dataset.action = opts[0];
+          cell.setAttribute("aria-label", placing
+            ? `${chosenCell === key ? "chosen: " : ""}place a card here (${opts.length} card${opts.length === 1 ? "" : "s"} fit)`
+            : actionLabel(opts[0], view, ctx));
+          cell.addEventListener("click", () => {
+            if (!placing || opts.length === 1) { clickAction(opts[0]); return; }
+            chosenCell = chosenCell === key ? null : key;
+            redraw();
+            root.querySelector("#kb-choose button")?.focus();
+          });
         } else {
-          cell.classList.add("empty");
+          cell = el("div", "kb-cell empty");
         }
+        cell.dataset.x = x; cell.dataset.y = y;
         g.append(cell);
       }
     }
     wrap.append(g);
+    root.append(wrap);
+    slideMoved(g, onBoard);
   } else {
     wrap.append(el("p", "muted", "The grid is empty."));
+    root.append(wrap);
   }
-  root.append(wrap);
+  if (chosenCell) {
+    const choose = el("div", "kb-choose");
+    choose.id = "kb-choose";
+    choose.append(el("strong", "", "Place which card here?"));
+    for (const text of cells.get(chosenCell)) {
+      const b = el("button", "primary", `Place ${nameOf(view, text.split(":")[1])}`);
+      b.dataset.place = text;
+      b.addEventListener("click", () => { chosenCell = null; clickAction(text); });
+      choose.append(b);
+    }
+    const cancel = el("button", "", "Cancel");
+    cancel.addEventListener("click", () => { chosenCell = null; redraw(); });
+    choose.append(cancel);
+    root.append(choose);
+  }
 
   if (view.activation) {
     const a = view.activation;
@@ -222,7 +308,7 @@ export function renderBoard(root, view, ctx) {
   for (const p of [0, 1]) {
     const side = el("div", "kb-side");
     side.dataset.seat = p;
-    side.append(el("strong", "", `${names[p]}${p === 1 ? " · cards turned 180°" : ""}:`));
+    side.append(el("strong", "", `${names[p]}'s cards ${FACING[p]}${p === 1 ? " (turned to face south)" : " (facing north)"}:`));
     for (const c of cards.filter((c) => c.owner === p)) {
       const extra = c.status === "hand" ? "to place" : c.status === "out" ? "knocked out" : (c.exhausted ? "exhausted" : "rested");
       side.append(infoCard(c.card, c.label, extra));
@@ -233,7 +319,7 @@ export function renderBoard(root, view, ctx) {
 
 function nameOf(view, label) {
   const c = cardsByLabel(view)[label];
-  return c ? `${c.card.name} (${label})` : label;
+  return c ? c.card.name : label;
 }
 
 export function actionLabel(text, view, ctx) {
@@ -247,8 +333,7 @@ export function actionLabel(text, view, ctx) {
   if (p[0] === "place" && p.length === 2) return `Place ${nameOf(view, p[1])} at the centre`;
   if (p[0] === "place") {
     const a = cards[p[2]];
-    const at = a && a.status === "board" ? ` (${a.x + DIRS[p[3]][0]}, ${a.y + DIRS[p[3]][1]})` : "";
-    return `Place ${nameOf(view, p[1])} ${WORD[p[3]]} of ${nameOf(view, p[2])}${at}`;
+    return `Place ${nameOf(view, p[1])} ${WORD[p[3]]} of ${a ? nameOf(view, p[2]) : p[2]}`;
   }
   if (p[0] === "activate") {
     const c = cards[p[1]];
@@ -257,13 +342,13 @@ export function actionLabel(text, view, ctx) {
   if (text === "rest") return "Rest (ready your exhausted cards)";
   if (text === "skip") return "Skip this symbol";
   const act = view.activation ? cards[view.activation.card] : null;
-  if (p[0] === "move" && act) return `Move ${WORD[p[1]]} to (${act.x + DIRS[p[1]][0]}, ${act.y + DIRS[p[1]][1]})`;
+  if (p[0] === "move" && act) return `Move ${act.card.name} ${WORD[p[1]]}`;
   if (p[0] === "punch" && act) {
     const x = act.x + DIRS[p[1]][0], y = act.y + DIRS[p[1]][1];
     const t = (view.cards || []).find((c) => c.status === "board" && c.x === x && c.y === y);
     if (t) {
       const heart = t.exhausted ? "exhausted" : `heart ${t.board_edges[BACK[p[1]]].heart}`;
-      const own = ctx && t.owner === ctx.seat ? "your own " : "";
+      const own = ctx && t.owner === ctx.seat ? "your own " : ctx && ctx.seat !== null && ctx.seat !== undefined ? "the rival's " : "";
       return `Punch ${own}${t.card.name} ${WORD[p[1]]}: attack ${act.board_edges[p[1]].attack} vs ${heart}`;
     }
   }
@@ -272,4 +357,47 @@ export function actionLabel(text, view, ctx) {
     if (t) return `Hit its ${WORD[p[1]]} edge (heart ${t.board_edges[p[1]].heart})`;
   }
   return text;
+}
+
+// ---------------------------------------------------------------- help (the seat's view only)
+export function legend() {
+  return [
+    ["3/2", "An edge: attack (red) / heart (green). A punch knocks a card out when its attack beats the heart of the edge it hits."],
+    ["▲ ▼", "Which way a card faces: the first player's cards face north, the second player's are turned to face south."],
+    ["blue / pink border", "The first / the second player's cards."],
+    ["striped, exhausted", "An exhausted card: it cannot be activated until its owner rests, and any of its edges may take a punch."],
+    ["➜ ✸", "A card's actions in order: move, punch (➜✸: move or punch)."],
+    ["+", "A cell where you may place a card: click it, then pick the card."],
+    ["A1–B3", "Each card's tag on the board (A: the first player's, B: the second's), as the log names them."],
+    ["● ○ ●", "The score token: it moves towards the player who lost a round; pushed off your side, you lose the match."],
+  ];
+}
+
+export function hint(view, ctx) {
+  const d = view.decision || {};
+  if (ctx.seat === null || ctx.seat === undefined) return "You are watching: both players see the same board.";
+  if (d.player !== ctx.seat) return "";
+  switch (view.phase) {
+    case "draft": return "Keep one card of the hand; the rest are passed on. Hover a card for its abilities.";
+    case "place": return "Click a green + cell next to a card on the grid, then choose which of your cards to put there.";
+    case "punch_edge": return "The target is exhausted: choose which of its edges takes the punch (the lowest heart is best for you).";
+    case "symbol": return "Your active card's next symbol: move it to a highlighted cell, punch a highlighted card, or skip.";
+    default: return "Activate a rested card (its symbols run in order), or rest to ready your exhausted cards.";
+  }
+}
+
+export function quietAction(text) {
+  return text === "rest" || text === "skip";
+}
+
+// actions the grid offers itself (a highlighted cell, a punch target): the shell folds them
+// into a list behind the board when there are many
+export function boardAction(text) {
+  return /^(place|move|punch):/.test(text);
+}
+
+export function outcomeText(outcome, view, ctx) {
+  const w = outcome.winners[0];
+  if (outcome.draw) return `The match is drawn (${outcome.reason}).`;
+  return outcome.reason.startsWith("won") ? `${ctx.names[w]} ${outcome.reason}.` : `${ctx.names[w]} won (${outcome.reason}).`;
 }

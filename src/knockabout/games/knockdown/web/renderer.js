@@ -3,7 +3,9 @@
 // table's timer (drawn by app.js from the decision's time limit). The tested person gets the puzzle
 // (ctx.challenge: numbered cubes lying on a field) and clicks the cubes in order to stack them; the picks go
 // to the server (ctx.answer), which judges them against the puzzle and its own clock.
-// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
+// and the optional help the shell shows: legend(), hint(view, ctx), actionTip(text, view, ctx),
+// quietAction(text), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
 
 // Card symbols drawn as small inline SVG icons (no emoji font needed).
 const SYM_PATH = {
@@ -22,6 +24,7 @@ function symIcon(s) {
   svg.setAttribute("width", "16");
   svg.setAttribute("height", "16");
   svg.setAttribute("class", `sym sym-${s}`);
+  svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", s);
   const title = document.createElementNS(SVG_NS, "title");
   title.textContent = s;
@@ -32,6 +35,7 @@ function symIcon(s) {
   return svg;
 }
 const SEAT_COLOR = ["#c62828", "#1565c0"];
+const SEAT_TEXT = ["#ff8a80", "#90b8ff"];  // the seat colours, light enough to read on the dark panel
 const CELL = 44;
 
 function el(tag, cls, text) {
@@ -40,6 +44,18 @@ function el(tag, cls, text) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
+
+// a keyboard-reachable element whose full text the shell shows on hover, focus or long press
+function tip(e, text) {
+  e.dataset.tip = text;
+  e.tabIndex = 0;
+  return e;
+}
+
+const SYMBOL_TEXT = {
+  punch: "Punch symbol", kick: "Kick symbol", block: "Block symbol: pays for blocking an attack",
+  dash: "Dash symbol: discard the card to move a space", wild: "Wild symbol: pays for any symbol",
+};
 
 function ensureStyle() {
   if (document.getElementById("kd-style")) return;
@@ -53,7 +69,7 @@ function ensureStyle() {
   .kd-fighters { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: .6rem; }
   .kd-fighter { border: 2px solid var(--kd-c); border-radius: .5rem; padding: .4rem .6rem; }
   .kd-fighter.deciding { box-shadow: 0 0 0 3px var(--kd-c); }
-  .kd-fighter .name { font-weight: 700; color: var(--kd-c); }
+  .kd-fighter .name { font-weight: 700; color: var(--kd-t); }
   .kd-cubes { display: flex; flex-wrap: wrap; gap: 2px; margin: .2rem 0; min-height: 14px; }
   .kd-cube { width: 12px; height: 12px; border-radius: 2px; border: 2px solid #8b0000; }
   .kd-cube.heavy { background: #8b0000; }
@@ -62,13 +78,14 @@ function ensureStyle() {
   .kd-cards { display: flex; flex-wrap: wrap; gap: .35rem; }
   .kd-card { width: 92px; min-height: 112px; border-radius: .4rem; border: 1px solid #999; padding: .25rem;
              font-size: .72rem; background: #fffdf5; color: #222; display: flex; flex-direction: column; gap: 2px; }
-  .kd-card.empty { opacity: .35; align-items: center; justify-content: center; }
+  .kd-card.empty { background: transparent; border: 1px dashed #777; color: var(--muted); align-items: center; justify-content: center; }
   .kd-card.ability { background: #f3e5f5; }
   .kd-card .sy { font-size: 1rem; letter-spacing: 2px; }
-  .kd-card .nm { font-weight: 700; }
-  .kd-card .ko { color: #b8860b; font-weight: 700; }
+  .kd-card .nm { font-weight: 700; overflow-wrap: break-word; }
+  .kd-card .pos { float: right; font-size: .65rem; color: #666; }
+  .kd-card .ko { color: #7a4d00; font-weight: 700; }
   .kd-sheet li { font-size: .8rem; margin-bottom: .2rem; }
-  .kd-pending { font-weight: 700; color: #b26a00; }
+  .kd-pending { font-weight: 700; color: var(--accent); }
   .kd-tower { border: 2px dashed #b26a00; border-radius: .5rem; padding: .5rem; }
   .kd-tower .stack { display: flex; flex-direction: column-reverse; align-items: center; gap: 2px; }
   .kd-tower .stack i { width: 22px; height: 14px; background: #8b0000; border-radius: 2px; display: block; }
@@ -94,13 +111,14 @@ function cardInfo(view, name) {
   return (view.cards || {})[name] || { symbols: [], heavy: 0, light: 0, range: "", type: "", ko: false, text: name };
 }
 
-export function card(view, name) {
+export function card(view, name, pos) {
   if (!name) return el("div", "kd-card empty", "empty");
   const c = cardInfo(view, name);
   const d = el("div", `kd-card ${c.type}`);
   d.dataset.card = name;
-  d.title = c.text;
+  tip(d, `${name}: ${c.text}`);
   const sy = el("div", "sy", c.symbols.length ? "" : "–");
+  if (pos) sy.append(el("span", "pos", `#${pos}`));
   for (const sym of c.symbols) sy.append(symIcon(sym));
   d.append(sy);
   d.append(el("div", "nm", name));
@@ -174,19 +192,26 @@ function fighterBox(view, f, ctx) {
   const d = view.decision || {};
   const box = el("div", `kd-fighter${d.player === f.seat ? " deciding" : ""}`);
   box.style.setProperty("--kd-c", SEAT_COLOR[f.seat]);
+  box.style.setProperty("--kd-t", SEAT_TEXT[f.seat]);
   box.dataset.seat = f.seat;
-  box.append(el("div", "name", `${ctx.names[f.seat]}: ${f.name} (${f.class}) ${"★".repeat(f.victories)}`));
-  const cubes = el("div", "kd-cubes");
-  cubes.title = `${f.heavy} heavy, ${f.light} light wounds`;
+  const name = el("div", "name", `${ctx.names[f.seat]}: ${f.name} (${f.class}) `);
+  if (f.victories) name.append(tip(el("span", "stars", "★".repeat(f.victories)), `${f.victories} round victory (two win the match)`));
+  box.append(name);
+  const cubes = tip(el("div", "kd-cubes"), `Wounds: ${f.heavy} heavy (filled) and ${f.light} light (hollow). `
+    + "A Knockdown Test gets harder with every cube.");
   for (let i = 0; i < f.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
   for (let i = 0; i < f.light; i++) cubes.append(el("i", "kd-cube"));
   box.append(cubes);
   const toks = el("div");
-  for (const [t, n] of Object.entries(f.tokens || {})) toks.append(el("span", "kd-chip", `${t} ×${n}`));
+  for (const [t, n] of Object.entries(f.tokens || {})) {
+    toks.append(tip(el("span", "kd-chip", `${t} ×${n}`), `${n} ${t} token${n === 1 ? "" : "s"}: see the fighter sheet and skills for what they do.`));
+  }
   box.append(toks);
   const sk = f.skills.map((s) => s.name).join(", ") || "no active skill";
   const skills = el("div", "", `Skills: ${sk}${f.hidden_skills ? ` (+${f.hidden_skills} face down)` : ""}`);
-  skills.title = f.skills.map((s) => s.text).join("\n");
+  tip(skills, [...f.skills.map((s) => `${s.name}: ${s.text}`),
+    f.hidden_skills ? `${f.hidden_skills} more skill card${f.hidden_skills === 1 ? "" : "s"} face down: kept secret until played.` : ""]
+    .filter(Boolean).join("\n") || "No active skill.");
   box.append(skills);
   box.append(el("div", "", `Hand ${f.hand.length}/${f.hand_limit}`));
   const hand = el("div", "kd-cards");
@@ -195,7 +220,7 @@ function fighterBox(view, f, ctx) {
   const sheet = el("details", "kd-sheet");
   sheet.append(el("summary", "", "Fighter sheet"));
   const ul = el("ul");
-  for (const sp of f.sheet.specials) ul.append(el("li", "", sp.text));
+  for (const sp of f.sheet.specials) ul.append(el("li", "", sp.text));  // the full text, no tooltip needed
   if (f.sheet.ko_effect) ul.append(el("li", "", `K.O. effect: ${f.sheet.ko_effect}`));
   sheet.append(ul);
   box.append(sheet);
@@ -333,13 +358,19 @@ export function renderBoard(root, view, ctx) {
   row.id = "attack-row";
   row.append(el("h3", "", `Attack Row · deck ${view.deck}${view.candles_in_deck ? ` (${view.candles_in_deck} Candle cards)` : ""}`));
   const cards = el("div", "kd-cards");
-  for (const name of view.row) cards.append(card(view, name));
+  view.row.forEach((name, i) => cards.append(card(view, name, i + 1)));
   row.append(cards);
   wrap.append(row);
   const fighters = el("div", "kd-fighters");
   for (const f of view.fighters) fighters.append(fighterBox(view, f, ctx));
   wrap.append(fighters);
   root.append(wrap);
+}
+
+// a row card by name, with its place (#1-#4) when the row holds two of the same name
+function rowName(view, i) {
+  const name = view.row[i];
+  return view.row.filter((n) => n === name).length > 1 ? `${name} (#${i + 1})` : name;
 }
 
 function handOf(view, seat) {
@@ -355,8 +386,8 @@ export function actionLabel(text, view, ctx) {
   const draft = view.draft || {};
   switch (head) {
     case "move": return `Move ${arg}`;
-    case "attack": return `Attack with ${view.row[Number(arg)]}`;
-    case "row": return `Take ${view.row[Number(arg)]}`;
+    case "attack": return `Attack with ${rowName(view, Number(arg))}`;
+    case "row": return `Take ${rowName(view, Number(arg))}`;
     case "combo": return arg === "end" ? "End the Combo" : "Combo";
     case "special": return `Special: ${view.fighters[me].specials[Number(arg)]}`;
     case "react": return arg === "none" ? "Let it happen" : `React: ${view.fighters[me].specials[Number(arg)]}`;
@@ -377,7 +408,7 @@ export function actionLabel(text, view, ctx) {
     case "pass": return "Pass";
     case "stop": return "Stop moving";
     case "done": return "Done";
-    case "count": return `Spend ${arg} token(s)`;
+    case "count": return `Spend ${arg} ${p.token || "token"}${Number(arg) === 1 ? "" : "s"}`;
     case "block":
       if (arg === "none") return "Do not block";
       if (arg === "effect") return "Block the effect";
@@ -395,4 +426,74 @@ export function actionLabel(text, view, ctx) {
     }
     default: return text;
   }
+}
+
+// ---------------------------------------------------------------- help (seat's view only)
+export function legend() {
+  const sym = (s) => { const w = el("span"); w.append(symIcon(s)); return w; };
+  return [
+    [sym("punch"), "Punch symbol"], [sym("kick"), "Kick symbol"], [sym("block"), SYMBOL_TEXT.block],
+    [sym("dash"), SYMBOL_TEXT.dash], [sym("wild"), SYMBOL_TEXT.wild],
+    ["■ □", "Wound cubes: heavy (filled) and light (hollow); an attack card shows the wounds it deals."],
+    ["★", "A round won; two win the match."],
+    ["K.O.", "The attack has a K.O. effect: the one hit may face a Knockdown Test."],
+    ["(+N face down)", "Skill cards still hidden: only their owner knows them."],
+    ["#1–#4", "The place of a card in the Attack Row."],
+    ["a1, b2 …", "Arena spaces, named as the log names them (column letter, row number)."],
+    ["coloured spaces", "Orange: beyond the candles or dangerous; green: corridor; ⚠ a trap; dark edge: a start space."],
+  ];
+}
+
+export function hint(view, ctx) {
+  const d = view.decision || {};
+  const seat = ctx.seat;
+  if (seat === null || seat === undefined) return "You are watching: hands and face-down skills stay hidden.";
+  if (d.player !== seat) return "";
+  const me = view.fighters[seat];
+  switch (d.kind) {
+    case "turn": return `Action ${view.actions_done + 1} of ${view.actions_allowed}: move, take a card from the Attack Row, `
+      + "or attack with a row card or a Special by paying its symbols from your hand.";
+    case "block": return me.hand.length ? "Block by discarding cards with Block symbols, or take the wounds."
+      : "You hold no cards to block with: take the wounds.";
+    case "reaction": return "You may answer with a Reaction from your sheet, or let it happen.";
+    case "knockdown": return "Your attack can start a Knockdown Test: the more wounds your rival has, the likelier they fall.";
+    case "tower_challenge": return "Click the cubes in the order of their numbers, 1 first, before the timer runs out.";
+    case "skill_draft": return "Keep one skill and pass the rest; hover or focus a button for the skill's text.";
+    case "skill_face_up": return "Choose which kept skill lies face up (the other stays secret).";
+    case "pay": return "Choose the cards that pay the symbols.";
+    case "take_from_row": return "Take a card from the Attack Row into your hand.";
+    case "move_step": return "Move one space, or stop.";
+    default: return "";
+  }
+}
+
+export function actionTip(text, view) {
+  const d = view.decision || {};
+  const me = view.fighters[d.player ?? view.seat ?? 0];
+  const [head, arg] = text.split(":");
+  const draft = view.draft || {};
+  const cardText = (name) => (name && view.cards[name] ? `${name}: ${view.cards[name].text}` : "");
+  switch (head) {
+    case "attack": case "row": return cardText(view.row[Number(arg)]);
+    case "special": case "react": return arg === "none" ? "" : (me.sheet.specials[Number(arg)] || {}).text || "";
+    case "dash": return cardText(me.hand[Number(arg)]);
+    case "skill": {
+      const offered = (draft.received && draft.received.length ? draft.received : draft.dealt) || [];
+      return offered[Number(arg)] ? `${offered[Number(arg)].name}: ${offered[Number(arg)].text}` : "";
+    }
+    case "faceup": return (draft.kept || [])[Number(arg)] ? draft.kept[Number(arg)].text : "";
+    default: return "";
+  }
+}
+
+export function quietAction(text) {
+  return ["pass", "done", "stop", "block:none", "react:none", "ko:skip"].includes(text);
+}
+
+export function outcomeText(outcome, view, ctx) {
+  const w = outcome.winners[0];
+  if (outcome.draw) return `The turn limit (${view.max_turns}) was reached with the fighters level.`;
+  if (outcome.reason.startsWith("knockdown")) return `${ctx.names[w]} won two rounds by knocking the rival out in a Knockdown Test.`;
+  if (outcome.reason.startsWith("fewest wounds")) return `The turn limit was reached: ${ctx.names[w]} had the fewest wounds.`;
+  return outcome.reason;
 }

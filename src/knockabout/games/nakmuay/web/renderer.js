@@ -1,5 +1,7 @@
 // Nak Muay Knockout in the browser: fighters, draw and discard piles, direction, your hand.
-// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx).
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
+// and the optional help the shell shows: legend(), hint(view, ctx), sortActions(legal, view),
+// quietAction(text), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
 
 const TITLES = {
   "ko": "KO", "block": "Block", "attack+1": "Attack +1", "attack+2": "Attack +2", "attack+3": "Attack +3",
@@ -52,10 +54,17 @@ function el(tag, cls, text) {
   return e;
 }
 
+// a keyboard-reachable element whose full text the shell shows on hover, focus or long press
+function tip(e, text) {
+  e.dataset.tip = text;
+  e.tabIndex = 0;
+  return e;
+}
+
 export function card(name, small = false) {
   const c = el("div", `card ${kindClass(name)}${small ? " small" : ""}`);
   c.dataset.card = name;
-  c.title = `${TITLES[name] || name}: ${TEXT[name] || CLINCH_TEXT}`;
+  tip(c, `${TITLES[name] || name}: ${TEXT[name] || `Clinch hold. ${CLINCH_TEXT}`}`);
   const title = TITLES[name] || name;
   c.append(el("div", "band", title.replace("Clinch: ", "").replace("10-Second ", "")));
   const g = el("div", "glyph"); g.innerHTML = glyph(name); c.append(g);
@@ -95,8 +104,9 @@ export function renderBoard(root, view, ctx) {
     const f = el("div", `nm-fighter${d.player === i ? " deciding" : ""}${view.active[i] ? "" : " out"}`);
     f.dataset.seat = i;
     const head = el("div", "name", names[i]);
-    if (view.current === i && view.active[i]) head.append(el("span", "badge turn", "turn"));
-    if (!view.active[i]) head.append(el("span", "badge out", "out"));
+    if (ctx.seat === i) head.append(tip(el("span", "badge you", "you"), "Your seat."));
+    if (view.current === i && view.active[i]) head.append(tip(el("span", "badge turn", "turn"), `It is ${names[i]}'s turn.`));
+    if (!view.active[i]) head.append(tip(el("span", "badge out", "knocked out"), `${names[i]} drew a KO without a Block and is out.`));
     f.append(head);
     f.append(el("div", "meta", `${view.hand_sizes[i]} card${view.hand_sizes[i] === 1 ? "" : "s"}`));
     if (!ctx.reveal) {
@@ -105,7 +115,10 @@ export function renderBoard(root, view, ctx) {
       f.append(backs);
     }
     const no = (view.no_answers || {})[String(i)];
-    if (no && no.length) f.append(el("div", "meta", `said no to: ${no.map((c) => TITLES[c] || c).join(", ")}`));
+    if (no && no.length) {
+      f.append(tip(el("div", "meta", `said no to: ${no.map((c) => TITLES[c] || c).join(", ")}`),
+        `${names[i]} was asked for these cards by a Clinch and did not have them then.`));
+    }
     if (ctx.reveal && ctx.reveal[i] && ctx.reveal[i].hand) {
       const hand = el("div", "cards");
       for (const c of sortCards(ctx.reveal[i].hand)) hand.append(card(c, true));
@@ -119,11 +132,13 @@ export function renderBoard(root, view, ctx) {
   const draw = el("div", "nm-pile");
   const back = el("div", "card back", String(view.draw_pile));
   back.id = "draw-pile";
+  tip(back, `Draw pile: ${view.draw_pile} cards, ${view.ko_in_pile} of them KO.`);
   draw.append(back, el("div", "", `draw pile · ${view.ko_in_pile} KO inside`));
   const disc = el("div", "nm-pile");
   disc.append(view.discard.length ? card(view.discard[view.discard.length - 1]) : el("div", "card empty", "empty"));
   disc.append(el("div", "", `discard · ${view.discard.length}`));
-  const dir = el("div", "nm-dir", view.direction === "clockwise" ? "↻" : "↺");
+  const dir = tip(el("div", "nm-dir", view.direction === "clockwise" ? "↻" : "↺"),
+    `Play goes ${view.direction}: Attacks and Countdowns hit the next fighter that way.`);
   dir.append(el("small", "", `${view.direction} · turn ${view.turn}`));
   center.append(draw, disc, dir);
   root.append(center);
@@ -178,7 +193,7 @@ export function actionLabel(text, view, ctx) {
     case "take": return `Take the hit: draw ${pend.value ?? "?"}`;
     case "block": return kind === "countdown_response" ? "Block the Countdown" : "Block the KO";
     case "clinch": return `Answer with ${hold(arg)}`;
-    case "no-response": return "No answer (counted out)";
+    case "no-response": return "Give up: no answer (you are counted out)";
     case "hide": {
       const k = Number(arg);
       if (k === 0) return "Hide KO on top";
@@ -198,4 +213,71 @@ export function actionLabel(text, view, ctx) {
     }
     default: return text;
   }
+}
+
+// ---------------------------------------------------------------- help (seat's view only)
+export function legend() {
+  return [
+    ["KO", TEXT.ko], ["Block", TEXT.block], ["Attack +N", "The next player draws N cards unless they Dodge."],
+    ["Countdown", TEXT.countdown], ["Dodge", TEXT.dodge], ["Scout", TEXT.scout], ["Sweep", TEXT.sweep],
+    ["Clinch holds", `Plum, Collar Tie, Underhook, Overhook, Body Lock. ${CLINCH_TEXT} Any one answers a Countdown.`],
+    ["↻ ↺", "The direction of play."], ["KO inside", "How many KO cards the draw pile still holds."],
+    ["said no to", "Cards a fighter was asked for by a Clinch and did not have."],
+  ];
+}
+
+export function hint(view, ctx) {
+  const d = view.decision || {};
+  const seat = ctx.seat;
+  if (seat === null || seat === undefined) return "You are watching: hands stay hidden, the log tells every move.";
+  if (!view.active[seat]) return "You are knocked out. Keep watching: the log tells every move, and the end shows who wins.";
+  if (d.player !== seat) return "";
+  const hand = view.hand || [];
+  const has = (c) => hand.includes(c);
+  const clinch = hand.some((c) => kindClass(c) === "k-clinch");
+  switch (d.kind) {
+    case "action":
+      return has("block") ? "Play cards if you like, then draw to end your turn. Your Block saves you if you draw a KO."
+        : `You hold no Block: a KO drawn now knocks you out (${view.ko_in_pile} in ${view.draw_pile} cards). `
+          + "Attack, Dodge or Scout to avoid drawing, or draw and hope.";
+    case "attack_response": return has("dodge") ? "A Dodge cancels the Attack; otherwise you draw the cards."
+      : "You hold no Dodge: take the hit and draw the cards.";
+    case "countdown_response":
+      return has("block") || has("dodge") || clinch ? "Answer before the timer runs out: a Block, a Dodge or any Clinch card saves you."
+        : "You hold nothing that answers a Countdown: you are counted out.";
+    case "ko_block": return "You drew a KO: play your Block to survive.";
+    case "hide_ko": return "Hide the KO back in the pile: nobody else sees where. Deep is safe for you, the top hits the next fighter.";
+    case "scout_take": return "Take one of the cards you see (not a KO); the rest go back on top.";
+    case "scout_order": return "Put the cards back in the order you want them drawn (top first).";
+    case "steal_target": return "Choose whom to clinch: you take a card from them.";
+    case "triple_name": return "Name a card: if they hold it they must give it to you.";
+    case "sweep_direction": return "Keep or reverse the direction of play.";
+    default: return "";
+  }
+}
+
+const LAST = new Set(["no-response", "take"]);
+// real answers first, giving up last; orders that put back the same cards in the same order
+// (two KOs swapped) leave the same pile, so only the first of them gets a button
+export function sortActions(legal, view) {
+  const seen = (view.pending || {}).seen || [];
+  const piles = new Set();
+  const kept = legal.filter((a) => {
+    if (!a.startsWith("order:")) return true;
+    const pile = a.slice(6).split(",").map((i) => seen[Number(i)]).join(",");
+    if (piles.has(pile)) return false;
+    piles.add(pile);
+    return true;
+  });
+  return [...kept.filter((a) => !LAST.has(a)), ...kept.filter((a) => LAST.has(a))];
+}
+
+export function quietAction(text) {
+  return ["draw", "take", "no-response"].includes(text);
+}
+
+export function outcomeText(outcome, view, ctx) {
+  if (outcome.reason === "turn limit") return "The turn limit was reached: the fighters still standing share the result.";
+  const w = outcome.winners[0];
+  return `${ctx.names[w]} is the last fighter standing: everyone else drew a KO without a Block or was counted out.`;
 }

@@ -1,0 +1,175 @@
+"""Load test: N concurrent tables over real WebSockets against a real `knockabout serve`.
+
+Starts the server in its own process on loopback (never another address), then for each
+level N keeps N tables of the three games going at once (each one scripted person, who
+acts as soon as it may, against an `easy` bot; a finished table is replaced by a new
+one) for ``--seconds``, and prints per level: the person's action round trip (sent ->
+the update that confirms it) p50/p99, frames/s received, the server's CPU and RSS.
+
+    .venv/bin/python benchmarks/load.py --levels 25,50,100 --seconds 20
+    .venv/bin/python benchmarks/load.py --levels 100 --db postgresql://user:pw@localhost/knockabout
+
+Bounded: at most 1,000 tables and 600 s per level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+from websockets.asyncio.client import connect
+
+GAMES = ["nak-muay", "knockdown", "knockback"]
+MAX_TABLES = 1000
+MAX_SECONDS = 600.0
+
+
+@dataclass
+class Tally:
+    rtts: list[float] = field(default_factory=list)
+    frames: int = 0
+    games: int = 0
+    errors: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str) -> subprocess.Popen[bytes]:
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
+           "--message-rate", "off", "--finished-ttl", "5"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(400):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: random.Random) -> None:
+    """One seat at a time: create a table, play it to the end as fast as allowed, repeat."""
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+        while time.monotonic() < stop:
+            game = GAMES[n % len(GAMES)]
+            made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
+            if "id" not in made:
+                tally.errors += 1
+                await asyncio.sleep(1)
+                continue
+            async with connect(f"ws://{base}/ws/tables/{made['id']}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                sent: tuple[int, float] | None = None
+                last = -1
+                while time.monotonic() < stop:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                    except TimeoutError:
+                        break
+                    msg = json.loads(raw)
+                    tally.frames += 1
+                    if msg.get("type") == "error":
+                        tally.errors += 1
+                        sent = None
+                        continue
+                    if msg.get("type") not in ("sync", "update"):
+                        continue
+                    if sent is not None and msg["version"] > sent[0]:
+                        tally.rtts.append(time.perf_counter() - sent[1])
+                        sent = None
+                    if msg["outcome"] is not None:
+                        tally.games += 1
+                        break
+                    d = msg["decision"]
+                    if d is not None and d["player"] == msg["seat"] and msg["legal"] and msg["version"] > last:
+                        last = msg["version"]
+                        sent = (msg["version"], time.perf_counter())
+                        action = rng.choice(msg["legal"])
+                        await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
+
+
+async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process) -> dict[str, float]:
+    tally = Tally()
+    stop = time.monotonic() + seconds
+    me = psutil.Process()
+    cpu0, mine0, t0 = proc.cpu_times(), me.cpu_times(), time.monotonic()
+    rng = random.Random(tables)
+    await asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in range(tables)))
+    cpu1, mine1, t1 = proc.cpu_times(), me.cpu_times(), time.monotonic()
+    busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
+    client = (mine1.user - mine0.user) + (mine1.system - mine0.system)
+    rtts = sorted(tally.rtts)
+    q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
+    return {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
+            "frames_per_s": tally.frames / (t1 - t0), "cpu_pct": 100 * busy / (t1 - t0),
+            "client_cpu_pct": 100 * client / (t1 - t0),
+            "rss_mb": proc.memory_info().rss / 2**20, "games": tally.games, "errors": tally.errors}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--levels", default="25,50,100", help="comma-separated table counts (each <= 1000)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="seconds per level (<= 600)")
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file in a temp dir)")
+    ap.add_argument("--bot", default="easy", help="the bot level at every table")
+    ap.add_argument("--pace", type=float, default=0.9, help="the server's --pace (seconds between bot moves)")
+    ap.add_argument("--bot-delay", type=float, default=2.0, help="the server's --bot-delay")
+    ap.add_argument("--hard-tables", type=int, default=0,
+                    help="also keep this many bot-only tables of `hard` bots busy (at most 20: the server's cap)")
+    args = ap.parse_args()
+    levels = [int(x) for x in args.levels.split(",") if x.strip()]
+    if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
+        raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+        port = free_port()
+        server = start_server(db, port, args.pace, args.bot_delay, args.bot)
+        try:
+            proc = psutil.Process(server.pid)
+            print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
+                  f"{args.seconds:.0f}s per level")
+            for i in range(min(args.hard_tables, 20)):
+                httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
+                    "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
+            if args.hard_tables:
+                print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
+            print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %")
+            for n in levels:
+                r = asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc))
+                print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
+                      f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
+                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}", flush=True)
+        finally:
+            server.terminate()
+            try:
+                _, err = server.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                _, err = server.communicate()
+            tracebacks = err.decode(errors="replace").count("Traceback")
+            print(f"server tracebacks: {tracebacks}")
+
+
+if __name__ == "__main__":
+    main()

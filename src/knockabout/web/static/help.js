@@ -1,0 +1,93 @@
+// Help at hand: the rules drawer (each game's rules page, rendered by the server) and
+// tooltips for any element with a `data-tip` (hover, keyboard focus, or a long press on a
+// touch screen). A tip shows only text the page already holds (the seat's view).
+import { api, h } from "./page.js";
+
+const rulesCache = {};
+let drawer = null;
+let opener = null;
+
+function closeDrawer() {
+  if (!drawer) return;
+  drawer.hidden = true;
+  document.body.classList.remove("drawer-open");
+  if (opener && opener.isConnected) opener.focus();
+}
+
+export async function openRules(gameId, from) {
+  opener = from || document.activeElement;
+  if (!drawer) {
+    drawer = h("aside", { id: "rules-drawer", class: "drawer", role: "dialog", "aria-modal": "true",
+      "aria-labelledby": "rules-title", hidden: true, onkeydown: (e) => { if (e.key === "Escape") closeDrawer(); } });
+    document.body.append(drawer);
+  }
+  drawer.replaceChildren(
+    h("div", { class: "drawer-head" }, h("h2", { id: "rules-title" }, "Rules"),
+      h("button", { id: "rules-close", onclick: closeDrawer, "aria-label": "close the rules" }, "✕ Close")),
+    h("div", { class: "drawer-body rules", id: "rules-body", tabindex: "0" }, h("p", { class: "muted" }, "Loading…")));
+  drawer.hidden = false;
+  document.body.classList.add("drawer-open");
+  drawer.querySelector("#rules-close").focus();
+  try {
+    const page = rulesCache[gameId] || (rulesCache[gameId] = await api(`/api/games/${encodeURIComponent(gameId)}/rules`));
+    drawer.querySelector("#rules-title").textContent = `Rules: ${page.name}`;
+    drawer.querySelector("#rules-body").innerHTML = page.html;  // rendered from the package's Markdown, raw HTML escaped
+    // wide tables scroll sideways on a phone: the keyboard can reach (and scroll) them
+    for (const t of drawer.querySelectorAll("#rules-body table")) t.tabIndex = 0;
+  } catch (e) {
+    drawer.querySelector("#rules-body").replaceChildren(h("p", {}, e.message));
+  }
+}
+
+// ---------------------------------------------------------------- tooltips
+let bubble = null;
+let holder = null;
+let pressTimer = null;
+
+function show(el) {
+  const text = el.dataset.tip;
+  if (!text) return;
+  if (!bubble) {
+    bubble = h("div", { id: "tip", class: "tip", role: "tooltip", hidden: true });
+    document.body.append(bubble);
+  }
+  holder = el;
+  bubble.textContent = text;
+  bubble.hidden = false;
+  el.setAttribute("aria-describedby", "tip");
+  const r = el.getBoundingClientRect();
+  const b = bubble.getBoundingClientRect();
+  const left = Math.min(Math.max(6, r.left + r.width / 2 - b.width / 2), window.innerWidth - b.width - 6);
+  const above = r.top - b.height - 8;
+  bubble.style.left = `${left + window.scrollX}px`;
+  bubble.style.top = `${(above > 4 ? above : r.bottom + 8) + window.scrollY}px`;
+}
+
+function hide() {
+  if (holder) holder.removeAttribute("aria-describedby");
+  holder = null;
+  if (bubble) bubble.hidden = true;
+}
+
+export function installTips() {
+  const tipOf = (e) => (e.target instanceof Element ? e.target.closest("[data-tip]") : null);
+  document.addEventListener("mouseover", (e) => { const t = tipOf(e); if (t && t !== holder) show(t); else if (!t) hide(); });
+  document.addEventListener("focusin", (e) => { const t = tipOf(e); if (t) show(t); else hide(); });
+  document.addEventListener("focusout", hide);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hide(); });
+  document.addEventListener("pointerdown", (e) => {
+    const t = tipOf(e);
+    clearTimeout(pressTimer);
+    if (e.pointerType === "touch" && t) pressTimer = setTimeout(() => show(t), 450);
+    else if (!t) hide();
+  });
+  document.addEventListener("pointerup", () => clearTimeout(pressTimer));
+  document.addEventListener("scroll", hide, { passive: true });
+}
+
+// a tip-holding element the keyboard can reach (cards, chips, symbols)
+export function tip(el, text) {
+  el.dataset.tip = text;
+  if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  return el;
+}

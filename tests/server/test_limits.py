@@ -1,0 +1,148 @@
+"""Limits with clear answers: table creation and messages per address, bot-only tables,
+spectators per table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+from typer.testing import CliRunner
+
+from knockabout.cli.main import app as cli
+from knockabout.core.errors import ConfigError
+from knockabout.server import ServerSettings, create_app
+from knockabout.server.quotas import TOO_MANY, describe, rate
+from tests.server.conftest import receive_until
+
+pytestmark = pytest.mark.timeout(60)
+
+WAITING = {"game": "nak-muay", "seats": ["me", "open"]}  # waits for its open seat: no bot moves
+
+
+def test_table_creation_is_limited_per_address_with_a_429_that_says_the_limit(make_client: Any) -> None:
+    with make_client(create_rate="3/minute") as c:
+        for _ in range(3):
+            assert c.post("/api/tables", json=WAITING).status_code == 200
+        before = len(c.app.state.manager.tables)
+        r = c.post("/api/tables", json=WAITING)
+        assert r.status_code == 429
+        assert r.json() == {"error": "too many new tables from your address: at most 3 per minute; try again later"}
+        assert len(c.app.state.manager.tables) == before, "nothing was made"
+
+
+def test_messages_over_the_rate_get_an_error_and_change_nothing(make_client: Any) -> None:
+    with make_client(message_rate="5/minute") as c:
+        made = c.post("/api/tables", json=WAITING).json()
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            receive_until(ws, lambda m: m["type"] == "sync")
+            for _ in range(5):
+                ws.send_json({"type": "ping"})
+                assert receive_until(ws, lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+            ws.send_json({"type": "ping"})
+            refused = receive_until(ws, lambda m: m["type"] in ("pong", "error"))
+            assert refused == {"type": "error", "message":
+                               "too many messages from your address: at most 5 per minute; nothing changed"}
+
+
+def test_bot_only_tables_are_capped(make_client: Any) -> None:
+    bots = {"game": "nak-muay", "seats": ["random", "random"], "config": {"max_turns": 2000}}
+    with make_client(max_bot_tables=2, bot_pace=600.0, bot_delay=600.0) as c:
+        assert c.post("/api/tables", json=bots).status_code == 200
+        assert c.post("/api/tables", json=bots).status_code == 200
+        r = c.post("/api/tables", json=bots)
+        assert r.status_code == 429 and "tables of bots only (at most 2)" in r.json()["error"]
+        assert c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"]}).status_code == 200, \
+            "a table with a person is not a bot-only table"
+
+
+def test_spectators_past_the_cap_are_closed_with_a_reason(make_client: Any) -> None:
+    with make_client(max_spectators=2) as c:
+        made = c.post("/api/tables", json=WAITING).json()
+        url = f"/ws/tables/{made['id']}"
+        with c.websocket_connect(url) as a, c.websocket_connect(url) as b, c.websocket_connect(url) as third:
+            for ws in (a, b):
+                ws.send_json({"type": "hello"})
+                receive_until(ws, lambda m: m["type"] == "sync")
+            third.send_json({"type": "hello"})
+            assert third.receive_json() == {"type": "error",
+                                            "message": "this table has 2 spectators already, the most it takes"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == TOO_MANY
+            with c.websocket_connect(url) as me:  # a seat's own connection is never refused
+                me.send_json({"type": "hello", "token": made["token"]})
+                assert receive_until(me, lambda m: m["type"] in ("sync", "error"))["type"] == "sync"
+
+
+def test_rates_are_read_or_refused_in_one_line() -> None:
+    assert rate("off") is None and rate(None) is None
+    item = rate("20/second")
+    assert item is not None and describe(item) == "20 per second"
+    with pytest.raises(ConfigError, match="'often' is not a rate"):
+        create_app(ServerSettings(create_rate="often"))
+    result = CliRunner().invoke(cli, ["serve", "--create-rate", "often", "--port", "1"])
+    assert result.exit_code == 2 and "'often' is not a rate" in result.output
+
+
+def test_serve_help_shows_the_limits() -> None:
+    out = CliRunner().invoke(cli, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    for option in ("--create-rate", "--message-rate", "--max-bot-tables", "--max-spectators", "--finished-ttl"):
+        assert option in out
+
+
+def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from knockabout.table.thinking import Thought
+
+    running, most, lock = [0], [0], threading.Lock()
+    real = Thought.run
+
+    def run(self: Thought) -> None:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)  # a thinking long enough for the tables' thinkings to overlap
+        real(self)
+        with lock:
+            running[0] -= 1
+
+    monkeypatch.setattr(Thought, "run", run)
+    with make_client(bot_threads=1) as c:  # (with the default executor: 4 at once)
+        for _ in range(4):
+            c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"]})
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+        versions = [t.table.version for t in c.app.state.manager.tables.values()]
+    assert min(versions) > 3, "every table's bots got their turns"
+    assert most[0] == 1, "never more thinkings at once than the pool's threads"
+
+
+def test_a_quick_bot_never_waits_behind_a_long_search(make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from knockabout.table.thinking import Thought
+
+    real = Thought.run
+
+    def run(self: Thought) -> None:
+        if threading.current_thread().name.startswith("knockabout-bot-hard"):
+            time.sleep(1.0)  # a long search holds the hard bots' only thread
+        real(self)
+
+    monkeypatch.setattr(Thought, "run", run)
+    with make_client(bot_threads=1) as c:  # (with one pool for every level: stuck behind the search)
+        c.post("/api/tables", json={"game": "nak-muay", "seats": ["hard", "hard"]})
+        time.sleep(0.1)  # the search has begun
+        quick = c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                            "config": {"max_turns": 2000}}).json()
+        table = c.app.state.manager.get(quick["id"]).table
+        until = time.monotonic() + 0.8  # the search still holds its thread all this time
+        while table.version <= 3 and time.monotonic() < until:
+            time.sleep(0.02)
+        assert table.version > 3

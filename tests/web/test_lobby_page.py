@@ -1,0 +1,78 @@
+"""The lobby in the browser: pickers built from each game's choices, a quick game, your tables
+remembered, the invite link from the address the browser used, and the page's weight."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+def test_pickers_offer_the_real_choices_and_the_table_gets_them(server: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.click(".game-card[data-game='knockdown'] .setup")
+    fighters = "select[name='fighters.0'] option"
+    only_grail = page.locator(fighters).evaluate_all("els => els.map(e => e.value)")
+    assert "random" in only_grail and all(v == "random" or v.startswith("tainted_grail:") for v in only_grail)
+    page.check("input[name='boxes'][value='nemesis']")
+    both = page.locator(fighters).evaluate_all("els => els.map(e => e.value)")
+    assert any(v.startswith("nemesis:") for v in both), "checking a box offers its fighters"
+    pick = next(v for v in both if v.startswith("nemesis:"))
+    page.select_option("select[name='fighters.0']", pick)
+    assert page.locator("[data-option='fighters'] .choice-detail").count() >= 1, "the fighter sheet is one tap away"
+    page.select_option("select[name='knockdown_test']", "tower")
+    page.click("#create-btn")
+    page.wait_for_selector("#invite")
+    table_id = page.input_value("#invite").rsplit("/", 1)[1]
+    live = server.app.state.manager.get(table_id)
+    cfg = live.table.record.config
+    assert cfg["boxes"] == ["tainted_grail", "nemesis"] and cfg["fighters"][0] == pick
+    assert cfg["knockdown_test"] == "tower"
+    # the invite is the address this browser used, with a note when that is this computer only
+    assert page.input_value("#invite") == page.evaluate("location.origin") + f"/t/{table_id}"
+    assert "--host 0.0.0.0" in page.inner_text("#invite-note")
+    # back in the lobby, the table is among yours
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#my-tables tr[data-table='{table_id}']")
+    assert page.locator(f"#all-tables tr[data-table='{table_id}']").count() == 0
+    assert page.locator(f"#my-tables tr[data-table='{table_id}'] time").count() == 1, "with its created time"
+    ctx.close()
+
+
+def test_a_quick_game_starts_against_a_bot_in_one_click(server: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.click(".game-card[data-game='knockback'] .quick")
+    page.wait_for_selector("#board .kb-top")
+    table_id = page.input_value("#invite").rsplit("/", 1)[1]
+    seats = server.app.state.manager.get(table_id).table.seats
+    assert [s.kind for s in seats] == ["person", "bot"] and seats[1].level == "easy"
+    ctx.close()
+
+
+def test_the_first_page_load_stays_under_300_kb(server: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sizes: dict[str, int] = {}
+
+    def on_response(r: Any) -> None:
+        try:
+            sizes[r.url] = len(r.body())
+        except Exception:  # a response without a body (a redirect)
+            sizes[r.url] = 0
+
+    page.on("response", on_response)
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-card")
+    page.wait_for_load_state("networkidle")
+    total = sum(sizes.values())
+    assert all(u.startswith(server.url) for u in sizes), "nothing from a CDN"
+    assert total < 300_000, f"first load {total} bytes: {sizes}"
+    ctx.close()
