@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
@@ -77,6 +79,7 @@ class SearchStats:
     values: dict[str, float] = field(default_factory=dict)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bots/levels.py subclasses it uncompiled
 class ISMCTSBot(Bot):
     """SO-ISMCTS for any game of the protocol.
 

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
 
 from knockabout.core.actions import Action, ActionSpace
@@ -59,6 +60,9 @@ class Decision:
             "prompt": self.prompt,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:  # frozen: the compiled build cannot set fields on unpickling
+        return (type(self), (self.player, self.kind, self.time_limit, self.timeout_action, self.prompt))
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -69,6 +73,9 @@ class Outcome:
     payoffs: tuple[float, ...]
     draw: bool = False
     reason: str = ""
+
+    def __reduce__(self) -> tuple[Any, ...]:  # frozen: the compiled build cannot set fields on unpickling
+        return (type(self), (self.winners, self.payoffs, self.draw, self.reason))
 
     @classmethod
     def win(cls, winner: int, players: int, reason: str = "") -> Outcome:
@@ -93,6 +100,7 @@ class Outcome:
 C = TypeVar("C", bound=BaseModel)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
 class State(ABC):
     """One position of one game. Subclasses implement the ``_``-prefixed hooks."""
 
@@ -186,7 +194,27 @@ class State(ABC):
     @abstractmethod
     def _num_players(self) -> int: ...
 
+    # -- pickling (worker processes) ---------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Every attribute by name, whether the class and its bases are plain Python
+        (``__slots__``) or compiled by mypyc (``__mypyc_attrs__``), in any mix."""
+        out: dict[str, Any] = {}
+        for klass in type(self).__mro__:
+            slots = klass.__dict__.get("__slots__", ())
+            names = (slots,) if isinstance(slots, str) else tuple(slots)
+            for name in names + tuple(klass.__dict__.get("__mypyc_attrs__", ())):
+                if name != "__dict__" and name not in out and hasattr(self, name):
+                    out[name] = getattr(self, name)
+        if hasattr(self, "__dict__"):  # a subclass without __slots__
+            out.update(vars(self))
+        return out
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
 class Game(ABC, Generic[C]):
     """A game: its identity, rules version, facts, options, content and plug-ins.
 

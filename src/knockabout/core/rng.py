@@ -119,9 +119,7 @@ class Rng:
         return self.state > _MASK
 
     def copy(self) -> Rng:
-        r = Rng.__new__(Rng)
-        r.state = self.state
-        return r
+        return Rng(self.state)  # state is already masked
 
     def next64(self) -> int:
         s = self.state

@@ -19,8 +19,8 @@ Hooks:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, assert_never
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, assert_never
 
 from knockabout.core.events import Event
 from knockabout.games.knockback.actions import LABELS
@@ -49,6 +49,9 @@ class Behaviour:
     steadfast: bool = False
     aura_attack: int = 0
     aura_heart: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:  # frozen: the compiled build cannot set fields on unpickling
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def compile_behaviour(effects: Sequence[Effect]) -> Behaviour:

@@ -53,7 +53,7 @@ def to_dict(s: KnockbackState) -> dict[str, Any]:
 
 def from_dict(cls: type[KnockbackState], d: Mapping[str, Any]) -> KnockbackState:
     """The state ``to_dict`` gave (KeyError, TypeError, ValueError, IndexError: not one)."""
-    s = cls.__new__(cls)
+    s = cls()
     s._legal = None
     s.whole_line = bool(d["whole_line"])
     s.scoring = SCORING_NAMES.index(d["scoring"])

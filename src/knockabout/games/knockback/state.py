@@ -147,6 +147,10 @@ class KnockbackState(State):
     result: Outcome | None
     rng: Rng
 
+    def __init__(self) -> None:
+        """An empty shell that the constructors below fill in (a plain constructor, not
+        ``cls.__new__``, so that the mypyc build compiles the same source)."""
+
     # ------------------------------------------------------------------ setup
     @classmethod
     def start(
@@ -164,7 +168,7 @@ class KnockbackState(State):
         """A new match. ``lineup`` gives each seat's three pool indices, or None for a
         draft of the whole pool (each seat is dealt half; drafting stops once each seat
         has kept three cards, so a 12-card pool leaves three in each hand)."""
-        s = cls.__new__(cls)
+        s = cls()
         s._legal = None
         s.whole_line = whole_line
         s.scoring = SCORING_NAMES.index(scoring)
@@ -468,7 +472,7 @@ class KnockbackState(State):
         return self.turn
 
     def clone(self) -> KnockbackState:
-        s = KnockbackState.__new__(KnockbackState)
+        s = KnockbackState()
         s._legal = self._legal
         s.whole_line = self.whole_line
         s.scoring = self.scoring
@@ -507,9 +511,7 @@ class KnockbackState(State):
         s.p_dir = self.p_dir
         s.p_attack = self.p_attack
         s.result = self.result
-        r = Rng.__new__(Rng)
-        r.state = self.rng.state
-        s.rng = r
+        s.rng = self.rng.copy()
         return s
 
     def determinize(self, player: int, rng: Rng) -> KnockbackState:

@@ -22,7 +22,7 @@ def new_match(
     cls: type[KnockdownState], setup: MatchSetup, cfg: tuple[str, float, float, int], rng: Rng
 ) -> KnockdownState:
     """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
-    s = cls.__new__(cls)
+    s = cls()
     s._legal = None
     s.setup = setup
     s.cfg = cfg

@@ -13,13 +13,11 @@ if TYPE_CHECKING:
 
 def clone(self: KnockdownState) -> KnockdownState:
     cls = type(self)
-    s = cls.__new__(cls)
+    s = cls()
     s._legal = self._legal
     s.setup = self.setup
     s.cfg = self.cfg
-    r = Rng.__new__(Rng)
-    r.state = self.rng.state
-    s.rng = r
+    s.rng = self.rng.copy()
     s.phase = self.phase
     s.decider = self.decider
     s.pend = self.pend

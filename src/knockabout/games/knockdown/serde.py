@@ -64,7 +64,7 @@ def to_dict(self: KnockdownState) -> dict[str, Any]:
 
 
 def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState:
-    s = cls.__new__(cls)
+    s = cls()
     s._legal = None
     s.setup = build_setup(Picks.from_dict(d["picks"]))
     c = d["cfg"]

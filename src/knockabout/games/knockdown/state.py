@@ -220,6 +220,10 @@ class KnockdownState(State):
     atk_void: bool
     result: Outcome | None
 
+    def __init__(self) -> None:
+        """An empty shell that the constructors below fill in (a plain constructor, not
+        ``cls.__new__``, so that the mypyc build compiles the same source)."""
+
     # ------------------------------------------------------------------ setup
     @classmethod
     def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int], rng: Rng) -> KnockdownState:
@@ -326,7 +330,8 @@ class KnockdownState(State):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    _legal_actions = legal.legal_actions
+    def _legal_actions(self) -> tuple[Action, ...]:  # a method, not an alias: mypyc compiles methods
+        return legal.legal_actions(self)
 
     def decide(self, phase: Phase, decider: int, pend: tuple[Any, ...] = ()) -> None:
         """Stop the task loop: ``decider`` answers a ``phase`` decision (details ``pend``)."""
@@ -437,8 +442,11 @@ class KnockdownState(State):
     def turns(self) -> int | None:
         return self.turn
 
-    clone = search.clone
-    determinize = search.determinize
+    def clone(self) -> KnockdownState:
+        return search.clone(self)
+
+    def determinize(self, player: int, rng: Rng) -> KnockdownState:
+        return search.determinize(self, player, rng)
 
     # ------------------------------------------------------------------ serde
     def to_dict(self) -> dict[str, Any]:

@@ -162,6 +162,12 @@ def task_from_data(data: list[Any] | tuple[Any, ...]) -> Task:
     args = data[1:]
     if len(args) != len(fields):
         raise ValueError(f"task {kind.__name__} has {len(fields)} fields, got {list(args)!r}")
-    types = kind.__annotations__
-    values: list[Any] = [bool(v) if types[f] == "bool" else int(v) for f, v in zip(fields, args, strict=True)]
+    types = kind.__annotations__  # strings in the plain build (postponed annotations), types when compiled
+    values: list[Any] = []
+    for f, v in zip(fields, args, strict=True):
+        # two statements: mypyc types ``bool(v) if c else int(v)`` as int and would turn True into 1
+        if types[f] in ("bool", bool):
+            values.append(bool(v))
+        else:
+            values.append(int(v))
     return kind(*values)

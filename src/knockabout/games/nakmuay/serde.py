@@ -59,7 +59,7 @@ def to_dict(s: NakMuayState) -> dict[str, Any]:
 
 def from_dict(cls: type[NakMuayState], d: Mapping[str, Any]) -> NakMuayState:
     """Rebuild a state of class ``cls`` from :func:`to_dict` output."""
-    s = cls.__new__(cls)
+    s = cls()
     s._legal = None
     s.n = int(d["players"])
     s.strict = bool(d["strict"])

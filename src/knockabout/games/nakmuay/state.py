@@ -159,12 +159,16 @@ class NakMuayState(State):
     result: Outcome | None
     rng: Rng
 
+    def __init__(self) -> None:
+        """An empty shell that the constructors below fill in (a plain constructor, not
+        ``cls.__new__``, so that the mypyc build compiles the same source)."""
+
     # ------------------------------------------------------------------ setup
     @classmethod
     def deal(
         cls, players: int, strict: bool, seconds: float, max_turns: int, seed: int
     ) -> NakMuayState:
-        s = cls.__new__(cls)
+        s = cls()
         s._legal = None
         s.n = players
         s.strict = strict
@@ -536,7 +540,7 @@ class NakMuayState(State):
         return self.turn
 
     def clone(self) -> NakMuayState:
-        s = NakMuayState.__new__(NakMuayState)
+        s = NakMuayState()
         s._legal = self._legal
         s.n = self.n
         s.strict = self.strict
@@ -567,9 +571,7 @@ class NakMuayState(State):
         s.named = self.named
         s.absent = self.absent[:]
         s.result = self.result
-        r = Rng.__new__(Rng)
-        r.state = self.rng.state
-        s.rng = r
+        s.rng = self.rng.copy()
         return s
 
     def determinize(self, player: int, rng: Rng) -> NakMuayState:

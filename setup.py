@@ -1,0 +1,69 @@
+"""Build knockabout; compile the hot modules with mypyc when this machine can.
+
+Everything else about the package is declared in pyproject.toml. The modules listed in
+``src/knockabout/compiled.py`` are compiled by mypyc from the same source when mypyc
+and a C compiler are available and ``KNOCKABOUT_COMPILE`` is not ``0``; otherwise the
+plain Python package is built, with one notice line. Either build gives identical
+results (see docs/speed.md).
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE / "src"
+
+
+def _notice(why: str) -> None:
+    print(f"knockabout: building the plain Python package ({why})", file=sys.stderr)
+
+
+def _compiler_missing() -> str | None:
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(cc) is None:
+        return f"no C compiler {cc!r} found"
+    include = sysconfig.get_paths().get("include", "")
+    if not (Path(include) / "Python.h").exists():
+        return f"no Python headers in {include}"
+    return None
+
+
+def compiled_extensions() -> list[Any]:
+    """mypyc extension modules for the declared hot modules, or [] with one notice."""
+    if os.environ.get("KNOCKABOUT_COMPILE", "1").strip() == "0":
+        _notice("KNOCKABOUT_COMPILE=0")
+        return []
+    if "sdist" in sys.argv or "egg_info" in sys.argv or "dist_info" in sys.argv:
+        return []
+    missing = _compiler_missing()
+    if missing:
+        _notice(missing)
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _notice("mypyc is not installed")
+        return []
+    modules = runpy.run_path(str(SRC / "knockabout" / "compiled.py"))["COMPILED_MODULES"]
+    paths = [str(Path("src", *m.split(".")).with_suffix(".py")) for m in modules]
+    os.environ.setdefault("MYPYPATH", "src")
+    try:
+        extensions = mypycify(paths, opt_level="3", debug_level="0")
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error it cannot compile past
+        _notice(f"mypyc could not compile: {exc}")
+        return []
+    for ext in extensions:
+        ext.optional = True  # a C compiler failure builds the plain package instead of failing
+    return list(extensions)
+
+
+setup(ext_modules=compiled_extensions())

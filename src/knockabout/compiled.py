@@ -1,0 +1,122 @@
+"""Which modules the compiled build compiles, and which build is running.
+
+The hot modules (the protocol, every game's engine and the search) are compiled by
+mypyc from this same source when a C compiler is present (see ``setup.py`` and
+docs/speed.md); everything else always runs as plain Python. A compiled module is an
+extension file (``state.cpython-311-x86_64-linux-gnu.so``) next to its ``.py`` file, and
+Python imports the extension first. This module imports nothing from knockabout, so
+``setup.py`` can read :data:`COMPILED_MODULES` before anything is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+COMPILED_MODULES: tuple[str, ...] = (
+    "knockabout.core.actions",
+    "knockabout.core.events",
+    "knockabout.core.protocol",
+    "knockabout.core.rng",
+    "knockabout.games.nakmuay.actions",
+    "knockabout.games.nakmuay.cards",
+    "knockabout.games.nakmuay.heuristic",  # its rollout policy runs in every hard playout
+    "knockabout.games.nakmuay.phases",
+    "knockabout.games.nakmuay.reactions",
+    "knockabout.games.nakmuay.search",
+    "knockabout.games.nakmuay.state",
+    "knockabout.games.knockback.actions",
+    "knockabout.games.knockback.effects",
+    "knockabout.games.knockback.grid",
+    "knockabout.games.knockback.legal",
+    "knockabout.games.knockback.lines",
+    "knockabout.games.knockback.ops",
+    "knockabout.games.knockback.heuristic",  # its rollout policy runs in every hard playout
+    "knockabout.games.knockback.phases",
+    "knockabout.games.knockback.scoring",
+    "knockabout.games.knockback.search",
+    "knockabout.games.knockback.state",
+    "knockabout.games.knockdown.actions",
+    "knockabout.games.knockdown.attacks",
+    "knockabout.games.knockdown.draft",
+    "knockabout.games.knockdown.effects",
+    "knockabout.games.knockdown.events",
+    "knockabout.games.knockdown.hands",
+    "knockabout.games.knockdown.ko",
+    "knockabout.games.knockdown.legal",
+    "knockabout.games.knockdown.payments",
+    "knockabout.games.knockdown.heuristic",  # its rollout policy runs in every hard playout
+    "knockabout.games.knockdown.phases",
+    "knockabout.games.knockdown.rounds",
+    "knockabout.games.knockdown.search",
+    "knockabout.games.knockdown.state",
+    "knockabout.games.knockdown.tasks",
+    "knockabout.games.knockdown.turn",
+    "knockabout.bots.ismcts",
+)
+"""The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths)."""
+
+
+@dataclass(frozen=True)
+class ModuleBuild:
+    """How one of :data:`COMPILED_MODULES` is loaded in this process."""
+
+    module: str
+    build: str
+    """``compiled``, ``plain``, or ``stale``: an extension older than its source, which is
+    still what Python imports (rebuild it: ``pip install -e .``, or delete the ``.so``)."""
+
+
+def module_builds(package: Path | None = None) -> list[ModuleBuild]:
+    """The build of each listed module, read from the files of ``package`` (default: the
+    folder this file is in).
+
+    Python imports ``name.<extension suffix>`` before ``name.py`` from the same folder,
+    so the files tell which one runs; nothing is imported.
+    """
+    package = Path(__file__).resolve().parent if package is None else package
+    # each module's extension is a small shim; the code of all of them is in one shared
+    # library beside the package (``<hash>__mypyc.<suffix>``), rebuilt on every change
+    shared = [
+        f.stat().st_mtime
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        for f in package.parent.glob("*__mypyc" + suffix)
+    ]
+    out = []
+    for name in COMPILED_MODULES:
+        source = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        build = "plain"
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            ext = source.with_suffix(suffix)
+            if ext.exists():
+                built = max([ext.stat().st_mtime, *shared])
+                build = "stale" if source.exists() and source.stat().st_mtime > built else "compiled"
+                break
+        out.append(ModuleBuild(name, build))
+    return out
+
+
+def warn_if_stale() -> None:
+    """Warn once when a compiled module is older than its source (the source's edits
+    would silently not run)."""
+    stale = [b.module for b in module_builds() if b.build == "stale"]
+    if stale:
+        warnings.warn(
+            "knockabout: these compiled modules are older than their source and run instead of it: "
+            + ", ".join(stale) + " (rebuild with `pip install -e .`, or delete their .so files)",
+            stacklevel=2,
+        )
+
+
+def build_summary(builds: list[ModuleBuild] | None = None) -> str:
+    """One line: ``compiled`` (all), ``plain`` (none), or the mix, naming the exceptions."""
+    builds = module_builds() if builds is None else builds
+    kinds = {b.build for b in builds}
+    if kinds == {"compiled"}:
+        return f"compiled (mypyc, {len(builds)} modules)"
+    if kinds == {"plain"}:
+        return "plain Python"
+    odd = [f"{b.module.removeprefix('knockabout.')}={b.build}" for b in builds if b.build != "compiled"]
+    return f"mixed: {len(builds) - len(odd)} of {len(builds)} compiled; " + ", ".join(odd)
