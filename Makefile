@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck unit browser-deps db-deps clean demo
+.PHONY: run test lint typecheck unit builds browser-deps db-deps clean demo
 
 # `make run` needs only the package; `make test` adds what the suite checks: the dev tools,
 # plots, Ray, the research environments and their peers, and the training example's
@@ -16,17 +16,22 @@ PORT   ?= 8000
 TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train
 TEST_STAMP  := $(VENV)/.test-stamp
 TORCH_CPU   ?= torch==2.13.0
+# The working copy's .venv holds the plain package (an editable install that compiled its
+# modules would run stale code after every edit); `make builds` (part of `make test`) builds
+# the mypyc-compiled modules apart, under build/, and checks both builds agree.
+# COMPILE=1 compiles the editable install too (see docs/speed.md).
+COMPILE     ?= 0
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "knockabout needs Python 3.11 or newer (set PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	KNOCKABOUT_COMPILE=$(COMPILE) $(BIN)/python -m pip install --quiet -e .
 	@touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet '$(TORCH_CPU)'
-	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	KNOCKABOUT_COMPILE=$(COMPILE) $(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
 	@touch $(TEST_STAMP)
 
 run: $(STAMP)
@@ -41,7 +46,10 @@ typecheck: $(TEST_STAMP)
 unit: $(TEST_STAMP)
 	$(BIN)/pytest -q
 
-test: $(TEST_STAMP) browser-deps db-deps lint typecheck unit
+builds: $(TEST_STAMP)
+	@bash scripts/test-builds.sh
+
+test: $(TEST_STAMP) browser-deps db-deps lint typecheck unit builds
 
 browser-deps:
 	@bash scripts/ensure-browser.sh
@@ -50,4 +58,4 @@ db-deps:
 	@bash scripts/ensure-postgres.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
