@@ -164,3 +164,65 @@ def test_steady_bots_never_release_sooner_than_the_longest_thinking_seen() -> No
         now[0] = due
         assert t.tick()
     assert t.think_floor < 0.5, "a stall long ago no longer slows the table"
+
+
+class EndlessSearch(Bot):
+    """A search that would go on for ever: it stops only when told how long it has."""
+
+    name = "endless"
+
+    def __init__(self) -> None:
+        self.given: list[float] = []
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
+        raise AssertionError("a steady table must say how long the search may take")
+
+    def choose_within(self, view: SeatView, legal: Sequence[Action], rng: Rng, seconds: float) -> Action:
+        self.given.append(seconds)
+        time.sleep(seconds)
+        return legal[0]
+
+
+@pytest.mark.parametrize("game_id", ["nak-muay", "knockdown", "knockback"])
+def test_a_search_is_capped_by_its_release_time_so_even_a_cold_table_never_shows_it(game_id: str) -> None:
+    pace = 0.05
+    seats = [Seat("bot", "A", "hard"), Seat("bot", "B", "hard")]
+    t = Table(game_id, seats, {}, 3, bot_pace=pace, bot_delay=pace, steady_bots=True, challenges={})
+    bot = EndlessSearch()
+    t._bots = {0: bot, 1: bot}  # (a table makes one bot per seat; here both are endless)
+    for _ in range(6):
+        d = t.decision()
+        assert d is not None
+        opened = time.monotonic()
+        thought = t.think()
+        assert thought is not None
+        thought.run()
+        assert t.accept(thought)
+        assert thought.ready_after < pace, "the search ended before its move was due"
+        due = t.next_due()
+        assert due is not None and due - opened <= pace + 0.01, "the floor it taught stays under the pace"
+        until = time.monotonic() + 5
+        while not t.tick(think=False):
+            assert time.monotonic() < until, "the move is released"
+            time.sleep(0.002)
+    assert bot.given and max(bot.given) <= 0.6 * pace + 1e-9
+
+
+def test_a_capped_ismcts_search_stops_at_its_time() -> None:
+    from knockabout.bots.ismcts import ISMCTSBot
+    from knockabout.core.registry import get_game
+
+    state = get_game("knockdown").new_state({}, 1)
+    d = state.to_act()
+    assert d is not None
+    bot = ISMCTSBot(iterations=10**9)  # would take hours uncapped
+    started = time.perf_counter()
+    bot.choose_within(SeatView(state, d.player), state.legal_actions(), Rng(1), 0.05)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_tables_without_steady_bots_let_a_search_run_its_budget() -> None:
+    seats = [Seat("bot", "A", "hard"), Seat("bot", "B", "hard")]
+    t = Table("knockback", seats, {}, 3, bot_pace=0.05, challenges={})
+    thought = t.think()
+    assert thought is not None and thought.think_by is None

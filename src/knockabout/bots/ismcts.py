@@ -161,6 +161,15 @@ class ISMCTSBot(Bot):
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
+        return self._choose(view, legal, rng, self.time_ms)
+
+    def choose_within(self, view: SeatView, legal: Sequence[Action], rng: Rng, seconds: float) -> Action:
+        """:meth:`choose` with the search also ended after ``seconds`` (at least one
+        iteration runs), whichever of that and the bot's own budget comes first."""
+        cap = max(seconds, 0.0) * 1000.0
+        return self._choose(view, legal, rng, cap if self.time_ms is None else min(cap, self.time_ms))
+
+    def _choose(self, view: SeatView, legal: Sequence[Action], rng: Rng, time_ms: float | None) -> Action:
         if len(legal) == 1:
             decision = view.decision()
             if not (self.think_on_forced and decision is not None and decision.time_limit is not None):
@@ -180,7 +189,7 @@ class ISMCTSBot(Bot):
                 seed.visits = seed.avail = self.prior_visits
                 seed.reward = float(self.prior_visits)
                 root.children[hint.code] = seed
-        self._search(view, search_rng, root)
+        self._search(view, search_rng, root, time_ms)
         # most visits wins; ties go to the better mean, then to the order of ``legal``
         best = legal[0]
         best_key = (-1, -1.0)
@@ -193,7 +202,7 @@ class ISMCTSBot(Bot):
                 best, best_key = a, key
         return best
 
-    def _search(self, view: SeatView, rng: Rng, root: _Node) -> None:
+    def _search(self, view: SeatView, rng: Rng, root: _Node, time_ms: float | None) -> None:
         c = self.exploration
         eps = self.epsilon
         mast = self.rollout == "mast"
@@ -205,7 +214,7 @@ class ISMCTSBot(Bot):
         # MAST table: (player, action code) -> [total payoff, count]
         table: dict[tuple[int, int], list[float]] = {}
         limit = self.iterations if self.iterations is not None else 1 << 62
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
+        deadline = None if time_ms is None else time.perf_counter() + time_ms / 1000.0
         start = time.perf_counter()
         log = math.log
         sqrt = math.sqrt

@@ -53,5 +53,13 @@ class Bot(ABC):
     def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
         """Pick an action for the seat ``view.player``."""
 
+    def choose_within(self, view: SeatView, legal: Sequence[Action], rng: Rng, seconds: float) -> Action:
+        """Like :meth:`choose`, but the bot should be done in about ``seconds`` of wall time.
+
+        A live table asks this so a search never runs past the time its move is released
+        at. Bots whose thinking is bounded anyway (random, heuristics) keep this default;
+        a search bot overrides it to stop its search early."""
+        return self.choose(view, legal, rng)
+
     def describe(self) -> str:
         return self.name

@@ -20,8 +20,10 @@ fixed when its decision opened, whatever it holds and however long it thought: a
 decision (Nak Muay's Countdown) ``bot_delay`` seconds after the window opened, any other
 ``bot_pace`` seconds after. With ``steady_bots`` the table also never releases a move
 sooner than 1.25 x the longest of the last ``FLOOR_MEMORY`` thinkings it has seen, so a
-slow search does not stand out from a forced move either. How long the bot really
-thought shows nowhere.
+slow search does not stand out from a forced move either, and caps every search at
+``THINK_SHARE`` (0.6) of its base release time (:meth:`~knockabout.core.bot.Bot.choose_within`),
+so a search never runs past its release even before the floor has learned anything. How
+long the bot really thought shows nowhere.
 
 Judged decisions (see :mod:`.challenge`): for a decision kind with a challenge maker
 (declared by the game's :meth:`~knockabout.core.protocol.Game.challenges`) a person
@@ -56,7 +58,7 @@ from knockabout.core.rng import Rng, derive_seed
 from knockabout.core.view import View
 from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
-from knockabout.table.thinking import FLOOR_MEMORY, PlanKey, Thought
+from knockabout.table.thinking import FLOOR_MEMORY, THINK_SHARE, PlanKey, Thought
 from knockabout.table.undo import public_and_deterministic
 from knockabout.table.update import Update
 
@@ -226,6 +228,17 @@ class Table:
             wait = max(self.bot_pace, self.think_floor)
         return self._decided_at + wait
 
+    def _think_by(self, d: Decision) -> float | None:
+        """With ``steady_bots``: the clock time a bot's search for ``d`` must be done by
+        (:data:`THINK_SHARE` of the way to its base release), else None (no cap)."""
+        if not self.steady_bots:
+            return None
+        if d.time_limit is not None:
+            base = min(self.bot_delay, d.time_limit * _MAX_WINDOW_SHARE) if self.bot_delay > 0 else 0.0
+        else:
+            base = self.bot_pace
+        return self._decided_at + THINK_SHARE * base if base > 0 else None
+
     # ------------------------------------------------------------ bot thinking
     @property
     def think_floor(self) -> float:
@@ -256,7 +269,7 @@ class Table:
             return None
         key = self._plan_key(d)
         return Thought(key, self._bot_for(d.player), self._state.clone(), d.player, self._bot_rng,
-                       self.clock, self._decided_at)
+                       self.clock, self._decided_at, self._think_by(d))
 
     def accept(self, thought: Thought) -> bool:
         """Keep a finished :class:`Thought` if the decision it was for is still pending
