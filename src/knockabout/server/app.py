@@ -64,6 +64,7 @@ from knockabout.server.guards import (
 )
 from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
 from knockabout.server.quotas import TOO_MANY, LimitReached, Quotas
+from knockabout.server.replays import ReplayCache
 from knockabout.server.rules import package_file, rules_html
 from knockabout.store import Store
 
@@ -162,6 +163,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
     quotas = Quotas(cfg.create_rate, cfg.message_rate)  # a bad rate fails here, before serving
+    replays = ReplayCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -169,6 +171,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         manager = Manager(cfg, store)
         app.state.store = store
         app.state.manager = manager
+        app.state.replays = replays
         app.state.resumed = manager.resume_all()
         try:
             yield
@@ -315,13 +318,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if not 0 <= step <= len(st.actions):
             raise ApiError(404, f"step {step} is outside 0-{len(st.actions)}")
         game = get_game(st.game)
-        state = game.new_state(st.config, st.seed)
-        events = []
-        actor = None
-        for text in st.actions[:step]:
-            d = state.to_act()
-            actor = None if d is None else d.player
-            events = state.apply(text)
+        at = replays.step(st, step)
+        state, events, actor = at.state, at.events, at.actor
         names = [s["name"] for s in st.seats]
         n = state.num_players
         return {
