@@ -118,7 +118,7 @@ def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, mon
         manager = c.app.state.manager
         versions = [t.table.version for t in manager.tables.values()]
         # this server's pool threads (other tests' servers may still be finishing a thinking)
-        ours = {thread for pool in manager._pools.values() for thread in pool._threads}
+        ours = {thread for pool in manager.thinkers._threads.values() for thread in pool._threads}
     assert min(versions) > 3, "every table's bots got their turns"
     # one pool thread did every thinking of the four tables, so none ever ran beside another
     threads = {thread.name for thread in ran_in & ours}

@@ -96,6 +96,8 @@ class ISMCTSBot(Bot):
     its thinking time does not reveal that it held no answer.
     """
 
+    searches = True
+
     name = "ismcts"
 
     def __init__(

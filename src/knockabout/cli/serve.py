@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import socket
 from pathlib import Path
 
@@ -47,6 +48,11 @@ def serve(
     bot_threads: int = typer.Option(
         0, "--bot-threads", min=0, help="threads the bots of each level think in, shared by all tables (0: one per CPU)"
     ),
+    bot_processes: int = typer.Option(
+        max(1, (os.cpu_count() or 2) - 1), "--bot-processes", min=0, show_default="one per CPU but one",
+        help="worker processes each bot level that searches (medium, hard) thinks in, off the server's"
+        " interpreter (0: threads instead)",
+    ),
 ) -> None:
     console = Console(highlight=False)
     folder = data_dir or default_data_dir()
@@ -60,6 +66,7 @@ def serve(
         db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
+        bot_processes=bot_processes,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     for line in where_to_open(host, port):

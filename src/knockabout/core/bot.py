@@ -48,6 +48,8 @@ class Bot(ABC):
     """A player. ``choose`` must return one of ``legal``."""
 
     name: str = "bot"
+    searches: bool = False
+    """Whether choosing means a search (a server may send such bots to other processes)."""
 
     @abstractmethod
     def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:

@@ -18,22 +18,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import os
 import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
+from knockabout.bots.levels import make_bot
 from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
+from knockabout.server.bot_pools import BotPools
 from knockabout.server.frames import frame_text, update_message
 from knockabout.server.quotas import LimitReached
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
@@ -56,6 +56,7 @@ class ServerSettings:
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
+    bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
@@ -110,7 +111,7 @@ class LiveTable:
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
     saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
-    thinkers: Callable[[str], Executor] | None = None  # the server's bot threads for a level (see Manager)
+    thinkers: BotPools | None = None  # where the server's bots think (see bot_pools; None: default threads)
 
     # -- facts
     @property
@@ -300,8 +301,10 @@ class LiveTable:
                     wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
                     self.wake.clear()
             if thought is not None:
-                pool = None if self.thinkers is None else self.thinkers(self.table.bot_level(thought.key[1]))
-                await asyncio.get_running_loop().run_in_executor(pool, thought.run)
+                if self.thinkers is None:
+                    await asyncio.get_running_loop().run_in_executor(None, thought.run)
+                else:
+                    await self.thinkers.think(thought)
                 async with self.lock:
                     if self.table.accept(thought):
                         self._learn_floor(thought.key[1], thought.floor)
@@ -397,11 +400,8 @@ class Manager:
         self.store = store
         self.tables: dict[str, LiveTable] = {}
         self._leaving: dict[str, asyncio.TimerHandle] = {}
-        # bots think in bounded pools, one per bot level (a quick level never waits behind
-        # a long search), first come first served across tables (each table has at most
-        # one thinking queued): however many tables think at once, the event loop
-        # competes with a fixed number of threads
-        self._pools: dict[str, ThreadPoolExecutor] = {}
+        # bots think in bounded pools shared by all tables: threads, or processes for searches
+        self.thinkers = BotPools(settings.bot_threads, settings.bot_processes)
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
@@ -409,6 +409,8 @@ class Manager:
         s = self.settings
         table = Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
                       actions=actions or (), steady_bots=True)
+        for level in table.bot_levels():
+            self.thinkers.warm(level, game.id, make_bot(level, game.id).searches)
         learned = [self.think_floors.get((game.id, lvl), ()) for lvl in table.bot_levels()]
         table.remember_floors([max(recent) for recent in learned if recent])
         return table
@@ -572,14 +574,6 @@ class Manager:
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
 
-    def thinkers(self, level: str) -> Executor:
-        """The threads bots of ``level`` think in (``bot_threads``, else one per CPU)."""
-        pool = self._pools.get(level)
-        if pool is None:
-            size = self.settings.bot_threads or os.cpu_count() or 2
-            pool = self._pools[level] = ThreadPoolExecutor(size, f"knockabout-bot-{level}")
-        return pool
-
     def _finished(self, live: LiveTable) -> None:
         """Let a finished table go from memory ``finished_ttl`` seconds from now."""
         try:
@@ -599,8 +593,7 @@ class Manager:
             handle.cancel()
         for live in self.tables.values():
             await live.stop()
-        for pool in self._pools.values():
-            pool.shutdown(wait=True, cancel_futures=True)
+        self.thinkers.close()
 
 
 def clean_name(name: str) -> str:

@@ -269,7 +269,7 @@ class Table:
             return None
         key = self._plan_key(d)
         return Thought(key, self._bot_for(d.player), self._state.clone(), d.player, self._bot_rng,
-                       self.clock, self._decided_at, self._think_by(d))
+                       self.clock, self._decided_at, self._think_by(d), self.bot_level(d.player))
 
     def accept(self, thought: Thought) -> bool:
         """Keep a finished :class:`Thought` if the decision it was for is still pending

@@ -9,11 +9,16 @@ table also keeps the release floors of its last :data:`FLOOR_MEMORY` thinkings.
 from __future__ import annotations
 
 import logging
+import os
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
+from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
 
 log = logging.getLogger("knockabout.table.table")  # where a failing bot has always been logged
@@ -61,7 +66,8 @@ class Thought:
     result back with :meth:`Table.accept`."""
 
     def __init__(self, key: PlanKey, bot: Bot, state: State, seat: int, rng: Rng,
-                 clock: Callable[[], float], opened: float, think_by: float | None = None) -> None:
+                 clock: Callable[[], float], opened: float, think_by: float | None = None,
+                 level: str = "") -> None:
         self.key = key
         self._bot = bot
         self._state = state
@@ -70,15 +76,90 @@ class Thought:
         self._clock = clock
         self._opened = opened
         self.think_by = think_by  # clock time the search should be done by (None: no cap)
+        self.level = level  # the bot's level name, which another process rebuilds it from
         self.action: Action | None = None
         self.ready_after = 0.0  # clock seconds from the decision's opening until the move was ready
 
+    @property
+    def searches(self) -> bool:
+        """Whether the bot searches (worth sending to another process; see :meth:`job`)."""
+        return self._bot.searches
+
+    def _seconds(self) -> float | None:
+        return None if self.think_by is None else max(MIN_THINK, self.think_by - self._clock())
+
     def run(self) -> None:
-        seconds = None if self.think_by is None else max(MIN_THINK, self.think_by - self._clock())
-        self.action = choose_safely(self._bot, self._state, self._seat, self._rng, seconds)
+        self.action = choose_safely(self._bot, self._state, self._seat, self._rng, self._seconds())
+        self.ready_after = max(0.0, self._clock() - self._opened)
+
+    def job(self) -> ThinkJob:
+        """This thinking as plain data for another process (:func:`think_apart`): the
+        bot's level, the state, the seat, the generator's state and the time allowed."""
+        seconds = self._seconds()
+        until = None if seconds is None else time.monotonic() + seconds  # (a queue's wait counts too)
+        return ThinkJob(self._state.game.id, self.level, self._state.to_dict(), self._seat,
+                        self._rng.state, until)
+
+    def finish(self, answer: ThinkAnswer) -> None:
+        """Take the answer :func:`think_apart` gave for :meth:`job`: the move, and the
+        table's bot generator moved on as if the thinking had run here."""
+        text, rng_state = answer
+        self._rng.state = rng_state
+        legal = self._state.legal_actions()
+        chosen = next((a for a in legal if a.text == text), None)
+        if chosen is None:  # (a process that lost its way; a random move, as for a failing bot)
+            log.error("a bot process chose %r, which is not legal; a random legal action is played", text)
+            chosen = legal[self._rng.below(len(legal))]
+        self.action = chosen
         self.ready_after = max(0.0, self._clock() - self._opened)
 
     @property
     def floor(self) -> float:
         """The release floor this thinking calls for (see ``steady_bots``)."""
         return min(MAX_FLOOR, self.ready_after * FLOOR_MARGIN)
+
+
+@dataclass(frozen=True)
+class ThinkJob:
+    """A :class:`Thought` as plain, picklable data (see :meth:`Thought.job`)."""
+
+    game_id: str
+    level: str
+    state: dict[str, Any]
+    seat: int
+    rng_state: int
+    until: float | None  # time.monotonic() the search must end by (the same clock in every process)
+
+
+ThinkAnswer = tuple[str, int]
+"""The move's text and the generator's state after the thinking."""
+
+_BOTS: dict[tuple[str, str], Bot] = {}  # a worker process's bots, one per (level, game)
+
+
+def think_apart(job: ThinkJob) -> ThinkAnswer:
+    """Run a thinking in a worker process: the same choice :meth:`Thought.run` makes, from
+    the same state and generator (a bot is rebuilt from its level once per process)."""
+    bot = _bot(job.level, job.game_id)
+    state = get_game(job.game_id).state_from_dict(job.state)
+    rng = Rng()
+    rng.state = job.rng_state
+    seconds = None if job.until is None else max(MIN_THINK, job.until - time.monotonic())
+    action = choose_safely(bot, state, job.seat, rng, seconds)
+    return action.text, rng.state
+
+
+def _bot(level: str, game_id: str) -> Bot:
+    from knockabout.bots.levels import make_bot  # (the bots sit above this module's imports)
+
+    bot = _BOTS.get((level, game_id))
+    if bot is None:
+        bot = _BOTS[(level, game_id)] = make_bot(level, game_id)
+    return bot
+
+
+def warm_up(level: str, game_id: str) -> int:
+    """Make a worker process ready for this level and game (imports, the bot), so the
+    first real thinking there does not pay for them; returns the process id."""
+    _bot(level, game_id)
+    return os.getpid()

@@ -1,0 +1,75 @@
+"""Searching bots think in worker processes, off the server's interpreter (issue 15, item 2)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+
+from knockabout.table import Seat, Table
+from knockabout.table.thinking import think_apart
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.mark.parametrize("game_id", ["nak-muay", "knockdown", "knockback"])
+def test_a_thinking_sent_as_data_chooses_what_it_would_have_chosen_here(game_id: str) -> None:
+    seats = [Seat("bot", "A", "medium"), Seat("bot", "B", "hard")]
+    here = Table(game_id, seats, {}, 11, challenges={})
+    apart = Table(game_id, seats, {}, 11, challenges={})
+    for _ in range(6):
+        if here.over:
+            break
+        a, b = here.think(), apart.think()
+        assert a is not None and b is not None and b.searches
+        a.run()
+        b.finish(think_apart(b.job()))
+        assert a.action == b.action
+        assert here._bot_rng.state == apart._bot_rng.state, "the table's bot generator moved on alike"
+        assert here.accept(a) and apart.accept(b)
+        here.tick(think=False)
+        apart.tick(think=False)
+
+
+def test_a_move_from_a_lost_process_that_is_not_legal_becomes_a_legal_one() -> None:
+    t = Table("knockback", [Seat("bot", "A", "easy"), Seat("bot", "B", "easy")], {}, 2, challenges={})
+    thought = t.think()
+    assert thought is not None
+    thought.finish(("no such move", 5))
+    assert thought.action is not None and thought.action in t._state.legal_actions()
+
+
+def wait_for(pred: Any, seconds: float = 60.0) -> None:
+    until = time.monotonic() + seconds
+    while not pred():
+        assert time.monotonic() < until, "timed out"
+        time.sleep(0.05)
+
+
+def test_server_searches_run_in_worker_processes_and_survive_one_dying(make_client: Any) -> None:
+    with make_client(bot_processes=1) as c:
+        made = c.post("/api/tables", json={"game": "knockback", "seats": ["medium", "medium"]}).json()
+        manager = c.app.state.manager
+        table = manager.get(made["id"]).table
+        wait_for(lambda: table.version > 4)
+        pools = manager.thinkers._processes
+        assert set(pools) == {"medium"}, "only the searching level has processes"
+        workers = list(pools["medium"]._processes.values())
+        assert workers and all(p.pid != os.getpid() and p.is_alive() for p in workers)
+        assert "medium" not in manager.thinkers._threads, "no search ran in a thread"
+        before = table.version
+        for p in workers:  # a worker dies: the table goes on (a thread, then a new pool)
+            assert p.pid is not None
+            os.kill(p.pid, signal.SIGKILL)
+        wait_for(lambda: table.over or table.version > before + 4)
+
+
+def test_without_processes_searches_think_in_threads(make_client: Any) -> None:
+    with make_client() as c:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["easy", "easy"]}).json()
+        table = c.app.state.manager.get(made["id"]).table
+        wait_for(lambda: table.version > 4)
+        assert not c.app.state.manager.thinkers._processes
