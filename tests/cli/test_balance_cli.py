@@ -68,7 +68,7 @@ def test_any_game_with_a_balance_plug_in_runs() -> None:
         (["knockback", "--scoring", "fast"], "scoring"),
         (["knockback", "--merged"], "knockback: balance has no option 'merged'"),
         (["knockdown", "--box", "nope"], "unknown box 'nope'"),
-        (["knockdown", "--scoring", "speed"], "balance has no option 'scoring' (its options: boxes, merged)"),
+        (["knockdown", "--scoring", "speed"], "balance has no option 'scoring' (its options: boxes, merged, version)"),
         (["knockdown", "--option", "merged"], "must look like key=value"),
     ],
 )

@@ -139,13 +139,15 @@ def test_ab_plays_the_same_deals_so_unchanged_content_differs_by_nothing(tmp_pat
         assert c.low <= c.diff <= c.high
 
 
-def test_balance_compare_from_the_command_line(tmp_path: Path) -> None:
+def test_balance_compare_from_the_command_line(tmp_path: Path, tiny_games: None) -> None:
     r = runner.invoke(app, ["balance", "compare", "--a", str(CONTENT_DIR), "--b", str(_tuned(tmp_path)),
                             "--bot", "random", "--games", "1", "--out", str(tmp_path / "ab.md")])
     assert r.exit_code == 0, r.output
     text = (tmp_path / "ab.md").read_text()
     assert "| night-moths |" in text and "paired 95 % interval" in text
-    r = runner.invoke(app, ["balance", "compare", "--game", "knockdown", "--a", "x", "--b", "y"])
-    assert r.exit_code == 2 and "knockdown: " in r.output and "cannot load another content version" in r.output
+    r = runner.invoke(app, ["balance", "compare", "--game", "knockdown", "--a", str(CONTENT_DIR), "--b", "y"])
+    assert r.exit_code == 2 and "knockdown: version: " in r.output  # not a Knockdown version: one line says why
+    r = runner.invoke(app, ["balance", "compare", "--game", "tiny-duel", "--a", "x", "--b", "y"])
+    assert r.exit_code == 2 and "tiny-duel: " in r.output and "cannot load another content version" in r.output
     r = runner.invoke(app, ["balance", "compare", "--a", str(tmp_path / "missing"), "--b", "y"])
     assert r.exit_code == 2 and "no game can load this content version" in r.output

@@ -158,8 +158,8 @@ def _until_lines(until: dict[str, Any]) -> list[str]:
 
 @app.command("compare", short_help="A/B of two content versions on the same deals and bot seeds.")
 def compare(
-    a: str = typer.Option(..., "--a", help="content version A: a file or folder (e.g. the shipped packs)"),
-    b: str = typer.Option(..., "--b", help="content version B: a file or folder (e.g. your tuned packs)"),
+    a: str = typer.Option(..., "--a", help="content version A: a file or folder (e.g. the shipped content)"),
+    b: str = typer.Option(..., "--b", help="content version B: a file or folder (e.g. your tuned copy)"),
     game: str | None = typer.Option(None, "--game", help="the game (default: the one whose plug-in loads --a)"),
     bot: str = BOT,
     games: int = GAMES,
@@ -171,7 +171,9 @@ def compare(
     out: Path | None = typer.Option(None, "--out", help="also write the comparison (Markdown) to this file"),
 ) -> None:
     """Play the same balance run (same pairings, deals and bot seeds) under content versions A
-    and B, and report each entrant's change with its paired 95 % interval."""
+    and B, and report each entrant's change with its paired 95 % interval. What a version is
+    (a file, a folder) is the game's balance plug-in's; ``-o key=value`` options hold for
+    both runs (e.g. the entrants to play)."""
     console = Console(highlight=False)
     with friendly_errors():
         check_level(bot)

@@ -58,20 +58,25 @@ def version_options(game_id: str, path: str) -> dict[str, Any]:
 
 
 def guess_game(path: str) -> str:
-    """The one game with a balance plug-in that can load the version at ``path``."""
+    """The one game with a balance plug-in that can load the version at ``path`` (when none
+    can, the error gives each plug-in's reason: a broken version says what is broken)."""
     fits = []
+    refusals = []
     for g in all_games():
         plugin = g.balance()
         if plugin is None:
             continue
         try:
             plugin.version_options(path)
-        except ConfigError:
+        except ConfigError as exc:
+            msg = str(exc)
+            refusals.append(msg if msg.startswith(g.id) else f"{g.id}: {msg}")
             continue
         fits.append(g.id)
     if len(fits) != 1:
         found = "no game" if not fits else " and ".join(fits)
-        raise ConfigError(f"{path}: {found} can load this content version; name the game with --game")
+        why = f" ({'; '.join(refusals)})" if not fits and refusals else ""
+        raise ConfigError(f"{path}: {found} can load this content version; name the game with --game{why}")
     return fits[0]
 
 

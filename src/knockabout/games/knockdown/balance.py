@@ -15,18 +15,29 @@ first-player edge usually comes from.
 
 Per-card statistics: an attack card is *drawn* when it is taken into a hand and
 *played* when it attacks, dashes or blocks.
+
+Content versions (``balance compare``): the option ``version`` names a folder, one box
+folder or a folder of box folders (:func:`.content.load_version`); its boxes replace the
+shipped boxes of the same id. The matches of such a run are started here, through
+:meth:`.game.KnockdownGame.deal` with the version, the same way ``new_state`` starts them,
+so a version that is a copy of the shipped content plays exactly the shipped matches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from knockabout.core.errors import ConfigError
+from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
 from knockabout.core.plugins import BalanceMatch, BalancePlugin, EntrantGroup, MatchMetrics, RateTable
 from knockabout.core.protocol import State
-from knockabout.games.knockdown.content import builtin_boxes
+from knockabout.games.knockdown.content import Box, boxes_for, version_digest
+
+if TYPE_CHECKING:
+    from knockabout.games.knockdown.game import KnockdownGame
+
+VERSION = "version"
 
 
 class _Watcher:
@@ -71,15 +82,31 @@ class _Watcher:
         )
 
 
+def version_boxes(version: str | None) -> dict[str, Box]:
+    """The boxes of a run: shipped, or those of the content version (one clear error)."""
+    try:
+        return boxes_for(version)
+    except ContentError as exc:
+        raise ConfigError(f"knockdown: version: {exc}") from None
+
+
 class KnockdownBalance(BalancePlugin):
     entrant_kind: ClassVar[str] = "fighter"
     options: ClassVar[Mapping[str, str]] = {
         "boxes": "the boxes whose fighters meet (default: every box)",
         "merged": "true: one matrix of every fighter of the boxes mixed (merging rules); false: box by box",
+        VERSION: "a box folder, or a folder of box folders, whose boxes replace the shipped ones of the same id "
+                 "(balance compare)",
     }
 
+    def __init__(self, game: KnockdownGame) -> None:
+        self.game = game
+
     def groups(self, options: Mapping[str, Any]) -> list[EntrantGroup]:
-        content = builtin_boxes()
+        version = options.get(VERSION)
+        version = None if version is None else str(version)
+        content = version_boxes(version)
+        shared: dict[str, Any] = {} if version is None else {VERSION: version}
         given = options.get("boxes") or list(content)
         boxes = [b.strip() for b in given.split(",") if b.strip()] if isinstance(given, str) else list(given)
         for b in boxes:
@@ -90,12 +117,28 @@ class KnockdownBalance(BalancePlugin):
             raise ConfigError(f"merged must be true or false, not {merged!r}")
         if merged:
             fighters = tuple(f"{b}:{f.id}" for b in boxes for f in content[b].fighters)
-            return [EntrantGroup(" + ".join(content[b].meta.name for b in boxes), fighters, {"boxes": boxes})]
-        return [EntrantGroup(content[b].meta.name, tuple(f.id for f in content[b].fighters), {"boxes": [b]})
+            return [EntrantGroup(" + ".join(content[b].meta.name for b in boxes), fighters,
+                                 {"boxes": boxes, **shared})]
+        return [EntrantGroup(content[b].meta.name, tuple(f.id for f in content[b].fighters), {"boxes": [b], **shared})
                 for b in boxes]
 
     def pairing_config(self, group: EntrantGroup, a: str, b: str) -> dict[str, Any]:
         return {**group.config, "fighters": [a, b]}
+
+    def start(self, group: EntrantGroup, a: str, b: str, seed: int) -> State | None:
+        config = self.pairing_config(group, a, b)
+        version = config.pop(VERSION, None)
+        if version is None:
+            return None
+        return self.game.deal(self.game.make_config(config), seed, str(version))
+
+    def version_options(self, path: str) -> dict[str, Any]:
+        version_boxes(path)  # a bad folder is one clear error now
+        return {VERSION: path}
+
+    def content_digest(self, options: Mapping[str, Any]) -> str:
+        version = options.get(VERSION)
+        return "" if version is None else version_digest(str(version))
 
     def watch(self, state: State) -> _Watcher:
         return _Watcher()

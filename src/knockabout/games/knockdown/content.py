@@ -15,6 +15,11 @@ player reads is generated from the same data (:mod:`.text`). Loading validates
 everything with pydantic, and every problem is reported as
 ``file: entry: field: what is expected``. Combining the boxes of one match is
 :func:`.match.build_setup`.
+
+A *content version* (``balance compare``, the balance option ``version``) is a folder the
+user names: one box folder, or a folder of box folders (like ``content/``). Each of its
+boxes replaces the shipped box of the same id (``box.toml``'s ``id``); the other shipped
+boxes stay. :func:`boxes_for` gives the boxes of a version, or the shipped ones.
 """
 
 from __future__ import annotations
@@ -320,6 +325,77 @@ def builtin_boxes() -> dict[str, Box]:
             raise ContentError(f"{CONTENT_DIR / name / 'box.toml'}: box: id: expected {name!r}, got {box.id!r}")
         out[name] = box
     return out
+
+
+def _version_folders(path: str) -> list[Path]:
+    """The box folders of the content version at ``path`` (ContentError if there are none)."""
+    p = Path(path).expanduser()
+    files = ", ".join(f"{k}.toml" for k in FILES)
+    if not p.exists():
+        raise ContentError(f"{p}: no such folder")
+    if not p.is_dir():
+        raise ContentError(f"{p}: a knockdown content version is a folder: a box folder ({files}) "
+                           "or a folder of box folders")
+
+    def holds_box(d: Path) -> bool:
+        return any((d / f"{k}.toml").is_file() for k in FILES)
+
+    if holds_box(p):
+        return [p]
+    folders = sorted(d for d in p.iterdir() if d.is_dir() and holds_box(d))
+    if not folders:
+        raise ContentError(f"{p}: no knockdown box there: a box folder holds {files}; "
+                           "a content version is a box folder or a folder of box folders")
+    return folders
+
+
+@cache
+def load_version(path: str) -> dict[str, Box]:
+    """The shipped boxes with those of the content version at ``path`` in their place
+    (shipped order). Raises ContentError naming the first problem (file: entry: field:
+    what is expected) and how many more there are."""
+    problems: list[str] = []
+    mine: dict[str, Box] = {}
+    where: dict[str, Path] = {}
+    for folder in _version_folders(path):
+        box, errs = load_box_folder(folder)
+        problems += errs
+        if box is None:
+            continue
+        meta = folder / "box.toml"
+        if box.id not in BOXES:
+            problems.append(f"{meta}: box: id: {box.id!r} is not a shipped box; a content version replaces "
+                            f"shipped boxes by id ({', '.join(BOXES)})")
+        elif box.id in mine:
+            problems.append(f"{meta}: box: id: {box.id!r} is also the id of {where[box.id]}")
+        else:
+            mine[box.id] = box
+            where[box.id] = meta
+    if problems:
+        more = len(problems) - 1
+        raise ContentError(problems[0] + (f" (and {more} more; `knockabout content validate {path}` lists "
+                                          "every problem in its files)" if more else ""))
+    shipped = builtin_boxes()
+    return {name: mine.get(name, shipped[name]) for name in BOXES}
+
+
+def boxes_for(version: str | None) -> dict[str, Box]:
+    """The boxes a match plays with: the shipped ones, or those of a content version."""
+    return builtin_boxes() if version is None else load_version(version)
+
+
+def version_digest(path: str) -> str:
+    """A digest of every content file of the version at ``path`` ("" if it cannot be read)."""
+    h = hashlib.sha256()
+    try:
+        for folder in _version_folders(path):
+            for kind in FILES:
+                p = folder / f"{kind}.toml"
+                h.update(f"{folder.name}/{kind}\0".encode())
+                h.update(p.read_bytes() if p.is_file() else b"")
+    except (ContentError, OSError):
+        return ""  # the run itself reports the bad folder
+    return h.hexdigest()
 
 
 @cache

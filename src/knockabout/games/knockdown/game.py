@@ -26,7 +26,7 @@ from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown import narration
 from knockabout.games.knockdown.config import KnockdownConfig
-from knockabout.games.knockdown.content import builtin_boxes, content_hash, validate_path
+from knockabout.games.knockdown.content import boxes_for, builtin_boxes, content_hash, validate_path
 from knockabout.games.knockdown.match import Picks, build_setup
 from knockabout.games.knockdown.state import KnockdownState
 from knockabout.games.knockdown.view import KnockdownView
@@ -34,9 +34,10 @@ from knockabout.games.knockdown.view import KnockdownView
 SET_LABEL = "knockabout original set"
 
 
-def resolve_picks(cfg: KnockdownConfig, rng: Rng) -> Picks:
-    """Fighters, skill set and arena for a match: named ones checked, random ones drawn."""
-    boxes = builtin_boxes()
+def resolve_picks(cfg: KnockdownConfig, rng: Rng, version: str | None = None) -> Picks:
+    """Fighters, skill set and arena for a match: named ones checked, random ones drawn
+    (from the shipped boxes, or those of the content version at ``version``)."""
+    boxes = boxes_for(version)
     in_play = list(cfg.boxes)
     pool = [(b, f.id) for b in in_play for f in boxes[b].fighters]
     chosen: list[tuple[str, str] | None] = []
@@ -105,10 +106,15 @@ class KnockdownGame(Game[KnockdownConfig]):
         self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
     ) -> KnockdownState:
         self.check_players(players)
-        cfg = self.make_config(config)
+        return self.deal(self.make_config(config), seed)
+
+    def deal(self, cfg: KnockdownConfig, seed: int, version: str | None = None) -> KnockdownState:
+        """A fresh match of ``cfg`` played with the shipped boxes, or with those of the
+        content version at ``version`` (``balance compare``), all randomness from ``seed``."""
         rng = Rng(seed)
-        picks = resolve_picks(cfg, rng)
-        setup = build_setup(picks)
+        picks = resolve_picks(cfg, rng, version)
+        # one cached setup per picks: the same call a saved state's reload makes (serde)
+        setup = build_setup(picks) if version is None else build_setup(picks, version)
         return KnockdownState.start(
             setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
         )
@@ -141,7 +147,7 @@ class KnockdownGame(Game[KnockdownConfig]):
     def balance(self) -> BalancePlugin:
         from knockabout.games.knockdown.balance import KnockdownBalance
 
-        return KnockdownBalance()
+        return KnockdownBalance(self)
 
     def encoder(self) -> ObservationEncoder:
         from knockabout.games.knockdown.encoding import KnockdownEncoder

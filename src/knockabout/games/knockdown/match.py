@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, Final, assert_never
 
 from knockabout.games.knockdown import text as T
-from knockabout.games.knockdown.content import Box, builtin_boxes
+from knockabout.games.knockdown.content import Box, boxes_for
 from knockabout.games.knockdown.models import (
     ArenaModel,
     AttackCard,
@@ -367,8 +367,10 @@ def _special_info(s: Special, progs: _Programs) -> SpecialInfo:
 
 
 @cache
-def build_setup(picks: Picks) -> MatchSetup:
-    boxes = builtin_boxes()
+def build_setup(picks: Picks, version: str | None = None) -> MatchSetup:
+    """The setup of ``picks`` from the shipped boxes, or from those of the content version
+    at ``version`` (:func:`.content.load_version`)."""
+    boxes = boxes_for(version)
     abox = boxes[picks.arena_box]
     progs = _Programs()
     cards = [_card_info(c, progs) for c in abox.cards]
