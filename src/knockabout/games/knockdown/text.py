@@ -30,11 +30,13 @@ TOKEN_RULES = {
 }
 
 
-def _n(count: int, word: str) -> str:
+def counted(count: int, word: str) -> str:
+    """``1 space``, ``2 spaces``: a count with its word in the right number."""
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def wounds_text(heavy: int, light: int) -> str:
+def wounds_text(heavy: int, light: int, joiner: str = " + ") -> str:
+    """``1 heavy + 2 light wounds`` (a card's pool; the narration joins with `` and ``)."""
     parts = []
     if heavy:
         parts.append(f"{heavy} heavy")
@@ -42,7 +44,7 @@ def wounds_text(heavy: int, light: int) -> str:
         parts.append(f"{light} light")
     if not parts:
         return "no wounds"
-    return " + ".join(parts) + (" wound" if heavy + light == 1 else " wounds")
+    return joiner.join(parts) + (" wound" if heavy + light == 1 else " wounds")
 
 
 def _who(who: str, subject: bool = False) -> str:
@@ -74,17 +76,17 @@ def op_text(op: O.Op) -> str:
             every = f"every {sym}" if op.per == 1 else f"every {op.per} {sym}s"
             t = f"Inflict 1 {op.kind} wound for {every} on the cards in your hand."
         case O.BackwardOp():
-            t = f"Backward {op.steps}: push your opponent {_n(op.steps, 'space')} straight away from you."
+            t = f"Backward {op.steps}: push your opponent {counted(op.steps, 'space')} straight away from you."
         case O.ForwardOp():
-            t = f"Forward {op.steps}: move {_n(op.steps, 'space')} straight towards your opponent."
+            t = f"Forward {op.steps}: move {counted(op.steps, 'space')} straight towards your opponent."
         case O.StepOp():
             who = "yourself" if op.who == "self" else "your opponent"
             may = "You may move" if op.optional else "Move"
-            t = (f"{may} {who} up to {_n(op.steps, 'space')}." if op.optional
-                 else f"{may} {who} {_n(op.steps, 'space')}.")
+            t = (f"{may} {who} up to {counted(op.steps, 'space')}." if op.optional
+                 else f"{may} {who} {counted(op.steps, 'space')}.")
         case O.BlinkOp():
             who = "yourself" if op.who == "self" else "your opponent"
-            span = _n(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
+            span = counted(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
             frm = "from you" if op.anchor == "actor" or op.who == "self" else "from where they stand"
             t = f"Blink {who} to a free space {span} {frm}."
         case O.PlaceTokenOp():
@@ -97,11 +99,11 @@ def op_text(op: O.Op) -> str:
         case O.DiscardOp():
             whose = "You discard" if op.who == "self" else "Your opponent discards"
             pick = "of their choice" if op.chooser == "owner" else "of your choice"
-            t = f"{whose} {_n(op.count, 'card')} {pick} from hand."
+            t = f"{whose} {counted(op.count, 'card')} {pick} from hand."
         case O.RevealDiscardOp():
-            t = f"Your opponent reveals {_n(op.reveal, 'card')} from hand; you discard 1 of them."
+            t = f"Your opponent reveals {counted(op.reveal, 'card')} from hand; you discard 1 of them."
         case O.TakeFromRowOp():
-            t = f"Take {_n(op.count, 'card')} from the Attack Row into your hand."
+            t = f"Take {counted(op.count, 'card')} from the Attack Row into your hand."
         case O.HealOp():
             t = f"Discard {wounds_text(op.heavy, op.light)} from your sheet."
         case O.SpendForStepsOp():
@@ -111,7 +113,7 @@ def op_text(op: O.Op) -> str:
             tok = _TOKEN_TITLE[op.token]
             t = f"You may discard any number of cards with the {op.symbol} symbol; gain 1 {tok} token for each."
         case O.TransferWoundOp():
-            t = f"Move {_n(op.count, 'wound')} from your sheet to your opponent's."
+            t = f"Move {counted(op.count, 'wound')} from your sheet to your opponent's."
         case O.PlaceTrapOp():
             t = "Place a Trap token on your space."
         case O.ContaminateOp():
@@ -190,11 +192,11 @@ def skill_effect_text(e: M.SkillEffect) -> str:
                                                                                             "Attacks")
             return f"{what} against you lose {wounds_text(e.heavy, e.light)} from their Wound Pool."
         case M.BlockBonus():
-            return f"When you Block wounds, ignore {_n(e.light, 'more light wound')}."
+            return f"When you Block wounds, ignore {counted(e.light, 'more light wound')}."
         case M.HandLimit():
             return f"Your hand limit is {6 + e.delta}."
         case M.RangeBonus():
-            return f"Your attacks with a range span reach {_n(e.max, 'space')} further."
+            return f"Your attacks with a range span reach {counted(e.max, 'space')} further."
         case M.RoundStart():
             return "At the start of each round: " + ops_text(e.ops)
         case M.TurnStart():
