@@ -10,9 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Final, Literal, assert_never
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from knockabout.games.knockdown.vocabulary import STRICT, Symbol, Token, Who, check_symbol
+from knockabout.games.knockdown.vocabulary import ContentModel, Symbol, Token, Who, check_symbol
 
 
 class OpName(StrEnum):
@@ -37,17 +37,15 @@ class OpName(StrEnum):
     IGNORE_ATTACK = "ignore_attack"
 
 
-class Cond(BaseModel):
+class Cond(ContentModel):
     """An op runs only if a fighter has (or lacks) a token."""
 
-    model_config = STRICT
     on: Who = "opponent"
     has: Token
     present: bool = True
 
 
-class _Op(BaseModel):
-    model_config = STRICT
+class _Op(ContentModel):
     when: Cond | None = Field(None, alias="if")
 
 
