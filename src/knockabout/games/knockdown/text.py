@@ -47,10 +47,9 @@ def wounds_text(heavy: int, light: int, joiner: str = " + ") -> str:
     return joiner.join(parts) + (" wound" if heavy + light == 1 else " wounds")
 
 
-def _who(who: str, subject: bool = False) -> str:
-    if who == "self":
-        return "you" if not subject else "You"
-    return "your opponent" if not subject else "Your opponent"
+def _whom(who: str) -> str:
+    """The fighter an op names, as the card's reader hears it."""
+    return "yourself" if who == "self" else "your opponent"
 
 
 def _cond_text(c: O.Cond | None) -> str:
@@ -80,22 +79,20 @@ def op_text(op: O.Op) -> str:
         case O.ForwardOp():
             t = f"Forward {op.steps}: move {counted(op.steps, 'space')} straight towards your opponent."
         case O.StepOp():
-            who = "yourself" if op.who == "self" else "your opponent"
             may = "You may move" if op.optional else "Move"
-            t = (f"{may} {who} up to {counted(op.steps, 'space')}." if op.optional
-                 else f"{may} {who} {counted(op.steps, 'space')}.")
+            t = (f"{may} {_whom(op.who)} up to {counted(op.steps, 'space')}." if op.optional
+                 else f"{may} {_whom(op.who)} {counted(op.steps, 'space')}.")
         case O.BlinkOp():
-            who = "yourself" if op.who == "self" else "your opponent"
             span = counted(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
             frm = "from you" if op.anchor == "actor" or op.who == "self" else "from where they stand"
-            t = f"Blink {who} to a free space {span} {frm}."
+            t = f"Blink {_whom(op.who)} to a free space {span} {frm}."
         case O.PlaceTokenOp():
             n = ("an" if op.token[0] in "aeiou" else "a") if op.count == 1 else str(op.count)
             tok = _TOKEN_TITLE[op.token] + (" token" if op.count == 1 else " tokens")
             t = f"Gain {n} {tok}." if op.on == "self" else f"Place {n} {tok} on your opponent."
         case O.RemoveTokenOp():
             tok = _TOKEN_TITLE[op.token]
-            t = f"Remove the {tok} token from {'yourself' if op.source == 'self' else 'your opponent'}."
+            t = f"Remove the {tok} token from {_whom(op.source)}."
         case O.DiscardOp():
             whose = "You discard" if op.who == "self" else "Your opponent discards"
             pick = "of their choice" if op.chooser == "owner" else "of your choice"
