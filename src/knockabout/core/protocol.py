@@ -20,19 +20,10 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
 
+from knockabout.core import plugins
 from knockabout.core.actions import Action, ActionSpace
 from knockabout.core.errors import ConfigError, IllegalActionError, ReplayError
 from knockabout.core.events import Event
-from knockabout.core.plugins import (
-    BalancePlugin,
-    BotBudgets,
-    GameFacts,
-    HeuristicPlugin,
-    LobbyInfo,
-    Maker,
-    ObservationEncoder,
-    TerminalRenderer,
-)
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 
@@ -226,10 +217,10 @@ class Game(ABC, Generic[C]):
     id: ClassVar[str]
     name: ClassVar[str]
     rules_version: ClassVar[str]
-    facts: ClassVar[GameFacts]
+    facts: ClassVar[plugins.GameFacts]
     view_type: ClassVar[type[View]]
     config_model: ClassVar[type[BaseModel]]
-    budgets: ClassVar[BotBudgets] = BotBudgets()
+    budgets: ClassVar[plugins.BotBudgets] = plugins.BotBudgets()
     web_renderer: ClassVar[str | None] = None
     """A file in the game's own package (e.g. ``"web/renderer.js"``): the ES module the
     browser table loads to draw this game's views; None: the generic renderer."""
@@ -244,28 +235,28 @@ class Game(ABC, Generic[C]):
         return self.facts.max_players
 
     # -- plug-ins (overridden by games that have them) --------------------------
-    def heuristic(self) -> HeuristicPlugin | None:
+    def heuristic(self) -> plugins.HeuristicPlugin | None:
         """The game's rules-of-thumb bot and search helpers (None: it has none)."""
         return None
 
-    def terminal_renderer(self) -> TerminalRenderer | None:
+    def terminal_renderer(self) -> plugins.TerminalRenderer | None:
         """How the terminal draws this game's views (None: the generic renderer)."""
         return None
 
-    def challenges(self) -> Mapping[str, Maker]:
+    def challenges(self) -> Mapping[str, plugins.Maker]:
         """Decision kinds a person answers by solving a puzzle, with their makers."""
         return {}
 
-    def balance(self) -> BalancePlugin | None:
+    def balance(self) -> plugins.BalancePlugin | None:
         """What a content balance run pits against each other, and the metrics it watches."""
         return None
 
-    def lobby(self) -> LobbyInfo | None:
+    def lobby(self) -> plugins.LobbyInfo | None:
         """How the lobby presents the game and the valid values of its options (None: the
         lobby shows its name and plain option fields)."""
         return None
 
-    def encoder(self) -> ObservationEncoder | None:
+    def encoder(self) -> plugins.ObservationEncoder | None:
         """How a seat's view becomes a float32 vector for the research environments
         (``knockabout.envs``); None: the game offers none."""
         return None

@@ -6,11 +6,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import TypeAdapter
 
 from knockabout.core import ConfigError, Rng
+from knockabout.core.events import Event
 from knockabout.games.knockdown import GAME
 from knockabout.games.knockdown import text as T
 from knockabout.games.knockdown.content import CONTENT_DIR, builtin_boxes, validate_path
+from knockabout.games.knockdown.ops import Op, reaches_opponent
 from tests.games.knockdown.helpers import arrange, fresh, give_skill, hand, kind, legal, play, ready
 
 # --------------------------------------------------------------------------- skills
@@ -186,6 +189,30 @@ def test_every_card_sheet_and_skill_has_generated_text() -> None:
         assert b.arena.name in T.arena_text(b.arena)
     wyrd = next(c for c in builtin_boxes()["tainted_grail"].cards if c.name == "Wyrdness")
     assert "After taking this card: You suffer 1 light wound." in T.card_text(wyrd)
+
+
+def test_card_text_and_narration_count_and_sum_wounds_with_one_wording() -> None:
+    assert T.wounds_text(1, 2) == "1 heavy + 2 light wounds"
+    assert T.wounds_text(0, 1) == "1 light wound" and T.wounds_text(0, 0) == "no wounds"
+    assert T.counted(1, "space") == "1 space" and T.counted(3, "card") == "3 cards"
+    said = GAME.narrate(Event("heal", {"player": 1, "heavy": 1, "light": 2}), ["Ann", "Bo"])
+    assert said == "Bo recovers 1 heavy and 2 light wounds."
+    said = GAME.narrate(Event("tokens", {"player": 0, "token": "Ammo", "change": -1}), ["Ann", "Bo"])
+    assert said == "Ann loses 1 Ammo token."
+
+
+@pytest.mark.parametrize(("op", "reaches"), [
+    ({"op": "wound", "heavy": 1}, True),
+    ({"op": "wound", "target": "self", "light": 1}, False),
+    ({"op": "step", "who": "opponent"}, True),
+    ({"op": "step"}, False),
+    ({"op": "remove_token", "token": "stun", "from": "self"}, False),
+    ({"op": "remove_token", "token": "stun"}, True),
+    ({"op": "backward"}, True),
+    ({"op": "forward"}, False),
+])
+def test_an_op_reaches_the_opponent_when_it_does_something_to_them(op: dict[str, object], reaches: bool) -> None:
+    assert reaches_opponent(TypeAdapter(Op).validate_python(op)) is reaches
 
 
 def test_the_set_is_labelled_as_the_projects_own() -> None:

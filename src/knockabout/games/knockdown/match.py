@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final, assert_never
+from typing import Any, Final
 
 from knockabout.games.knockdown import text as T
 from knockabout.games.knockdown.content import Box, boxes_for
@@ -28,28 +28,7 @@ from knockabout.games.knockdown.models import (
     Special,
     TurnStart,
 )
-from knockabout.games.knockdown.ops import (
-    BackwardOp,
-    BlinkOp,
-    CancelMoveOp,
-    ContaminateOp,
-    DiscardForTokensOp,
-    DiscardOp,
-    ForwardOp,
-    HealOp,
-    IgnoreAttackOp,
-    Op,
-    PlaceTokenOp,
-    PlaceTrapOp,
-    RemoveTokenOp,
-    RevealDiscardOp,
-    SpendForStepsOp,
-    StepOp,
-    TakeFromRowOp,
-    TransferWoundOp,
-    WoundOp,
-    WoundPerSymbolOp,
-)
+from knockabout.games.knockdown.ops import Op, reaches_opponent
 from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, SYMBOLS, TOKENS, Range
 
 DIRS: Final = ("up", "down", "left", "right")
@@ -192,26 +171,7 @@ def cost_slots(cost: tuple[str, ...]) -> tuple[int, ...]:
 
 def _hits_opponent(heavy: int, light: int, ops: tuple[Op, ...]) -> bool:
     """Whether an attack does something to the opponent (then it needs range, and it can be blocked)."""
-    return bool(heavy or light) or any(_reaches_opponent(op) for op in ops)
-
-
-def _reaches_opponent(op: Op) -> bool:
-    match op:
-        case WoundOp():
-            return op.target == "opponent"
-        case StepOp() | BlinkOp() | DiscardOp():
-            return op.who == "opponent"
-        case PlaceTokenOp():
-            return op.on == "opponent"
-        case RemoveTokenOp():
-            return op.source == "opponent"
-        case WoundPerSymbolOp() | BackwardOp() | RevealDiscardOp() | TransferWoundOp() | ContaminateOp():
-            return True
-        case (ForwardOp() | TakeFromRowOp() | HealOp() | SpendForStepsOp() | DiscardForTokensOp() | PlaceTrapOp()
-              | CancelMoveOp() | IgnoreAttackOp()):
-            return False
-        case _:
-            assert_never(op)
+    return bool(heavy or light) or any(reaches_opponent(op) for op in ops)
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from knockabout.games.knockdown.ops import Op, OpName
 from knockabout.games.knockdown.vocabulary import (
     MAX_SPACES,
     MAX_SPECIALS,
-    STRICT,
     TAGS,
     AttackType,
+    ContentModel,
     Range,
     Symbol,
     check_symbol,
@@ -23,10 +23,9 @@ from knockabout.games.knockdown.vocabulary import (
 )
 
 
-class AttackCard(BaseModel):
+class AttackCard(ContentModel):
     """One Attack card design; ``copies`` of it go into the deck."""
 
-    model_config = STRICT
     name: str = Field(min_length=1, max_length=40)
     symbols: tuple[str, ...] = Field(min_length=1, max_length=2)
     heavy: int = Field(0, ge=0, le=4)
@@ -42,19 +41,17 @@ class AttackCard(BaseModel):
     _s = field_validator("symbols")(classmethod(lambda cls, v: tuple(check_symbol(s) for s in v)))
 
 
-class ExtraCard(BaseModel):
+class ExtraCard(ContentModel):
     """A card that is not part of the Attack deck (e.g. Contamination)."""
 
-    model_config = STRICT
     name: str = Field(min_length=1, max_length=40)
     token: Literal["contamination"]
     count: int = Field(3, ge=1, le=6)
 
 
-class Special(BaseModel):
+class Special(ContentModel):
     """A Special Attack on a fighter sheet."""
 
-    model_config = STRICT
     name: str = Field(min_length=1, max_length=40)
     type: AttackType = "strike"
     cost: tuple[str, ...] = Field(min_length=1, max_length=4)
@@ -92,8 +89,7 @@ class Special(BaseModel):
         return self
 
 
-class Fighter(BaseModel):
-    model_config = STRICT
+class Fighter(ContentModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str = Field(min_length=1, max_length=40)
     fighter_class: str = Field(alias="class", min_length=1, max_length=40)
@@ -103,17 +99,15 @@ class Fighter(BaseModel):
 
 
 # --------------------------------------------------------------------------- skills
-class ExtraSymbol(BaseModel):
-    model_config = STRICT
+class ExtraSymbol(ContentModel):
     kind: Literal["extra_symbol"]
     cards: tuple[str, ...] = Field(min_length=1)
     symbol: Symbol
 
 
-class PoolBonus(BaseModel):
+class PoolBonus(ContentModel):
     """Your attacks (optionally only of a type / from an adjacent space) add wounds."""
 
-    model_config = STRICT
     kind: Literal["pool_bonus"]
     heavy: int = Field(0, ge=0, le=2)
     light: int = Field(0, ge=0, le=2)
@@ -122,44 +116,42 @@ class PoolBonus(BaseModel):
     adjacent: bool | None = None
 
 
-class PoolReduction(BaseModel):
+class PoolReduction(ContentModel):
     """Attacks against you (optionally only of a type) lose wounds from their pool."""
 
-    model_config = STRICT
     kind: Literal["pool_reduction"]
     heavy: int = Field(0, ge=0, le=2)
     light: int = Field(0, ge=0, le=2)
     attack_type: AttackType | None = None
 
 
-class BlockBonus(BaseModel):
-    model_config = STRICT
+class BlockBonus(ContentModel):
     kind: Literal["block_bonus"]
     light: int = Field(1, ge=1, le=2)
 
 
-class HandLimit(BaseModel):
-    model_config = STRICT
+class HandLimit(ContentModel):
     kind: Literal["hand_limit"]
     delta: int = Field(1, ge=-2, le=2)
 
 
-class RangeBonus(BaseModel):
-    model_config = STRICT
+class RangeBonus(ContentModel):
     kind: Literal["range_bonus"]
     max: int = Field(1, ge=1, le=2)
 
 
-class RoundStart(BaseModel):
-    model_config = STRICT
+class _StartOps(ContentModel):
+    """A program of ops the skill runs at the start of something."""
+
+    ops: tuple[Op, ...] = Field(min_length=1)
+
+
+class RoundStart(_StartOps):
     kind: Literal["round_start"]
-    ops: tuple[Op, ...] = Field(min_length=1)
 
 
-class TurnStart(BaseModel):
-    model_config = STRICT
+class TurnStart(_StartOps):
     kind: Literal["turn_start"]
-    ops: tuple[Op, ...] = Field(min_length=1)
 
 
 SkillEffect = Annotated[
@@ -167,16 +159,14 @@ SkillEffect = Annotated[
     Field(discriminator="kind"),
 ]
 
-class Skill(BaseModel):
-    model_config = STRICT
+class Skill(ContentModel):
     name: str = Field(min_length=1, max_length=40)
     initiative: int = Field(ge=1, le=20)
     effects: tuple[SkillEffect, ...] = Field(min_length=1)
 
 
 # --------------------------------------------------------------------------- arena and box
-class ArenaModel(BaseModel):
-    model_config = STRICT
+class ArenaModel(ContentModel):
     name: str = Field(min_length=1, max_length=60)
     rule: Literal["none", "fading_menhir", "technical_corridors", "dangerous_edges"] = "none"
     layout: tuple[str, ...] = Field(min_length=1, max_length=8)
@@ -219,8 +209,7 @@ class ArenaModel(BaseModel):
         return self
 
 
-class BoxModel(BaseModel):
-    model_config = STRICT
+class BoxModel(ContentModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str = Field(min_length=1, max_length=60)
     label: str = Field(min_length=1, max_length=120)
@@ -229,37 +218,32 @@ class BoxModel(BaseModel):
     extra_card: tuple[ExtraCard, ...] = ()
 
 
-class BoxFile(BaseModel):
-    model_config = STRICT
+class BoxFile(ContentModel):
     game: Literal["knockdown"]
     box: BoxModel
 
 
-class ArenaFile(BaseModel):
-    model_config = STRICT
+class ArenaFile(ContentModel):
     game: Literal["knockdown"]
     arena: ArenaModel
 
 
-class FightersFile(BaseModel):
-    model_config = STRICT
+class FightersFile(ContentModel):
     game: Literal["knockdown"]
     fighter: tuple[Fighter, ...] = Field(min_length=1, max_length=6)
 
 
-class AttacksFile(BaseModel):
-    model_config = STRICT
+class AttacksFile(ContentModel):
     game: Literal["knockdown"]
     card: tuple[AttackCard, ...] = Field(min_length=1, max_length=24)
 
 
-class SkillsFile(BaseModel):
-    model_config = STRICT
+class SkillsFile(ContentModel):
     game: Literal["knockdown"]
     skill: tuple[Skill, ...] = Field(min_length=6, max_length=16)
 
 
-FILE_MODELS: Final[dict[str, type[BaseModel]]] = {
+FILE_MODELS: Final[dict[str, type[ContentModel]]] = {
     "box": BoxFile,
     "arena": ArenaFile,
     "fighters": FightersFile,

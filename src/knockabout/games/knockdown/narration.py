@@ -9,6 +9,7 @@ from typing import assert_never, cast
 from knockabout.core.events import Event
 from knockabout.games.knockdown.content import builtin_boxes
 from knockabout.games.knockdown.events import EVENT_NAMES, EventName
+from knockabout.games.knockdown.text import counted, wounds_text
 
 _MOVES = {"move": "moves", "dash": "dashes", "blink": "blinks", "corridor": "uses a Technical Corridor",
           "backward": "is pushed back", "forward": "lunges forward"}
@@ -17,17 +18,7 @@ _WOUND_SOURCES = {"effect": "", "menhir": " from the fading Menhir", "poison": "
 
 
 def _wounds(heavy: int, light: int) -> str:
-    parts = []
-    if heavy:
-        parts.append(f"{heavy} heavy")
-    if light:
-        parts.append(f"{light} light")
-    return " and ".join(parts) + (" wound" if heavy + light == 1 else " wounds") if parts else "no wounds"
-
-
-def _n(count: object, word: str, many: str | None = None) -> str:
-    """``1 light wound``, ``2 light wounds``: a count with its word in the right number."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
+    return wounds_text(heavy, light, " and ")
 
 
 def _column(x: object) -> str:
@@ -121,12 +112,12 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         case "heal":
             return f"{who()} recovers {_wounds(d['heavy'], d['light'])}."
         case "potion":
-            return f"{who()} drinks a Potion and recovers {_n(d['healed'], 'light wound')}."
+            return f"{who()} drinks a Potion and recovers {counted(d['healed'], 'light wound')}."
         case "tokens":
             n = int(d["change"])
-            return f"{who()} {'gains' if n > 0 else 'loses'} {_n(abs(n), str(d['token']) + ' token')}."
+            return f"{who()} {'gains' if n > 0 else 'loses'} {counted(abs(n), str(d['token']) + ' token')}."
         case "tokens_spent":
-            return f"{who()} spends {_n(d['count'], str(d['token']) + ' token')}."
+            return f"{who()} spends {counted(d['count'], str(d['token']) + ' token')}."
         case "discard":
             return f"{who()} discards {d['card']}."
         case "reveal":
@@ -145,7 +136,7 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
             roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
             return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
         case "recover":
-            return f"{who()} shakes off {_n(d['light'], 'light wound')}."
+            return f"{who()} shakes off {counted(d['light'], 'light wound')}."
         case "candle":
             return (f"A Candle card burns: the Menhir's candles stand at columns {_column(d['left'])} "
                     f"and {_column(d['right'])}.")

@@ -1,17 +1,18 @@
 """The effect vocabulary: every op a card, sheet or skill effect is made of, as validated
 content models. :class:`OpName` names them (a content file's ``op = "..."`` is read as one),
-:data:`Op` is the union the interpreter (:mod:`.effects`) and the card text (:mod:`.text`)
-match on exhaustively, so a new op that either of them forgets fails ``mypy --strict``.
+:data:`Op` is the union the interpreter (:mod:`.effects`), the card text (:mod:`.text`) and
+:func:`reaches_opponent` match on exhaustively, so a new op that one of them forgets fails
+``mypy --strict``.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, assert_never
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from knockabout.games.knockdown.vocabulary import STRICT, Symbol, Token, Who, check_symbol
+from knockabout.games.knockdown.vocabulary import ContentModel, Symbol, Token, Who, check_symbol
 
 
 class OpName(StrEnum):
@@ -36,17 +37,15 @@ class OpName(StrEnum):
     IGNORE_ATTACK = "ignore_attack"
 
 
-class Cond(BaseModel):
+class Cond(ContentModel):
     """An op runs only if a fighter has (or lacks) a token."""
 
-    model_config = STRICT
     on: Who = "opponent"
     has: Token
     present: bool = True
 
 
-class _Op(BaseModel):
-    model_config = STRICT
+class _Op(ContentModel):
     when: Cond | None = Field(None, alias="if")
 
 
@@ -228,3 +227,21 @@ Op = Annotated[
 OP_NAMES: Final = tuple(str(o) for o in OpName)
 
 
+def reaches_opponent(op: Op) -> bool:
+    """Whether an op does something to the opponent (an attack with one needs range, and can be blocked)."""
+    match op:
+        case WoundOp():
+            return op.target == "opponent"
+        case StepOp() | BlinkOp() | DiscardOp():
+            return op.who == "opponent"
+        case PlaceTokenOp():
+            return op.on == "opponent"
+        case RemoveTokenOp():
+            return op.source == "opponent"
+        case WoundPerSymbolOp() | BackwardOp() | RevealDiscardOp() | TransferWoundOp() | ContaminateOp():
+            return True
+        case (ForwardOp() | TakeFromRowOp() | HealOp() | SpendForStepsOp() | DiscardForTokensOp() | PlaceTrapOp()
+              | CancelMoveOp() | IgnoreAttackOp()):
+            return False
+        case _:
+            assert_never(op)

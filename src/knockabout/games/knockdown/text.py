@@ -9,45 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from knockabout.games.knockdown.models import (
-    ArenaModel,
-    AttackCard,
-    BlockBonus,
-    ExtraSymbol,
-    Fighter,
-    HandLimit,
-    PoolBonus,
-    PoolReduction,
-    RangeBonus,
-    RoundStart,
-    Skill,
-    SkillEffect,
-    Special,
-    TurnStart,
-)
-from knockabout.games.knockdown.ops import (
-    BackwardOp,
-    BlinkOp,
-    CancelMoveOp,
-    Cond,
-    ContaminateOp,
-    DiscardForTokensOp,
-    DiscardOp,
-    ForwardOp,
-    HealOp,
-    IgnoreAttackOp,
-    Op,
-    PlaceTokenOp,
-    PlaceTrapOp,
-    RemoveTokenOp,
-    RevealDiscardOp,
-    SpendForStepsOp,
-    StepOp,
-    TakeFromRowOp,
-    TransferWoundOp,
-    WoundOp,
-    WoundPerSymbolOp,
-)
+from knockabout.games.knockdown import models as M
+from knockabout.games.knockdown import ops as O
 
 _TOKEN_TITLE = {
     "curse": "Curse", "stun": "Stun", "poison": "Poison", "mist": "Mist", "potion": "Potion", "ammo": "Ammo",
@@ -67,11 +30,13 @@ TOKEN_RULES = {
 }
 
 
-def _n(count: int, word: str) -> str:
+def counted(count: int, word: str) -> str:
+    """``1 space``, ``2 spaces``: a count with its word in the right number."""
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def wounds_text(heavy: int, light: int) -> str:
+def wounds_text(heavy: int, light: int, joiner: str = " + ") -> str:
+    """``1 heavy + 2 light wounds`` (a card's pool; the narration joins with `` and ``)."""
     parts = []
     if heavy:
         parts.append(f"{heavy} heavy")
@@ -79,16 +44,15 @@ def wounds_text(heavy: int, light: int) -> str:
         parts.append(f"{light} light")
     if not parts:
         return "no wounds"
-    return " + ".join(parts) + (" wound" if heavy + light == 1 else " wounds")
+    return joiner.join(parts) + (" wound" if heavy + light == 1 else " wounds")
 
 
-def _who(who: str, subject: bool = False) -> str:
-    if who == "self":
-        return "you" if not subject else "You"
-    return "your opponent" if not subject else "Your opponent"
+def _whom(who: str) -> str:
+    """The fighter an op names, as the card's reader hears it."""
+    return "yourself" if who == "self" else "your opponent"
 
 
-def _cond_text(c: Cond | None) -> str:
+def _cond_text(c: O.Cond | None) -> str:
     if c is None:
         return ""
     whose = "you have" if c.on == "self" else "your opponent has"
@@ -98,71 +62,69 @@ def _cond_text(c: Cond | None) -> str:
     return f"If {whose} the {_TOKEN_TITLE[c.has]} token: "
 
 
-def op_text(op: Op) -> str:
+def op_text(op: O.Op) -> str:
     """One sentence for one effect primitive."""
     match op:
-        case WoundOp():
+        case O.WoundOp():
             if op.target == "self":
                 t = f"You suffer {wounds_text(op.heavy, op.light)}."
             else:
                 t = f"Inflict {wounds_text(op.heavy, op.light)}."
-        case WoundPerSymbolOp():
+        case O.WoundPerSymbolOp():
             sym = "symbol" if op.symbol == "any" else f"{op.symbol} symbol"
             every = f"every {sym}" if op.per == 1 else f"every {op.per} {sym}s"
             t = f"Inflict 1 {op.kind} wound for {every} on the cards in your hand."
-        case BackwardOp():
-            t = f"Backward {op.steps}: push your opponent {_n(op.steps, 'space')} straight away from you."
-        case ForwardOp():
-            t = f"Forward {op.steps}: move {_n(op.steps, 'space')} straight towards your opponent."
-        case StepOp():
-            who = "yourself" if op.who == "self" else "your opponent"
+        case O.BackwardOp():
+            t = f"Backward {op.steps}: push your opponent {counted(op.steps, 'space')} straight away from you."
+        case O.ForwardOp():
+            t = f"Forward {op.steps}: move {counted(op.steps, 'space')} straight towards your opponent."
+        case O.StepOp():
             may = "You may move" if op.optional else "Move"
-            t = (f"{may} {who} up to {_n(op.steps, 'space')}." if op.optional
-                 else f"{may} {who} {_n(op.steps, 'space')}.")
-        case BlinkOp():
-            who = "yourself" if op.who == "self" else "your opponent"
-            span = _n(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
+            t = (f"{may} {_whom(op.who)} up to {counted(op.steps, 'space')}." if op.optional
+                 else f"{may} {_whom(op.who)} {counted(op.steps, 'space')}.")
+        case O.BlinkOp():
+            span = counted(op.max, "space") if op.min == op.max else f"{op.min}-{op.max} spaces"
             frm = "from you" if op.anchor == "actor" or op.who == "self" else "from where they stand"
-            t = f"Blink {who} to a free space {span} {frm}."
-        case PlaceTokenOp():
+            t = f"Blink {_whom(op.who)} to a free space {span} {frm}."
+        case O.PlaceTokenOp():
             n = ("an" if op.token[0] in "aeiou" else "a") if op.count == 1 else str(op.count)
             tok = _TOKEN_TITLE[op.token] + (" token" if op.count == 1 else " tokens")
             t = f"Gain {n} {tok}." if op.on == "self" else f"Place {n} {tok} on your opponent."
-        case RemoveTokenOp():
+        case O.RemoveTokenOp():
             tok = _TOKEN_TITLE[op.token]
-            t = f"Remove the {tok} token from {'yourself' if op.source == 'self' else 'your opponent'}."
-        case DiscardOp():
+            t = f"Remove the {tok} token from {_whom(op.source)}."
+        case O.DiscardOp():
             whose = "You discard" if op.who == "self" else "Your opponent discards"
             pick = "of their choice" if op.chooser == "owner" else "of your choice"
-            t = f"{whose} {_n(op.count, 'card')} {pick} from hand."
-        case RevealDiscardOp():
-            t = f"Your opponent reveals {_n(op.reveal, 'card')} from hand; you discard 1 of them."
-        case TakeFromRowOp():
-            t = f"Take {_n(op.count, 'card')} from the Attack Row into your hand."
-        case HealOp():
+            t = f"{whose} {counted(op.count, 'card')} {pick} from hand."
+        case O.RevealDiscardOp():
+            t = f"Your opponent reveals {counted(op.reveal, 'card')} from hand; you discard 1 of them."
+        case O.TakeFromRowOp():
+            t = f"Take {counted(op.count, 'card')} from the Attack Row into your hand."
+        case O.HealOp():
             t = f"Discard {wounds_text(op.heavy, op.light)} from your sheet."
-        case SpendForStepsOp():
+        case O.SpendForStepsOp():
             tok = _TOKEN_TITLE[op.token]
             t = f"Discard any number of {tok} tokens; move 1 space for each."
-        case DiscardForTokensOp():
+        case O.DiscardForTokensOp():
             tok = _TOKEN_TITLE[op.token]
             t = f"You may discard any number of cards with the {op.symbol} symbol; gain 1 {tok} token for each."
-        case TransferWoundOp():
-            t = f"Move {_n(op.count, 'wound')} from your sheet to your opponent's."
-        case PlaceTrapOp():
+        case O.TransferWoundOp():
+            t = f"Move {counted(op.count, 'wound')} from your sheet to your opponent's."
+        case O.PlaceTrapOp():
             t = "Place a Trap token on your space."
-        case ContaminateOp():
+        case O.ContaminateOp():
             t = "Put a Contamination card into your opponent's hand."
-        case CancelMoveOp():
+        case O.CancelMoveOp():
             t = "Cancel that movement."
-        case IgnoreAttackOp():
+        case O.IgnoreAttackOp():
             t = "Ignore that entire Attack Sequence (wounds and effect)."
         case _:
             assert_never(op)
     return _cond_text(op.when) + t
 
 
-def ops_text(ops: Iterable[Op]) -> str:
+def ops_text(ops: Iterable[O.Op]) -> str:
     return " ".join(op_text(o) for o in ops)
 
 
@@ -170,7 +132,7 @@ def cost_text(cost: Iterable[str]) -> str:
     return " + ".join("either " + " or ".join(s.split("|")) if "|" in s else s for s in cost)
 
 
-def card_text(c: AttackCard) -> str:
+def card_text(c: M.AttackCard) -> str:
     """An Attack card in words: symbols, name, wound pool, K.O., range, type, effect."""
     head = f"[{' '.join(c.symbols)}] {c.name} - {c.type.title()}, {c.range.text()}, {wounds_text(c.heavy, c.light)}"
     if c.ko:
@@ -183,7 +145,7 @@ def card_text(c: AttackCard) -> str:
     return "\n".join(lines)
 
 
-def special_text(s: Special) -> str:
+def special_text(s: M.Special) -> str:
     cost = cost_text(s.cost)
     if s.token_cost:
         cost += " and " + ", ".join(f"{n} {_TOKEN_TITLE[t]}" for t, n in s.token_cost.items())
@@ -197,7 +159,7 @@ def special_text(s: Special) -> str:
     return head + (f"\n  {trig}{ops_text(s.effect)}" if s.effect else "")
 
 
-def fighter_sheet(f: Fighter) -> str:
+def fighter_sheet(f: M.Fighter) -> str:
     lines = [f"{f.name} ({f.fighter_class})"]
     if f.ko_effect:
         lines.append("K.O. effect (before a Knockdown Test you start): " + ops_text(f.ko_effect))
@@ -208,11 +170,11 @@ def fighter_sheet(f: Fighter) -> str:
     return "\n".join(lines)
 
 
-def skill_effect_text(e: SkillEffect) -> str:
+def skill_effect_text(e: M.SkillEffect) -> str:
     match e:
-        case ExtraSymbol():
+        case M.ExtraSymbol():
             return f"Your {' and '.join(e.cards)} also show a {e.symbol} symbol."
-        case PoolBonus():
+        case M.PoolBonus():
             what = "attacks"
             if e.attack_type:
                 what = {"strike": "Strikes", "ability": "Abilities", "reaction": "Reactions"}[e.attack_type]
@@ -222,25 +184,25 @@ def skill_effect_text(e: SkillEffect) -> str:
                 what = f"Special Attack {what}" if e.attack_type else "Special Attacks"
             where = " from an adjacent space" if e.adjacent else " from a distance" if e.adjacent is False else ""
             return f"Your {what}{where} add {wounds_text(e.heavy, e.light)} to their Wound Pool."
-        case PoolReduction():
+        case M.PoolReduction():
             what = {"strike": "Strikes", "ability": "Abilities", "reaction": "Reactions"}.get(e.attack_type or "",
                                                                                             "Attacks")
             return f"{what} against you lose {wounds_text(e.heavy, e.light)} from their Wound Pool."
-        case BlockBonus():
-            return f"When you Block wounds, ignore {_n(e.light, 'more light wound')}."
-        case HandLimit():
+        case M.BlockBonus():
+            return f"When you Block wounds, ignore {counted(e.light, 'more light wound')}."
+        case M.HandLimit():
             return f"Your hand limit is {6 + e.delta}."
-        case RangeBonus():
-            return f"Your attacks with a range span reach {_n(e.max, 'space')} further."
-        case RoundStart():
+        case M.RangeBonus():
+            return f"Your attacks with a range span reach {counted(e.max, 'space')} further."
+        case M.RoundStart():
             return "At the start of each round: " + ops_text(e.ops)
-        case TurnStart():
+        case M.TurnStart():
             return "At the start of your turn: " + ops_text(e.ops)
         case _:
             assert_never(e)
 
 
-def skill_text(s: Skill) -> str:
+def skill_text(s: M.Skill) -> str:
     return f"{s.name} (initiative {s.initiative}): " + " ".join(skill_effect_text(e) for e in s.effects)
 
 
@@ -263,5 +225,5 @@ ARENA_RULE_TEXT = {
 }
 
 
-def arena_text(a: ArenaModel) -> str:
+def arena_text(a: M.ArenaModel) -> str:
     return "\n".join([a.name, *a.layout, ARENA_RULE_TEXT[a.rule]])

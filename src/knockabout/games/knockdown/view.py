@@ -24,26 +24,7 @@ from pydantic import ConfigDict, Field
 
 from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
 from knockabout.games.knockdown.match import MatchSetup
-from knockabout.games.knockdown.phases import (
-    BLINK,
-    BLOCK,
-    CARD,
-    COMBO,
-    COUNT,
-    DRAFT1,
-    DRAFT2,
-    FACEUP,
-    KO,
-    OPENING,
-    PAY,
-    PAY_REACT,
-    PHASE_KINDS,
-    REACT,
-    ROW,
-    STEP,
-    TOWER,
-    TRIGGERS,
-)
+from knockabout.games.knockdown.phases import PAY_REACT, PHASE_KINDS, TRIGGERS, Phase
 from knockabout.games.knockdown.rounds import CANDLE
 from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
 from knockabout.games.knockdown.vocabulary import SYMBOLS, TOKENS
@@ -353,35 +334,36 @@ _PURPOSES: tuple[Purpose, ...] = (
     "hand_limit", "discard", "reveal", "pick_revealed", "discard_for_tokens", "block_card",
 )
 _ATTACK_TYPES: tuple[Literal["strike", "ability", "reaction"], ...] = ("strike", "ability", "reaction")
-_ATTACK_PHASES = frozenset((BLOCK, REACT, KO, TOWER, PAY, CARD, STEP, BLINK, COUNT, ROW))
+_ATTACK_PHASES = frozenset((Phase.BLOCK, Phase.REACT, Phase.KO, Phase.TOWER, Phase.PAY, Phase.CARD, Phase.STEP,
+                            Phase.BLINK, Phase.COUNT, Phase.ROW))
 _NOTHING_PENDING = Pending()
 
 
 def _pending(s: KnockdownState) -> Pending:
     ph = s.phase
     pend = s.pend
-    if ph == PAY:
+    if ph == Phase.PAY:
         return Pending(special=s.setup.specials[pend[1]][pend[2]].name, reaction=pend[0] == PAY_REACT)
-    if ph == STEP:
+    if ph == Phase.STEP:
         return Pending(mover=pend[0], moves_left=pend[1], optional=pend[2], dash=pend[3])
-    if ph == BLINK:
+    if ph == Phase.BLINK:
         return Pending(mover=pend[0], spaces=tuple(pend[2]))
-    if ph == CARD:
+    if ph == Phase.CARD:
         return Pending(purpose=_PURPOSES[pend[0]], owner=pend[1], left=pend[3], revealed=tuple(pend[4]))
-    if ph == REACT:
+    if ph == Phase.REACT:
         sp = s.setup.specials[s.decider]
         return Pending(trigger=TRIGGERS[pend[0]], by=pend[1], reactions=tuple(sp[k].name for k in pend[2]))
-    if ph == TOWER:
+    if ph == Phase.TOWER:
         return Pending(tested=pend[0], cubes=pend[2], seconds=10, bot_pass_chance=s.tower_pass_chance(pend[2]))
-    if ph == COUNT:
+    if ph == Phase.COUNT:
         return Pending(token=TOKENS[pend[1]], have=s.tokens[pend[0]][pend[1]])
-    if ph in (ROW, OPENING):
+    if ph in (Phase.ROW, Phase.OPENING):
         return Pending(cards_left=pend[0])
-    if ph == DRAFT1:
+    if ph == Phase.DRAFT1:
         return Pending(chosen=(s.keep1[0] >= 0, s.keep1[1] >= 0))
-    if ph == DRAFT2:
+    if ph == Phase.DRAFT2:
         return Pending(chosen=(s.keep2[0] >= 0, s.keep2[1] >= 0))
-    if ph == FACEUP:
+    if ph == Phase.FACEUP:
         return Pending(chosen=(s.up[0] >= 0, s.up[1] >= 0))
     return _NOTHING_PENDING
 
@@ -394,7 +376,7 @@ def _attack(s: KnockdownState) -> AttackView | None:
 
 
 def _combo_used(s: KnockdownState) -> tuple[str, ...] | None:
-    if s.phase == COMBO or (s.phase in (PAY, STEP) and s.combo_used):
+    if s.phase == Phase.COMBO or (s.phase in (Phase.PAY, Phase.STEP) and s.combo_used):
         specials = s.setup.specials[s.current]
         return tuple(specials[k].name for k in range(len(specials)) if s.combo_used >> k & 1)
     return None

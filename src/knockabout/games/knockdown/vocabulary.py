@@ -15,7 +15,15 @@ ARENA_RULES: Final = ("none", "fading_menhir", "technical_corridors", "dangerous
 MAX_SPACES: Final = 32
 MAX_SPECIALS: Final = 5
 
-STRICT = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+
+class ContentModel(BaseModel):
+    """The base of every content model: an unknown key is an error, a loaded model never
+    changes, and an aliased field (``if``, ``from``) may also be given by its name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
 
 Who = Literal["opponent", "self"]
 AttackType = Literal["strike", "ability", "reaction"]
@@ -52,10 +60,9 @@ def token_counts(what: str, lo: int, hi: int) -> AfterValidator:
     return AfterValidator(check)
 
 
-class Range(BaseModel):
+class Range(ContentModel):
     """Where an attack reaches: any distance, exactly/lo-hi spaces, or a projectile line."""
 
-    model_config = STRICT
     kind: Literal["any", "span", "projectile"]
     lo: int = 0
     hi: int = 0
