@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from knockabout.core.events import Event
+from knockabout.core.narration import EventLines
 from knockabout.games.knockback.ops import Op
 
 _DIR_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -37,8 +38,28 @@ def _ability_line(op: Op, d: Mapping[str, Any]) -> str:
             assert_never(op)
 
 
+LINES = EventLines(
+    {
+        "draft_keep": "{player} keeps {name}.",
+        "draft_pick": "{player} picks a card to keep.",
+        "draft_pass": "The hands are passed ({hand_size} cards each).",
+        "round_start": "— Round {round}: {starter} places first.",
+        "battle": "All cards are placed. {player} starts the battle.",
+        "activate": "{player} activates {name} ({card}).",
+        "move": "{card} moves {dir}.",
+        "knockout": "{name} ({card}) leaves the grid.",
+    },
+    seats=("player", "starter"),
+    show={"dir": _DIR_WORD.__getitem__},
+)
+"""The events whose sentence is the event's data filled into a template."""
+
+
 def narrate(event: Event, names: Sequence[str]) -> str | None:
     """One sentence for an event (None for events not worth a line)."""
+    line = LINES.line(event, names)
+    if line is not None:
+        return line
     d = event.data
     t = event.type
 
@@ -49,28 +70,14 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         return _ability_line(_ABILITY_EVENTS[t], d)
     if t == "exhaust":
         return _ability_line(Op(d["ability"]) if "ability" in d else _EXHAUST_REASON[d["reason"]], d)
-    if t == "draft_keep":
-        return f"{who()} keeps {d['name']}."
-    if t == "draft_pick":
-        return f"{who()} picks a card to keep."
-    if t == "draft_pass":
-        return f"The hands are passed ({d['hand_size']} cards each)."
     if t == "draft_done":
         a, b = d["lineups"]
         return f"Draft over. {names[0]}: {', '.join(a)}. {names[1]}: {', '.join(b)}."
-    if t == "round_start":
-        return f"— Round {d['round']}: {who('starter')} places first."
     if t == "place":
         where = " in the middle" if (d["x"], d["y"]) == (0, 0) else ""
         return f"{who()} places {d['name']} ({d['card']}){where}."
-    if t == "battle":
-        return f"All cards are placed. {who()} starts the battle."
     if t == "turn":
         return None
-    if t == "activate":
-        return f"{who()} activates {d['name']} ({d['card']})."
-    if t == "move":
-        return f"{d['card']} moves {_DIR_WORD[d['dir']]}."
     if t == "skip":
         why = " (nothing it could do)" if d["forced"] else ""
         return f"{d['card']} skips its {d['symbol'].replace('_', '-')} symbol{why}."
@@ -81,8 +88,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
             f"{d['name']} ({d['card']}) punches {d['target_name']} ({d['target']}) {_DIR_WORD[d['dir']]}: "
             f"attack {d['attack']} against heart {d['heart']} on its {free}{_DIR_WORD[d['side']]} edge — {result}"
         )
-    if t == "knockout":
-        return f"{d['name']} ({d['card']}) leaves the grid."
     if t == "knockback":
         cells = d["cells"]
         plural = "s" if cells != 1 else ""
