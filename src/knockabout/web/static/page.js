@@ -17,6 +17,14 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// the short form game renderers use: a ``tag`` element with class ``cls`` holding ``text``
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 let toastTimer = null;
 export function toast(message, kind = "error") {
   const t = document.getElementById("toast");

@@ -6,6 +6,9 @@
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
 // and the optional help: legend(), hint(view, ctx), quietAction(text), outcomeText(outcome, view, ctx).
 
+import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
+import { tip } from "/static/help.js";
+
 const DIRS = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
 const WORD = { N: "north", E: "east", S: "south", W: "west" };
 const BACK = { N: "S", S: "N", E: "W", W: "E" };
@@ -53,13 +56,6 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
   .kb-mid .nm{font-size:10px}.kb-mid .lb{font-size:10px}.kb-e{font-size:10.5px}}
 `;
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 function ensureStyle() {
   if (document.getElementById("kb-style")) return;
   const s = el("style"); s.id = "kb-style"; s.textContent = CSS;
@@ -106,13 +102,6 @@ function edge(c, d) {
   const e = el("div", `kb-e ${d.toLowerCase()}`);
   const v = c.board_edges[d];
   e.append(el("b", "", String(v.attack)), el("i", "", "/"), el("span", "", String(v.heart)));
-  return e;
-}
-
-// a keyboard-reachable element whose full text the shell shows on hover, focus or long press
-function tip(e, text) {
-  e.dataset.tip = text;
-  e.tabIndex = 0;
   return e;
 }
 

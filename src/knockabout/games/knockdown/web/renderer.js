@@ -38,19 +38,8 @@ const SEAT_COLOR = ["#c62828", "#1565c0"];
 const SEAT_TEXT = ["#ff8a80", "#90b8ff"];  // the seat colours, light enough to read on the dark panel
 const CELL = 44;
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-// a keyboard-reachable element whose full text the shell shows on hover, focus or long press
-function tip(e, text) {
-  e.dataset.tip = text;
-  e.tabIndex = 0;
-  return e;
-}
+import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
+import { tip } from "/static/help.js";
 
 const SYMBOL_TEXT = {
   punch: "Punch symbol", kick: "Kick symbol", block: "Block symbol: pays for blocking an attack",

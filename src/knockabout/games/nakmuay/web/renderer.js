@@ -3,6 +3,9 @@
 // and the optional help the shell shows: legend(), hint(view, ctx), sortActions(legal, view),
 // quietAction(text), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
 
+import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
+import { tip } from "/static/help.js";
+
 const TITLES = {
   "ko": "KO", "block": "Block", "attack+1": "Attack +1", "attack+2": "Attack +2", "attack+3": "Attack +3",
   "countdown": "10-Second Countdown", "dodge": "Dodge", "scout": "Scout", "sweep": "Sweep",
@@ -45,20 +48,6 @@ function glyph(name) {
   }
   const key = SVG[name] ? name : "clinch";
   return `<svg viewBox="0 0 24 24" aria-hidden="true" style="color:var(--c)">${SVG[key]}</svg>`;
-}
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-// a keyboard-reachable element whose full text the shell shows on hover, focus or long press
-function tip(e, text) {
-  e.dataset.tip = text;
-  e.tabIndex = 0;
-  return e;
 }
 
 export function card(name, small = false) {
