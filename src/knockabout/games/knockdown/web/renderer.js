@@ -7,6 +7,9 @@
 // and the optional help the shell shows: legend(), hint(view, ctx), actionTip(text, view, ctx),
 // quietAction(text), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
 
+import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
+import { tip } from "/static/help.js";
+
 // Card symbols drawn as small inline SVG icons (no emoji font needed).
 const SYM_PATH = {
   punch: "M5 9h9a3 3 0 0 1 0 6H9l-2 3H4V11z M6 5h3v4H6z M10 5h3v4h-3z M14 6h3v4h-3z",
@@ -38,8 +41,6 @@ const SEAT_COLOR = ["#c62828", "#1565c0"];
 const SEAT_TEXT = ["#ff8a80", "#90b8ff"];  // the seat colours, light enough to read on the dark panel
 const CELL = 44;
 
-import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
-import { tip } from "/static/help.js";
 
 const SYMBOL_TEXT = {
   punch: "Punch symbol", kick: "Kick symbol", block: "Block symbol: pays for blocking an attack",
