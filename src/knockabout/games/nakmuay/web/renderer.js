@@ -192,7 +192,11 @@ export function actionLabel(text, view, ctx) {
     case "scout-take": {
       if (arg === "none") return "Take nothing (all KO)";
       const seen = pend.seen || [];
-      return seen[Number(arg)] ? `Take ${TITLES[seen[Number(arg)]]}` : text;
+      const name = seen[Number(arg)];
+      if (!name) return text;
+      // two alike cards among those seen: say which one (the top card is the 1st)
+      const alike = seen.filter((s) => s === name).length > 1;
+      return alike ? `Take ${TITLES[name]} (card ${Number(arg) + 1} from the top)` : `Take ${TITLES[name]}`;
     }
     case "order": {
       const seen = pend.seen || [];
