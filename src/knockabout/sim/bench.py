@@ -17,6 +17,7 @@ jobs (``benchmarks/compiled_vs_plain.py``). Both say which build they measured
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from knockabout.bots.ismcts import ISMCTSBot
@@ -47,6 +48,23 @@ class BenchResult:
 def _builds() -> tuple[str, dict[str, str]]:
     builds = module_builds()
     return build_summary(builds), {b.module: b.build for b in builds}
+
+
+def copy_costs(pos: list[State], reps: int, rng: Rng, clock: Callable[[], float]) -> tuple[float, float]:
+    """Microseconds per ``clone()`` (``reps`` times each position) and per
+    ``determinize()`` for the seat to act (a quarter as many times)."""
+    t0 = clock()
+    for s in pos:
+        for _ in range(reps):
+            s.clone()
+    clone_us = (clock() - t0) / (reps * len(pos)) * 1e6
+    t0 = clock()
+    for s in pos:
+        d = s.to_act()
+        assert d is not None
+        for _ in range(reps // 4):
+            s.determinize(d.player, rng)
+    return clone_us, (clock() - t0) / ((reps // 4) * len(pos)) * 1e6
 
 
 def positions(game_id: str, players: int, count: int, seed: int = 7) -> list[State]:
@@ -89,19 +107,7 @@ def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -
     elapsed = clock() - start
     # clone and determinize
     pos = positions(game_id, n, 40)
-    reps = 200
-    t0 = clock()
-    for s in pos:
-        for _ in range(reps):
-            s.clone()
-    clone_us = (clock() - t0) / (reps * len(pos)) * 1e6
-    t0 = clock()
-    for s in pos:
-        p = s.to_act()
-        assert p is not None
-        for _ in range(reps // 4):
-            s.determinize(p.player, rng)
-    det_us = (clock() - t0) / ((reps // 4) * len(pos)) * 1e6
+    clone_us, det_us = copy_costs(pos, 200, rng, clock)
     # ISMCTS iterations per second, on a time budget spread over positions
     search = pos[:10]
     bot = ISMCTSBot(time_ms=1000.0 * seconds / len(search))
@@ -174,19 +180,7 @@ def fixed_work(
             steps += 1
     random_s = clock() - t0
     pos = positions(game_id, n, 40)
-    reps = 100
-    t0 = clock()
-    for s in pos:
-        for _ in range(reps):
-            s.clone()
-    clone_us = (clock() - t0) / (reps * len(pos)) * 1e6
-    t0 = clock()
-    for s in pos:
-        d = s.to_act()
-        assert d is not None
-        for _ in range(reps // 4):
-            s.determinize(d.player, rng)
-    det_us = (clock() - t0) / ((reps // 4) * len(pos)) * 1e6
+    clone_us, det_us = copy_costs(pos, 100, rng, clock)
     choices: list[str] = []
     bot = ISMCTSBot(iterations=iterations)
     done = 0

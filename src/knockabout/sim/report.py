@@ -11,24 +11,13 @@ from dataclasses import dataclass, field
 
 from knockabout.core.rng import mix_seed
 from knockabout.sim.results import SimResults
-from knockabout.sim.stats import Rating, elo_ratings, pairs_from_payoffs, wilson
+from knockabout.sim.stats import Rating, WinRate, elo_ratings, pairs_from_payoffs, wilson
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
-@dataclass(frozen=True)
-class RateLine:
-    """A win rate: ``points`` (a win is 1, a shared draw a fraction) out of ``games``."""
-
-    label: str
-    games: int
-    points: float
-    low: float
-    high: float
-
-    @property
-    def rate(self) -> float:
-        return self.points / self.games if self.games else 0.0
+RateLine = WinRate
+"""A win rate with its 95 % Wilson interval."""
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from statistics import NormalDist
 
-from knockabout.sim.stats import wilson
+from knockabout.sim.stats import WinRate, wilson
 
 ALPHA = 0.05
 GROWTH = 1.5
@@ -60,23 +59,8 @@ def looks(first: int, cap: int, step: int = 1) -> Iterator[int]:
         n = min(cap, math.ceil(n * GROWTH / step) * step)
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A win rate seen by a sequential run, and its interval at the look's level."""
-
-    label: str
-    points: float
-    games: int
-    low: float
-    high: float
-
-    @property
-    def rate(self) -> float:
-        return self.points / self.games if self.games else 0.0
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2.0
+Estimate = WinRate
+"""A win rate seen by a sequential run, and its interval at the look's level."""
 
 
 def design_effect(rounds: Sequence[tuple[float, int]]) -> float:
@@ -101,7 +85,7 @@ def estimate(label: str, rounds: Sequence[tuple[float, int]], alpha: float) -> E
     games = sum(g for _, g in rounds)
     deff = design_effect(rounds)
     lo, hi = wilson(points / deff, games / deff, z_for(alpha)) if games else (0.0, 1.0)
-    return Estimate(label, points, games, lo, hi)
+    return Estimate(label, games, points, lo, hi)
 
 
 def widest(estimates: Sequence[Estimate]) -> float:

@@ -196,3 +196,23 @@ def pairs_from_payoffs(bots: Sequence[int], payoffs: Sequence[float]) -> list[Pa
             out.append((bots[i], bots[j], payoffs[i] / total))
     return out
 
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """A win rate: ``points`` (a win is 1, a shared draw a fraction) out of ``games``,
+    with its interval ``low``-``high``."""
+
+    label: str
+    games: int
+    points: float
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2.0

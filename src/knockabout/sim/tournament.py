@@ -181,8 +181,8 @@ def play_block(spec: SimSpec, block: DealBlock) -> list[dict[str, Any]]:
     return out
 
 
-def run_identity(spec: SimSpec, until: Until | None, size: int) -> dict[str, Any]:
-    """What decides a sim run's results (a checkpoint's ``run``)."""
+def _what_is_played(spec: SimSpec) -> dict[str, Any]:
+    """The game, rules version, players, checked config, seed and bots of a run."""
     g = get_game(spec.game)
     return {
         "game": g.id,
@@ -191,6 +191,13 @@ def run_identity(spec: SimSpec, until: Until | None, size: int) -> dict[str, Any
         "config": g.make_config(spec.full_config()).model_dump(mode="json"),
         "seed": spec.seed,
         "bots": list(spec.bots),
+    }
+
+
+def run_identity(spec: SimSpec, until: Until | None, size: int) -> dict[str, Any]:
+    """What decides a sim run's results (a checkpoint's ``run``)."""
+    return {
+        **_what_is_played(spec),
         "games": spec.games if until is None else None,
         "until_ci": None if until is None else [until.width, until.max_games],
         "block": size,
@@ -299,12 +306,7 @@ def run(
     results = [game_from_row(g) for g in rows]
     g = get_game(spec.game)
     meta = {
-        "game": g.id,
-        "rules_version": g.rules_version,
-        "players": spec.players,
-        "config": g.make_config(spec.full_config()).model_dump(mode="json"),
-        "seed": spec.seed,
-        "bots": list(spec.bots),
+        **_what_is_played(spec),
         "requested_games": spec.games if until is None else until.max_games,
         "lineups": [list(lu) for lu in lineups(spec.bots, spec.players)],
         "length_unit": g.facts.length_unit,
