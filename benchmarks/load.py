@@ -51,12 +51,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
+                 bot_processes: int | None = None) -> subprocess.Popen[bytes]:
     src = Path(__file__).resolve().parents[1] / "src"
     env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
            "--message-rate", "off", "--finished-ttl", "5"]
+    if bot_processes is not None:
+        cmd += ["--bot-processes", str(bot_processes)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(400):
         try:
@@ -114,16 +117,18 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
     stop = time.monotonic() + seconds
     me = psutil.Process()
     cpu0, mine0, t0 = proc.cpu_times(), me.cpu_times(), time.monotonic()
+    kids0 = {k.pid: sum(k.cpu_times()[:2]) for k in proc.children(recursive=True)}
     rng = random.Random(tables)
     await asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in range(tables)))
     cpu1, mine1, t1 = proc.cpu_times(), me.cpu_times(), time.monotonic()
     busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
+    kids = sum(sum(k.cpu_times()[:2]) - kids0.get(k.pid, 0.0) for k in proc.children(recursive=True))
     client = (mine1.user - mine0.user) + (mine1.system - mine0.system)
     rtts = sorted(tally.rtts)
     q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
     return {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
             "frames_per_s": tally.frames / (t1 - t0), "cpu_pct": 100 * busy / (t1 - t0),
-            "client_cpu_pct": 100 * client / (t1 - t0),
+            "client_cpu_pct": 100 * client / (t1 - t0), "bots_cpu_pct": 100 * kids / (t1 - t0),
             "rss_mb": proc.memory_info().rss / 2**20, "games": tally.games, "errors": tally.errors}
 
 
@@ -137,6 +142,8 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=2.0, help="the server's --bot-delay")
     ap.add_argument("--hard-tables", type=int, default=0,
                     help="also keep this many bot-only tables of `hard` bots busy (at most 20: the server's cap)")
+    ap.add_argument("--bot-processes", type=int, default=None,
+                    help="the server's --bot-processes (0: searches in threads; default: the server's default)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
@@ -144,7 +151,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
-        server = start_server(db, port, args.pace, args.bot_delay, args.bot)
+        server = start_server(db, port, args.pace, args.bot_delay, args.bot, args.bot_processes)
         try:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
@@ -154,12 +161,13 @@ def main() -> None:
                     "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
             if args.hard_tables:
                 print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
-            print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %")
+            print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
+                  "  bot procs cpu %")
             for n in levels:
                 r = asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc))
                 print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
                       f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
-                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}", flush=True)
+                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}", flush=True)
         finally:
             server.terminate()
             try:
