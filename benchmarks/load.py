@@ -8,6 +8,11 @@ the update that confirms it) p50/p99, frames/s received, the server's CPU and RS
 
     .venv/bin/python benchmarks/load.py --levels 25,50,100 --seconds 20
     .venv/bin/python benchmarks/load.py --levels 100 --db postgresql://user:pw@localhost/knockabout
+    .venv/bin/python benchmarks/load.py --levels 50 --soak 60      # one hour: is memory flat?
+
+With ``--soak MINUTES`` the first level runs that long, in windows of ``--seconds``
+(default 60 then), one line per window, and ends with the RSS of the first and last
+windows and its growth per hour (a leak shows as steady growth).
 
 Bounded: at most 1,000 tables and 600 s per level.
 """
@@ -135,17 +140,26 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", default="25,50,100", help="comma-separated table counts (each <= 1000)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="seconds per level (<= 600)")
+    ap.add_argument("--seconds", type=float, default=None, help="seconds per level or soak window (<= 600;"
+                    " default 20, with --soak 60)")
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file in a temp dir)")
     ap.add_argument("--bot", default="easy", help="the bot level at every table")
     ap.add_argument("--pace", type=float, default=0.9, help="the server's --pace (seconds between bot moves)")
     ap.add_argument("--bot-delay", type=float, default=2.0, help="the server's --bot-delay")
     ap.add_argument("--hard-tables", type=int, default=0,
                     help="also keep this many bot-only tables of `hard` bots busy (at most 20: the server's cap)")
+    ap.add_argument("--soak", type=float, default=None, metavar="MINUTES",
+                    help="run the first level this long (at most 1440), a line per --seconds window")
     ap.add_argument("--bot-processes", type=int, default=None,
                     help="the server's --bot-processes (0: searches in threads; default: the server's default)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
+    if args.seconds is None:
+        args.seconds = 20.0 if args.soak is None else 60.0
+    if args.soak is not None:
+        if not 0 < args.soak <= 1440:
+            raise SystemExit("--soak takes 1-1440 minutes")
+        levels = levels[:1] * max(1, round(args.soak * 60 / args.seconds))
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -163,11 +177,20 @@ def main() -> None:
                 print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
             print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
                   "  bot procs cpu %")
+            rss: list[float] = []
             for n in levels:
                 r = asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc))
+                rss.append(r["rss_mb"])
                 print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
                       f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
                       f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}", flush=True)
+            if args.soak is not None and len(rss) >= 2:
+                hours = (len(rss) - 1) * args.seconds / 3600
+                half = rss[len(rss) // 2:]  # the second half: past the warm-up
+                slope = statistics.linear_regression(range(len(half)), half).slope * 3600 / args.seconds
+                print(f"soak: RSS {rss[0]:.0f} MB in the first window, {rss[-1]:.0f} MB in the last "
+                      f"({hours:.2f} h later), at most {max(rss):.0f} MB; second half's trend "
+                      f"{slope:+.1f} MB per hour")
         finally:
             server.terminate()
             try:
