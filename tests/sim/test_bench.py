@@ -20,6 +20,12 @@ def test_bench_json_names_the_build_of_every_compiled_module() -> None:
     assert set(row["modules"]) == set(COMPILED_MODULES)
 
 
+def test_the_bench_table_says_which_build_it_measured() -> None:
+    r = CliRunner().invoke(app, ["bench", "--game", "knockback", "--seconds", "0.1"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert f"knockabout bench (one process; {build_summary()})" in r.output
+
+
 def test_fixed_work_is_the_same_work_every_time() -> None:
     a = fixed_work("nak-muay", games=3, iterations=20, hard_moves=1)
     b = fixed_work("nak-muay", games=3, iterations=20, hard_moves=1)

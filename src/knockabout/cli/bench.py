@@ -43,7 +43,9 @@ def bench(
     if as_json:
         console.print_json(json.dumps([r.__dict__ for r in rows]))
         return
-    t = Table(title="knockabout bench (one process)", box=None, pad_edge=False, header_style="bold")  # fits 80 columns
+    build = rows[0].build if rows else "no build measured"
+    t = Table(title=f"knockabout bench (one process; {build})", box=None, pad_edge=False,
+              header_style="bold")  # fits 80 columns
     t.add_column("game", no_wrap=True)
     # headers that fit 80 columns whole, one word a line where needed
     for col in ("players", "steps/s", "games/s", "clone\nµs", "determinize\nµs", "ISMCTS\nit/s", "hard\nms/move"):
