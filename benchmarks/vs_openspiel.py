@@ -19,7 +19,9 @@ seat 1. Two-player tables only (OpenSpiel's bot takes one seat, knockabout the o
     .venv/bin/python benchmarks/vs_openspiel.py --game knockdown --games 40 --ms 20 --config '{"max_turns": 60}'
     .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 100 --iterations 30   # same search effort
 
-Results: a JSON line per game in ``benchmarks/results/vs_openspiel-<game>.json``.
+Results: a summary in ``benchmarks/results/vs_openspiel-<game>.json`` (rewritten after every
+pair of games, so a stopped run keeps what it played), with every game ``hard`` did not win
+listed by seed and seat so it can be replayed.
 """
 
 from __future__ import annotations
@@ -151,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     ours_moves = theirs_moves = 0
     ours_iters = theirs_sims = 0
     lengths = []
+    not_won: list[dict[str, Any]] = []
     opponent = ""
     start = time.perf_counter()
     for k in range(args.games // 2):
@@ -160,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
             score += s
             games += 1
             lengths.append(n)
+            if s < 1.0:
+                not_won.append({"seed": args.seed + k, "knockabout_seat": seat, "score": s, "decisions": n})
             ours_ms += ours.spent * 1000
             theirs_ms += theirs.spent * 1000
             ours_moves += ours.moves
@@ -185,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             "openspiel_simulations_per_move": theirs_sims / max(1, theirs_moves),
             "mean_decisions_per_game": sum(lengths) / len(lengths),
             "seconds": time.perf_counter() - start,
+            "not_won": not_won,
         }
         out.write_text(json.dumps(result, indent=1) + "\n")  # after every pair: a stopped run keeps its games
     print(out.read_text().strip())
