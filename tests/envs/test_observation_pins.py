@@ -29,7 +29,7 @@ from knockabout.core.view import View
 from tests.envs.positions import configs, tables, walk
 
 PINS = Path(__file__).with_name("observation_pins.json")
-SEEDS = range(3)
+SEEDS = range(5)
 SAMPLES = (0, 7, 40)
 """Positions (in walk order) whose whole vectors are stored, for readable failures."""
 
