@@ -2,7 +2,8 @@
 
 A game's :class:`~knockabout.core.plugins.ObservationEncoder` declares its fields; its
 ``encode`` makes a :class:`VectorWriter` over that declaration and writes each field by
-name. The writer knows each field's offset and size, so a write that does not fit the
+name. Games derive theirs from :class:`ViewEncoder`, which reads the game's typed view
+and writes the fields every game shares. The writer knows each field's offset and size, so a write that does not fit the
 declaration (a one-hot index past the field, too many flags) raises instead of silently
 shifting the rest of the vector, and the documented layout is the encoded one.
 
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 from knockabout.core.plugins import EncodedField, ObservationEncoder
-from knockabout.core.view import View
+from knockabout.core.view import OutcomeView, View
 
 _ZEROS: dict[int, bytes] = {}
 
@@ -119,38 +120,71 @@ class VectorWriter:
         return self.vector
 
 
-class WireEncoder(ObservationEncoder):
-    """An encoder that reads the view's wire form (``view.to_json()``).
+class EncodableView(Protocol):
+    """What every game's view holds that the shared fields are written from."""
 
-    It writes the fields every such game declares alike — ``seat`` (one-hot: the seat
-    looking), ``legal_count`` (the viewer's legal actions / :attr:`legal_scale`), ``over``
-    and ``payoff`` — and leaves the game's own fields to :meth:`write`.
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def legal(self) -> tuple[str, ...] | None: ...
+    @property
+    def outcome(self) -> OutcomeView | None: ...
+
+
+V = TypeVar("V", bound=EncodableView)
+
+
+def framed_fields(seats: int, legal_scale: int, fields: Sequence[EncodedField]) -> tuple[EncodedField, ...]:
+    """A game's own ``fields`` between the ones every game declares alike: ``seat`` first,
+    ``legal_count``, ``over`` and ``payoff`` last (what :class:`ViewEncoder` writes)."""
+    return (
+        EncodedField("seat", seats, "one-hot: the seat looking"),
+        *fields,
+        EncodedField("legal_count", 1, f"the viewer's legal actions / {legal_scale} (0 when it does not decide)"),
+        EncodedField("over", 1, "1: the game is over"),
+        EncodedField("payoff", 1, "the viewer's payoff once the game is over"),
+    )
+
+
+class ViewEncoder(ObservationEncoder, Generic[V]):
+    """An encoder that reads one game's typed view (its dataclass attributes).
+
+    It declares and writes the fields every game has alike (:func:`framed_fields`):
+    ``seat`` (one-hot: the seat looking), ``legal_count`` (the viewer's legal actions /
+    ``legal_scale``), ``over`` and ``payoff``; :meth:`write` writes the game's own
+    ``fields`` in between. A view of another type is refused with a :class:`TypeError`.
     """
 
-    legal_scale: ClassVar[float]
-
-    def __init__(self) -> None:
+    def __init__(self, view_type: type[V], *, seats: int, legal_scale: int, fields: Sequence[EncodedField]) -> None:
+        self.view_type = view_type
+        self.legal_scale = legal_scale
+        self.fields = framed_fields(seats, legal_scale, fields)
         self._layout = Layout(self.fields)
 
+    def view(self, view: View) -> V:
+        """``view`` as this encoder's view type (:class:`TypeError` for another)."""
+        if not isinstance(view, self.view_type):
+            raise TypeError(f"{type(self).__name__} encodes {self.view_type.__name__}, not {type(view).__name__}")
+        return view
+
     def encode(self, view: View) -> array[float]:
-        v = view.to_json()
+        v = self.view(view)
         w = self._layout.writer()
-        seat = v["seat"]
+        seat = v.seat
         w.one_hot("seat", seat)
-        self.write(w, v, seat)
-        legal = v.get("legal")
-        if legal is not None:
-            w.scalar("legal_count", len(legal), self.legal_scale)
-        o = v["outcome"]
+        self.write(w, v)
+        if v.legal is not None:
+            w.scalar("legal_count", len(v.legal), self.legal_scale)
+        o = v.outcome
         if o is not None:
             w.flags("over", (True,))
             if seat is not None:
-                w.scalar("payoff", o["payoffs"][seat], 1)
+                w.scalar("payoff", o.payoffs[seat], 1)
         return w.done()
 
     @abstractmethod
-    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
-        """Write the game's own fields from the wire view ``v`` of ``seat``."""
+    def write(self, w: VectorWriter, view: V) -> None:
+        """Write the game's own fields from ``view``."""
 
 
 def one_hot_index(value: object, choices: Sequence[object]) -> int | None:

@@ -9,11 +9,10 @@ stays in [0, 1]. Built from the typed view's attributes only.
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
 
-from knockabout.core.encoding import Layout
-from knockabout.core.plugins import EncodedField, ObservationEncoder
+from knockabout.core.encoding import VectorWriter, ViewEncoder
+from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.actions import MAX_SEATS
@@ -31,7 +30,6 @@ _KIND_OF: Final = C.KIND_BY_NAME
 _COPIES: Final = C.COPIES
 
 FIELDS: Final = (
-    EncodedField("seat", N, "one-hot: the seat looking"),
     EncodedField("players", N - 1, "one-hot: seats at the table (2..5)"),
     EncodedField("turn", 1, "turn / max_turns"),
     EncodedField("strict_end_turn", 1, "1: the 'strict_end_turn' variant"),
@@ -64,23 +62,16 @@ FIELDS: Final = (
     EncodedField("hand", K, "per card kind: copies in the viewer's hand / copies in the box"),
     EncodedField("known_pile", KNOWN_DEPTHS * K,
                  f"per depth 0..{KNOWN_DEPTHS - 1} below the top: one-hot kind of a pile card the viewer knows"),
-    EncodedField("legal_count", 1, "the viewer's legal actions / 20 (0 when it does not decide)"),
-    EncodedField("over", 1, "1: the game is over"),
-    EncodedField("payoff", 1, "the viewer's payoff once the game is over"),
 )
+"""The game's own fields (:class:`ViewEncoder` adds ``seat`` before them and ``legal_count``,
+``over`` and ``payoff`` after)."""
 
 
-class NakMuayEncoder(ObservationEncoder):
-    fields = FIELDS
-
+class NakMuayEncoder(ViewEncoder[NakMuayView]):
     def __init__(self) -> None:
-        self._layout = Layout(FIELDS)
+        super().__init__(NakMuayView, seats=N, legal_scale=20, fields=FIELDS)
 
-    def encode(self, view: View) -> array[float]:
-        assert isinstance(view, NakMuayView)
-        w = self._layout.writer()
-        seat = view.seat
-        w.one_hot("seat", seat)
+    def write(self, w: VectorWriter, view: NakMuayView) -> None:
         w.one_hot("players", view.players - 2)
         w.scalar("turn", view.turn, view.max_turns)
         w.flags("strict_end_turn", (view.end_turn == "strict_end_turn",))
@@ -132,21 +123,13 @@ class NakMuayEncoder(ObservationEncoder):
         for known in view.known_pile or ():
             if known.depth < KNOWN_DEPTHS:
                 w.one_hot("known_pile", _KIND_OF[known.card], offset=known.depth * K)
-        if view.legal is not None:
-            w.scalar("legal_count", len(view.legal), 20)
-        o = view.outcome
-        if o is not None:
-            w.flags("over", (True,))
-            if seat is not None:
-                w.scalar("payoff", o.payoffs[seat], 1)
-        return w.done()
 
     def potential(self, view: View) -> float:
         """The viewer's share of the fighters still standing: 0 once it is out, 1 when it
         alone stands."""
-        assert isinstance(view, NakMuayView)
-        seat = view.seat
-        if seat is None or not view.active[seat]:
+        v = self.view(view)
+        seat = v.seat
+        if seat is None or not v.active[seat]:
             return 0.0
-        standing = sum(view.active)
+        standing = sum(v.active)
         return 1.0 / standing
