@@ -126,5 +126,7 @@ def test_a_game_without_hidden_information_is_declared_perfect_information() -> 
 def test_bad_parameters_are_refused() -> None:
     with pytest.raises(Exception, match="config must be JSON"):
         pyspiel.load_game("knockabout_nak_muay", {"config": "{oops"})
+    with pytest.raises(Exception, match="config must be a JSON object"):
+        pyspiel.load_game("knockabout_nak_muay", {"config": "[1]"})
     with pytest.raises(Exception, match="players must be"):
         pyspiel.load_game("knockabout_knockdown", {"players": 4})
