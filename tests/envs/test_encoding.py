@@ -164,3 +164,23 @@ def test_a_view_encoder_refuses_another_games_view() -> None:
     other = get_game("nak-muay").new_state({}, 1).observe(0)
     with pytest.raises(TypeError, match="ToyEncoder encodes ToyView, not NakMuayView"):
         ToyEncoder().encode(other)
+
+
+def test_decision_fields_declare_and_write_the_pending_decision() -> None:
+    from knockabout.core.encoding import DecisionFields
+    from knockabout.core.view import DecisionView
+
+    dec = DecisionFields(3, ("a", "b"), timed="a clock")
+    assert [(f.name, f.size) for f in dec.fields()] == [("decision_kind", 2), ("decider", 3), ("timed", 1)]
+    assert dec.fields()[2].meaning == "1: the decision has a time limit (a clock)"
+    w = Layout(dec.fields()).writer()
+    dec.write(w, DecisionView(player=2, kind="b", time_limit=5.0, timeout_action="x", prompt=""))
+    assert list(w.done()) == [0, 1, 0, 0, 1, 1]
+    w = Layout(dec.fields()).writer()
+    dec.write(w, None)
+    assert list(w.done()) == [0] * 6
+    with pytest.raises(ValueError, match="decision kind 'c' is not among"):
+        dec.write(w, DecisionView(player=0, kind="c", time_limit=None, timeout_action=None, prompt=""))
+    assert [f.name for f in DecisionFields(2).fields()] == ["decider"]
+    with pytest.raises(ValueError, match="sorted order"):
+        DecisionFields(2, ("b", "a"))

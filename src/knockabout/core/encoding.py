@@ -16,10 +16,11 @@ from __future__ import annotations
 from abc import abstractmethod
 from array import array
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from knockabout.core.plugins import EncodedField, ObservationEncoder
-from knockabout.core.view import OutcomeView, View
+from knockabout.core.view import DecisionView, OutcomeView, View
 
 _ZEROS: dict[int, bytes] = {}
 
@@ -118,6 +119,44 @@ class VectorWriter:
 
     def done(self) -> array[float]:
         return self.vector
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionFields:
+    """The pending decision as observation fields, declared and written alike by every
+    game: ``decision_kind`` (one-hot over ``kinds``, when given), ``decider`` (one-hot:
+    the seat that decides) and ``timed`` (when ``timed`` names what has a time limit)."""
+
+    seats: int
+    kinds: tuple[str, ...] = ()
+    timed: str | None = None
+
+    def __post_init__(self) -> None:
+        if list(self.kinds) != sorted(self.kinds):
+            raise ValueError(f"decision kinds must be given in sorted order: {self.kinds}")
+
+    def fields(self) -> tuple[EncodedField, ...]:
+        out = []
+        if self.kinds:
+            meaning = "one-hot: the pending decision's kind, in sorted order"
+            out.append(EncodedField("decision_kind", len(self.kinds), meaning))
+        out.append(EncodedField("decider", self.seats, "one-hot: the seat that decides"))
+        if self.timed is not None:
+            out.append(EncodedField("timed", 1, f"1: the decision has a time limit ({self.timed})"))
+        return tuple(out)
+
+    def write(self, w: VectorWriter, d: DecisionView | None) -> None:
+        """Write decision ``d`` (None: nobody decides, the fields stay 0); a kind the
+        declaration does not list is a :class:`ValueError` (the layout is out of date)."""
+        if d is None:
+            return
+        if self.kinds:
+            if d.kind not in self.kinds:
+                raise ValueError(f"decision kind {d.kind!r} is not among the encoder's {self.kinds}")
+            w.one_hot("decision_kind", self.kinds.index(d.kind))
+        w.one_hot("decider", d.player)
+        if self.timed is not None:
+            w.flags("timed", (d.time_limit is not None,))
 
 
 class EncodableView(Protocol):

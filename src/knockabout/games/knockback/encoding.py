@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final
 
-from knockabout.core.encoding import VectorWriter, ViewEncoder, one_hot_index
+from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder, one_hot_index
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.knockback.view import CardView, KnockbackView
@@ -33,6 +33,8 @@ CARD: Final = 1 + len(STATUS) + 1 + len(ROTATIONS) + 2 * len(DIRS) + 2 * len(SYM
 """Numbers per card: owner, status, exhausted, rotation, edges, actions, ability, x, y."""
 
 
+DECISION: Final = DecisionFields(2)
+
 FIELDS: Final = (
     EncodedField("phase", len(PHASES), f"one-hot: the phase ({', '.join(PHASES)})"),
     EncodedField("round", 1, "round / 9"),
@@ -44,7 +46,7 @@ FIELDS: Final = (
     EncodedField("wins", 2, "per seat: rounds won / 5"),
     EncodedField("starter", 2, "one-hot: the seat that started the round"),
     EncodedField("current", 2, "one-hot: whose turn it is"),
-    EncodedField("decider", 2, "one-hot: the seat that decides"),
+    *DECISION.fields(),
     EncodedField(
         "cards", len(LABELS) * CARD,
         "per card A1..B3: owner is seat 1; status (hand, board, out); exhausted; rotation one-hot (0, 90, 180, 270);"
@@ -103,8 +105,7 @@ class KnockbackEncoder(ViewEncoder[KnockbackView]):
         w.scalars("wins", v.wins, 5)
         w.one_hot("starter", v.starter)
         w.one_hot("current", v.current)
-        if v.decision is not None:
-            w.one_hot("decider", v.decision.player)
+        DECISION.write(w, v.decision)
         cards = v.cards
         placed = [(c.x, c.y) for c in cards if c.x is not None and c.y is not None]
         mid = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from knockabout.core.encoding import VectorWriter, ViewEncoder, one_hot_index
+from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder, one_hot_index
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.knockdown.view import CardInfoView, KnockdownView, Pending, Space
@@ -53,6 +53,8 @@ def _fighter_fields(p: int) -> tuple[EncodedField, ...]:
     )
 
 
+DECISION: Final = DecisionFields(2, KINDS, timed="the tower")
+
 FIELDS: Final = (
     EncodedField("round", 1, "round / 5"),
     EncodedField("turn", 1, "turn / max_turns"),
@@ -60,9 +62,7 @@ FIELDS: Final = (
     EncodedField("first", 2, "one-hot: the seat that played first this round"),
     EncodedField("current", 2, "one-hot: whose turn it is"),
     EncodedField("actions", 2, "actions done / 3, actions allowed / 3"),
-    EncodedField("decision_kind", len(KINDS), "one-hot: the pending decision's kind, in sorted order"),
-    EncodedField("decider", 2, "one-hot: the seat that decides"),
-    EncodedField("timed", 1, "1: the decision has a time limit (the tower)"),
+    *DECISION.fields(),
     EncodedField("arena_rule", len(ARENA_RULES), f"one-hot: the arena's rule ({', '.join(ARENA_RULES)})"),
     EncodedField("arena_size", 2, f"arena width / {GRID_W}, height / {GRID_H}"),
     EncodedField("spaces", CELLS, "per grid cell (x + 9 y): 1 where the arena has a space"),
@@ -163,11 +163,7 @@ class KnockdownEncoder(ViewEncoder[KnockdownView]):
         w.one_hot("first", v.first)
         w.one_hot("current", v.current)
         w.scalars("actions", (v.actions_done, v.actions_allowed), 3)
-        d = v.decision
-        if d is not None:
-            w.one_hot("decision_kind", one_hot_index(d.kind, KINDS))
-            w.one_hot("decider", d.player)
-            w.flags("timed", (d.time_limit is not None,))
+        DECISION.write(w, v.decision)
         arena = v.arena
         spaces = arena.spaces
         cells = _cells(spaces)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from knockabout.core.encoding import VectorWriter, ViewEncoder
+from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.nakmuay import cards as C
@@ -29,6 +29,8 @@ K: Final = C.NUM_KINDS
 _KIND_OF: Final = C.KIND_BY_NAME
 _COPIES: Final = C.COPIES
 
+DECISION: Final = DecisionFields(N, KINDS, timed="a Countdown")
+
 FIELDS: Final = (
     EncodedField("players", N - 1, "one-hot: seats at the table (2..5)"),
     EncodedField("turn", 1, "turn / max_turns"),
@@ -41,9 +43,7 @@ FIELDS: Final = (
     EncodedField("ko_in_pile", 1, "KO cards in the draw pile / 4"),
     EncodedField("discard_counts", K, "per card kind: copies in the discard / copies in the box"),
     EncodedField("discard_top", K, "one-hot: the kind on top of the discard (all 0: empty)"),
-    EncodedField("decision_kind", len(KINDS), "one-hot: the pending decision's kind, in sorted order"),
-    EncodedField("decider", N, "one-hot: the seat that decides"),
-    EncodedField("timed", 1, "1: the decision has a time limit (a Countdown)"),
+    *DECISION.fields(),
     EncodedField("attacker", N, "one-hot: the seat whose Attack or Countdown is pending"),
     EncodedField("target", N, "one-hot: the target of the pending Attack, Countdown or steal"),
     EncodedField("attack_value", 1, "the pending Attack's value / 3"),
@@ -87,11 +87,7 @@ class NakMuayEncoder(ViewEncoder[NakMuayView]):
         w.scalars("discard_counts", (c / m for c, m in zip(counts, _COPIES, strict=True)), 1)
         if view.discard:
             w.one_hot("discard_top", _KIND_OF[view.discard[-1]])
-        d = view.decision
-        if d is not None:
-            w.one_hot("decision_kind", KINDS.index(d.kind))
-            w.one_hot("decider", d.player)
-            w.flags("timed", (d.time_limit is not None,))
+        DECISION.write(w, view.decision)
         p = view.pending
         w.one_hot("attacker", p.attacker)
         w.one_hot("target", p.target)
