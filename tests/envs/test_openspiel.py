@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+from open_spiel.python.bots import uniform_random
 
 from knockabout.core.registry import get_game
 from knockabout.envs.openspiel import GAME_NAMES, game_type, short_name
@@ -113,6 +114,19 @@ def test_openspiel_mcts_plays_a_whole_game() -> None:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator, random_state=rs)
     _play_with(game, bot, 1, rs)
+
+
+@pytest.mark.parametrize("game_id", ["nak-muay", "knockdown", "knockback"])
+def test_openspiels_evaluation_tool_plays_every_game(game_id: str) -> None:
+    """``evaluate_bots`` (OpenSpiel's own match runner) with its MCTS and uniform random
+    bots (its ISMCTS bot has no ``restart_at``, which the runner needs)."""
+    game = _load(game_id, seed=3)
+    rs = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bots = [mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator, random_state=rs),
+            uniform_random.UniformRandomBot(1, rs)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rs)
+    assert len(returns) == 2 and sum(returns) == pytest.approx(0.0)
 
 
 def test_a_game_without_hidden_information_is_declared_perfect_information() -> None:
