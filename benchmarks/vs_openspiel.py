@@ -5,8 +5,9 @@ shared state: knockabout's side is the ``hard`` level's ISMCTS (its rollout poli
 prior and cut-off from the game's heuristic plug-in) with its iteration budget replaced
 by ``--ms`` milliseconds per decision; OpenSpiel's side is
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (random-rollout evaluator, UCT c=2,
-worlds resampled through ``resample_from_infostate``) — or, for a game OpenSpiel is told
-has perfect information, its ``MCTSBot`` (ISMCTS refuses such games). OpenSpiel's bots
+worlds resampled through ``resample_from_infostate``) — which plays every built-in game,
+since each declares hidden information — or, for a game OpenSpiel is told has perfect
+information, its ``MCTSBot`` (ISMCTS refuses such games). OpenSpiel's bots
 count simulations, not time, so each move's simulation count is set from its measured
 rate on the moves before (starting at 4), which keeps its time per move at ``--ms`` on
 average; the script reports both sides' mean time per move so this can be checked.
@@ -15,8 +16,10 @@ Neither side thinks on a move with one legal action.
 Paired seeds, seats rotated: each seed is dealt twice, knockabout in seat 0 and then in
 seat 1. Two-player tables only (OpenSpiel's bot takes one seat, knockabout the other).
 
-    .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 200 --ms 20
-    .venv/bin/python benchmarks/vs_openspiel.py --game knockdown --games 40 --ms 20 --config '{"max_turns": 60}'
+    # the run in docs/envs.md: all three games, 200 games each, 10 ms a move (about 55 min of one core)
+    for g in nak-muay knockdown knockback; do
+        nice .venv/bin/python benchmarks/vs_openspiel.py --game $g --games 200 --ms 10
+    done
     .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 100 --iterations 30   # same search effort
 
 Results: a summary in ``benchmarks/results/vs_openspiel-<game>.json`` (rewritten after every
