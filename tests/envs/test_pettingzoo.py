@@ -92,6 +92,32 @@ def test_every_decision_is_an_agent_turn_with_its_kind_and_timeout() -> None:
     assert seen_timed > 0 and seen_reaction > 0
 
 
+def test_knockdowns_tower_and_block_windows_are_agent_turns() -> None:
+    """Knockdown's tower decision (timed; its timeout ``tower:fail`` is a legal code) and its
+    Block windows on the other seat's turn are the deciding agent's ordinary turns."""
+    e = env("knockdown", config={"knockdown_test": "tower"})
+    game = get_game("knockdown")
+    seen: dict[str, int] = {"tower_challenge": 0, "block": 0}
+    for seed in range(6):
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in e.agent_iter():
+            obs, _r, term, trunc, info = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            d = e.state.to_act()
+            assert d is not None and agent == f"player_{d.player}" and info["kind"] == d.kind
+            if d.kind in seen:
+                assert d.player != e.state.observe(None).to_json()["current"], "answered on the other seat's turn"
+                seen[d.kind] += 1
+            if d.kind == "tower_challenge":
+                assert info["time_limit"] > 0 and game.actions[info["timeout_action"]].text == "tower:fail"
+                assert obs["action_mask"][info["timeout_action"]] == 1
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seen["tower_challenge"] > 0 and seen["block"] > 0
+
+
 def test_only_the_deciding_seat_has_a_mask() -> None:
     e = env("nak-muay", players=4)
     e.reset(seed=1)
