@@ -100,7 +100,8 @@ def main(argv: list[str]) -> int:
     if argv != ["--write"]:
         print(__doc__)
         return 2
-    PINS.write_text(json.dumps({_key(g, n, c): fingerprint(g, n, c) for g, n, c in cases()}, indent=0) + "\n")
+    rows = (f"{json.dumps(_key(g, n, c))}: {json.dumps(fingerprint(g, n, c))}" for g, n, c in cases())
+    PINS.write_text("{\n" + ",\n".join(rows) + "\n}\n")  # a line per table
     print(f"wrote {PINS}")
     return 0
 
