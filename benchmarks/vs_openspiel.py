@@ -5,8 +5,9 @@ shared state: knockabout's side is the ``hard`` level's ISMCTS (its rollout poli
 prior and cut-off from the game's heuristic plug-in) with its iteration budget replaced
 by ``--ms`` milliseconds per decision; OpenSpiel's side is
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (random-rollout evaluator, UCT c=2,
-worlds resampled through ``resample_from_infostate``) — or, for a game OpenSpiel is told
-has perfect information, its ``MCTSBot`` (ISMCTS refuses such games). OpenSpiel's bots
+worlds resampled through ``resample_from_infostate``) — which plays every built-in game,
+since each declares hidden information — or, for a game OpenSpiel is told has perfect
+information, its ``MCTSBot`` (ISMCTS refuses such games). OpenSpiel's bots
 count simulations, not time, so each move's simulation count is set from its measured
 rate on the moves before (starting at 4), which keeps its time per move at ``--ms`` on
 average; the script reports both sides' mean time per move so this can be checked.
@@ -15,11 +16,15 @@ Neither side thinks on a move with one legal action.
 Paired seeds, seats rotated: each seed is dealt twice, knockabout in seat 0 and then in
 seat 1. Two-player tables only (OpenSpiel's bot takes one seat, knockabout the other).
 
-    .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 200 --ms 20
-    .venv/bin/python benchmarks/vs_openspiel.py --game knockdown --games 40 --ms 20 --config '{"max_turns": 60}'
+    # the run in docs/envs.md: all three games, 200 games each, 10 ms a move (about 55 min of one core)
+    for g in nak-muay knockdown knockback; do
+        nice .venv/bin/python benchmarks/vs_openspiel.py --game $g --games 200 --ms 10
+    done
     .venv/bin/python benchmarks/vs_openspiel.py --game nak-muay --games 100 --iterations 30   # same search effort
 
-Results: a JSON line per game in ``benchmarks/results/vs_openspiel-<game>.json``.
+Results: a summary in ``benchmarks/results/vs_openspiel-<game>.json`` (rewritten after every
+pair of games, so a stopped run keeps what it played), with every game ``hard`` did not win
+listed by seed and seat so it can be replayed.
 """
 
 from __future__ import annotations
@@ -151,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ours_moves = theirs_moves = 0
     ours_iters = theirs_sims = 0
     lengths = []
+    not_won: list[dict[str, Any]] = []
     opponent = ""
     start = time.perf_counter()
     for k in range(args.games // 2):
@@ -160,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             score += s
             games += 1
             lengths.append(n)
+            if s < 1.0:
+                not_won.append({"seed": args.seed + k, "knockabout_seat": seat, "score": s, "decisions": n})
             ours_ms += ours.spent * 1000
             theirs_ms += theirs.spent * 1000
             ours_moves += ours.moves
@@ -185,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             "openspiel_simulations_per_move": theirs_sims / max(1, theirs_moves),
             "mean_decisions_per_game": sum(lengths) / len(lengths),
             "seconds": time.perf_counter() - start,
+            "not_won": not_won,
         }
         out.write_text(json.dumps(result, indent=1) + "\n")  # after every pair: a stopped run keeps its games
     print(out.read_text().strip())

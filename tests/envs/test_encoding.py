@@ -4,15 +4,17 @@ and nothing a seat may not know reaches its vector or mask (the leak test)."""
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from knockabout.core.encoding import Layout, one_hot_index
+from knockabout.core.encoding import Layout, VectorWriter, ViewEncoder, one_hot_index
 from knockabout.core.plugins import EncodedField
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
+from knockabout.core.view import OutcomeView, View
 from knockabout.envs.layout import layout_table
 from knockabout.envs.observation import SeatObserver, seat_rewards
 from tests.envs.positions import GAMES, configs, tables, walk
@@ -131,30 +133,54 @@ def test_docs_show_the_current_layout(game_id: str) -> None:
     assert layout_table(enc) in DOCS.read_text(), f"docs/envs.md: regenerate the {game_id} table"
 
 
-def test_a_wire_encoder_writes_the_shared_fields_and_leaves_the_rest_to_the_game() -> None:
-    from typing import Any
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToyView(View):
+    seat: int | None
+    hp: int
+    outcome: OutcomeView | None = None
+    legal: tuple[str, ...] | None = None
 
-    from knockabout.core.encoding import VectorWriter, WireEncoder
 
-    class Toy(WireEncoder):
-        fields = (EncodedField("seat", 2, ""), EncodedField("hp", 1, ""), EncodedField("legal_count", 1, ""),
-                  EncodedField("over", 1, ""), EncodedField("payoff", 1, ""))
-        legal_scale = 4
+class ToyEncoder(ViewEncoder[ToyView]):
+    def __init__(self) -> None:
+        super().__init__(ToyView, seats=2, legal_scale=4, fields=(EncodedField("hp", 1, "hp / 10"),))
 
-        def write(self, w: VectorWriter, v: Any, seat: int | None) -> None:
-            w.scalar("hp", v["hp"], 10)
+    def write(self, w: VectorWriter, v: ToyView) -> None:
+        w.scalar("hp", v.hp, 10)
 
-    class Wire:
-        def __init__(self, **data: Any) -> None:
-            self.data = data
 
-        def to_json(self) -> dict[str, Any]:
-            return self.data
+def test_a_view_encoder_writes_the_shared_fields_and_leaves_the_rest_to_the_game() -> None:
+    enc = ToyEncoder()
+    assert [f.name for f in enc.fields] == ["seat", "hp", "legal_count", "over", "payoff"]
+    assert enc.fields[2].meaning == "the viewer's legal actions / 4 (0 when it does not decide)"
+    playing = ToyView(seat=1, hp=5, legal=("a", "b", "c"))
+    assert list(enc.encode(playing)) == [0, 1, 0.5, 0.75, 0, 0]
+    won = OutcomeView(winners=(0,), payoffs=(1.0, 0.0), draw=False, reason="")
+    assert list(enc.encode(ToyView(seat=0, hp=0, outcome=won))) == [1, 0, 0, 0, 1, 1]
+    assert list(enc.encode(ToyView(seat=None, hp=20, outcome=won))) == [0, 0, 1, 0, 1, 0]
 
-    enc = Toy()
-    playing = Wire(seat=1, hp=5, legal=["a", "b", "c"], outcome=None)
-    assert list(enc.encode(playing)) == [0, 1, 0.5, 0.75, 0, 0]  # type: ignore[arg-type]
-    over = Wire(seat=0, hp=0, outcome={"payoffs": [1.0, 0.0]})
-    assert list(enc.encode(over)) == [1, 0, 0, 0, 1, 1]  # type: ignore[arg-type]
-    spectator = Wire(seat=None, hp=20, outcome={"payoffs": [1.0, 0.0]})
-    assert list(enc.encode(spectator)) == [0, 0, 1, 0, 1, 0]  # type: ignore[arg-type]
+
+def test_a_view_encoder_refuses_another_games_view() -> None:
+    other = get_game("nak-muay").new_state({}, 1).observe(0)
+    with pytest.raises(TypeError, match="ToyEncoder encodes ToyView, not NakMuayView"):
+        ToyEncoder().encode(other)
+
+
+def test_decision_fields_declare_and_write_the_pending_decision() -> None:
+    from knockabout.core.encoding import DecisionFields
+    from knockabout.core.view import DecisionView
+
+    dec = DecisionFields(3, ("a", "b"), timed="a clock")
+    assert [(f.name, f.size) for f in dec.fields()] == [("decision_kind", 2), ("decider", 3), ("timed", 1)]
+    assert dec.fields()[2].meaning == "1: the decision has a time limit (a clock)"
+    w = Layout(dec.fields()).writer()
+    dec.write(w, DecisionView(player=2, kind="b", time_limit=5.0, timeout_action="x", prompt=""))
+    assert list(w.done()) == [0, 1, 0, 0, 1, 1]
+    w = Layout(dec.fields()).writer()
+    dec.write(w, None)
+    assert list(w.done()) == [0] * 6
+    with pytest.raises(ValueError, match="decision kind 'c' is not among"):
+        dec.write(w, DecisionView(player=0, kind="c", time_limit=None, timeout_action=None, prompt=""))
+    assert [f.name for f in DecisionFields(2).fields()] == ["decider"]
+    with pytest.raises(ValueError, match="sorted order"):
+        DecisionFields(2, ("b", "a"))

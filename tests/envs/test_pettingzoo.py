@@ -66,13 +66,22 @@ def test_shaped_rewards_add_the_potential_difference(game_id: str) -> None:
         assert shaped[a] == pytest.approx(plain[a] + extra)
 
 
-def test_every_decision_is_an_agent_turn_with_its_kind_and_timeout() -> None:
-    """Reactions on other seats' turns and the Countdown are ordinary agent turns; the
-    Countdown's timeout is an action code the mask allows."""
-    e = env("nak-muay", players=3)
-    game = get_game("nak-muay")
-    seen_timed = seen_reaction = 0
-    for seed in range(30):
+@pytest.mark.parametrize(("game_id", "players", "config", "seeds", "timeout", "off_turn_kinds"), [
+    ("nak-muay", 3, {}, 30, "no-response", ("attack_response", "countdown_response")),
+    ("knockdown", 2, {"knockdown_test": "tower"}, 6, "tower:fail", ("block", "tower_challenge")),
+])
+def test_every_decision_is_an_agent_turn_with_its_kind_and_timeout(
+    game_id: str, players: int, config: dict[str, str], seeds: int, timeout: str, off_turn_kinds: tuple[str, ...]
+) -> None:
+    """Reactions on other seats' turns (Nak Muay's Attack and Countdown answers, Knockdown's
+    Block windows and tower decision) are the deciding agent's ordinary turns; a timed
+    decision's timeout (Nak Muay's Countdown, Knockdown's tower) is an action code the mask
+    allows."""
+    e = env(game_id, players=players, config=config)
+    game = get_game(game_id)
+    seen_timed = 0
+    off_turn: dict[str, int] = {}
+    for seed in range(seeds):
         e.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for agent in e.agent_iter():
@@ -83,13 +92,14 @@ def test_every_decision_is_an_agent_turn_with_its_kind_and_timeout() -> None:
             d = e.state.to_act()
             assert d is not None and agent == f"player_{d.player}" and info["kind"] == d.kind
             if d.player != e.state.observe(None).to_json()["current"]:
-                seen_reaction += 1
+                off_turn[d.kind] = off_turn.get(d.kind, 0) + 1
             if "time_limit" in info:
                 seen_timed += 1
-                assert game.actions[info["timeout_action"]].text == "no-response"
+                assert info["time_limit"] > 0 and game.actions[info["timeout_action"]].text == timeout
                 assert obs["action_mask"][info["timeout_action"]] == 1
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert seen_timed > 0 and seen_reaction > 0
+    assert seen_timed > 0
+    assert all(off_turn.get(kind, 0) > 0 for kind in off_turn_kinds), off_turn
 
 
 def test_only_the_deciding_seat_has_a_mask() -> None:

@@ -2,7 +2,8 @@
 
 A game's :class:`~knockabout.core.plugins.ObservationEncoder` declares its fields; its
 ``encode`` makes a :class:`VectorWriter` over that declaration and writes each field by
-name. The writer knows each field's offset and size, so a write that does not fit the
+name. Games derive theirs from :class:`ViewEncoder`, which reads the game's typed view
+and writes the fields every game shares. The writer knows each field's offset and size, so a write that does not fit the
 declaration (a one-hot index past the field, too many flags) raises instead of silently
 shifting the rest of the vector, and the documented layout is the encoded one.
 
@@ -14,11 +15,12 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from knockabout.core.plugins import EncodedField, ObservationEncoder
-from knockabout.core.view import View
+from knockabout.core.view import DecisionView, OutcomeView, View
 
 _ZEROS: dict[int, bytes] = {}
 
@@ -119,38 +121,109 @@ class VectorWriter:
         return self.vector
 
 
-class WireEncoder(ObservationEncoder):
-    """An encoder that reads the view's wire form (``view.to_json()``).
+@dataclass(frozen=True, slots=True)
+class DecisionFields:
+    """The pending decision as observation fields, declared and written alike by every
+    game: ``decision_kind`` (one-hot over ``kinds``, when given), ``decider`` (one-hot:
+    the seat that decides) and ``timed`` (when ``timed`` names what has a time limit)."""
 
-    It writes the fields every such game declares alike — ``seat`` (one-hot: the seat
-    looking), ``legal_count`` (the viewer's legal actions / :attr:`legal_scale`), ``over``
-    and ``payoff`` — and leaves the game's own fields to :meth:`write`.
+    seats: int
+    kinds: tuple[str, ...] = ()
+    timed: str | None = None
+
+    def __post_init__(self) -> None:
+        if list(self.kinds) != sorted(self.kinds):
+            raise ValueError(f"decision kinds must be given in sorted order: {self.kinds}")
+
+    def fields(self) -> tuple[EncodedField, ...]:
+        out = []
+        if self.kinds:
+            meaning = "one-hot: the pending decision's kind, in sorted order"
+            out.append(EncodedField("decision_kind", len(self.kinds), meaning))
+        out.append(EncodedField("decider", self.seats, "one-hot: the seat that decides"))
+        if self.timed is not None:
+            out.append(EncodedField("timed", 1, f"1: the decision has a time limit ({self.timed})"))
+        return tuple(out)
+
+    def write(self, w: VectorWriter, d: DecisionView | None) -> None:
+        """Write decision ``d`` (None: nobody decides, the fields stay 0); a kind the
+        declaration does not list is a :class:`ValueError` (the layout is out of date)."""
+        if d is None:
+            return
+        if self.kinds:
+            if d.kind not in self.kinds:
+                raise ValueError(f"decision kind {d.kind!r} is not among the encoder's {self.kinds}")
+            w.one_hot("decision_kind", self.kinds.index(d.kind))
+        w.one_hot("decider", d.player)
+        if self.timed is not None:
+            w.flags("timed", (d.time_limit is not None,))
+
+
+class EncodableView(Protocol):
+    """What every game's view holds that the shared fields are written from."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def legal(self) -> tuple[str, ...] | None: ...
+    @property
+    def outcome(self) -> OutcomeView | None: ...
+
+
+V = TypeVar("V", bound=EncodableView)
+
+
+def framed_fields(seats: int, legal_scale: int, fields: Sequence[EncodedField]) -> tuple[EncodedField, ...]:
+    """A game's own ``fields`` between the ones every game declares alike: ``seat`` first,
+    ``legal_count``, ``over`` and ``payoff`` last (what :class:`ViewEncoder` writes)."""
+    return (
+        EncodedField("seat", seats, "one-hot: the seat looking"),
+        *fields,
+        EncodedField("legal_count", 1, f"the viewer's legal actions / {legal_scale} (0 when it does not decide)"),
+        EncodedField("over", 1, "1: the game is over"),
+        EncodedField("payoff", 1, "the viewer's payoff once the game is over"),
+    )
+
+
+class ViewEncoder(ObservationEncoder, Generic[V]):
+    """An encoder that reads one game's typed view (its dataclass attributes).
+
+    It declares and writes the fields every game has alike (:func:`framed_fields`):
+    ``seat`` (one-hot: the seat looking), ``legal_count`` (the viewer's legal actions /
+    ``legal_scale``), ``over`` and ``payoff``; :meth:`write` writes the game's own
+    ``fields`` in between. A view of another type is refused with a :class:`TypeError`.
     """
 
-    legal_scale: ClassVar[float]
-
-    def __init__(self) -> None:
+    def __init__(self, view_type: type[V], *, seats: int, legal_scale: int, fields: Sequence[EncodedField]) -> None:
+        self.view_type = view_type
+        self.legal_scale = legal_scale
+        self.fields = framed_fields(seats, legal_scale, fields)
         self._layout = Layout(self.fields)
 
+    def view(self, view: View) -> V:
+        """``view`` as this encoder's view type (:class:`TypeError` for another)."""
+        if not isinstance(view, self.view_type):
+            raise TypeError(f"{type(self).__name__} encodes {self.view_type.__name__}, not {type(view).__name__}")
+        return view
+
     def encode(self, view: View) -> array[float]:
-        v = view.to_json()
+        v = self.view(view)
         w = self._layout.writer()
-        seat = v["seat"]
+        seat = v.seat
         w.one_hot("seat", seat)
-        self.write(w, v, seat)
-        legal = v.get("legal")
-        if legal is not None:
-            w.scalar("legal_count", len(legal), self.legal_scale)
-        o = v["outcome"]
+        self.write(w, v)
+        if v.legal is not None:
+            w.scalar("legal_count", len(v.legal), self.legal_scale)
+        o = v.outcome
         if o is not None:
             w.flags("over", (True,))
             if seat is not None:
-                w.scalar("payoff", o["payoffs"][seat], 1)
+                w.scalar("payoff", o.payoffs[seat], 1)
         return w.done()
 
     @abstractmethod
-    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
-        """Write the game's own fields from the wire view ``v`` of ``seat``."""
+    def write(self, w: VectorWriter, view: V) -> None:
+        """Write the game's own fields from ``view``."""
 
 
 def one_hot_index(value: object, choices: Sequence[object]) -> int | None:

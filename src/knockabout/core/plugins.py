@@ -340,8 +340,8 @@ class ObservationEncoder(ABC):
     :meth:`encode` fills exactly that layout, every number in [0, 1], from the view
     alone — so an observation can hold nothing the seat may not know. Build the vector
     with :class:`~knockabout.core.encoding.VectorWriter`, which writes by field name and
-    refuses a write that does not fit the declaration. An encoder that reads the view's
-    wire form can derive from :class:`~knockabout.core.encoding.WireEncoder`, which writes
+    refuses a write that does not fit the declaration. An encoder can derive from
+    :class:`~knockabout.core.encoding.ViewEncoder`, which reads the game's typed view, writes
     the ``seat``, ``legal_count``, ``over`` and ``payoff`` fields and leaves the rest to it.
 
     :meth:`potential` is an optional shaping signal (see ``knockabout.envs``): how well

@@ -41,10 +41,11 @@ from knockabout.bots.levels import check_level, make_bot
 from knockabout.core.bot import Bot, SeatView
 from knockabout.core.errors import ConfigError
 from knockabout.core.protocol import Game, State
-from knockabout.core.registry import all_games, get_game
+from knockabout.core.registry import all_games
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.envs.observation import FloatArray, MaskArray, SeatObserver, action_for, seat_rewards
-from knockabout.envs.render import render_text
+from knockabout.envs.options import EnvOptions, Seeds, Table
+from knockabout.envs.render import render_for
 
 
 def env_name(game_id: str) -> str:
@@ -71,33 +72,27 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         illegal_action: Literal["raise", "lose"] = "raise",
         max_steps: int | None = None,
     ) -> None:
-        self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
+        self.table = Table.check(game, config, players)
+        self.options = EnvOptions(render_mode, shaped_rewards, shaping_scale, max_steps).check(
+            self.metadata["render_modes"]
+        )
+        self.game = self.table.game
+        self.players = self.table.players
         self.opponents = check_level(opponents)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = self.metadata["render_modes"]
-            raise ConfigError(f"render_mode must be one of {modes} or None, not {render_mode!r}")
         if illegal_action not in ("raise", "lose"):
             raise ConfigError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
-        if max_steps is not None and max_steps < 1:
-            raise ConfigError(f"max_steps must be at least 1 (got {max_steps})")
-        self.config = dict(config or {})
-        self.game.make_config(self.config)
-        self.players = self.game.check_players(players) or self.game.new_state(self.config, 0).num_players
         if seat != "rotate" and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ConfigError(f"seat must be 'rotate' or a seat number 0..{self.players - 1} (got {seat!r})")
         self.seat_option = seat
         self.render_mode = render_mode
-        self.shaped_rewards = shaped_rewards
-        self.shaping_scale = shaping_scale
         self.illegal_action = illegal_action
-        self.max_steps = max_steps
         self.observer = SeatObserver(self.game)
         self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
         self.action_space = gymnasium.spaces.Discrete(self.observer.actions)
-        self._next_seed = 0
+        self._seeds = Seeds()
         self.seed_used = 0
         self.seat = 0
-        self.state: State = self.game.new_state(self.config, 0, players=self.players)
+        self.state: State = self.table.deal(0)
         self._bots: list[Bot | None] = []
         self._rngs: list[Rng] = []
         self._steps = 0
@@ -109,16 +104,14 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None:
-            self._next_seed = int(seed)
         for _ in range(1000):
-            self._deal(self._next_seed)
-            self._next_seed += 1
+            self._deal(self._seeds.take(seed))
+            seed = None
             if not self.state.is_over:
                 break
         else:
             raise ConfigError(f"{self.game.id}: 1000 deals in a row ended before seat {self.seat} was asked anything")
-        if self.shaped_rewards:
+        if self.options.shaped_rewards:
             self._potential = self.observer.potential(self.state, self.seat)
         return self._obs(), self._info()
 
@@ -126,7 +119,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         """Deal ``seed`` and let the bots play up to the learner's first decision."""
         self.seed_used = seed
         self.seat = seed % self.players if self.seat_option == "rotate" else int(self.seat_option)
-        self.state = self.game.new_state(self.config, seed, players=self.players)
+        self.state = self.table.deal(seed)
         self._bots = [None if p == self.seat else make_bot(self.opponents, self.game.id) for p in range(self.players)]
         self._rngs = [Rng(mix_seed(seed, p + 1)) for p in range(self.players)]
         self._steps = 0
@@ -144,15 +137,15 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         self._steps += 1
         self._play_bots()
         reward = 0.0
-        if self.shaped_rewards:
+        if self.options.shaped_rewards:
             now = self.observer.potential(self.state, self.seat)
-            reward += self.shaping_scale * (now - self._potential)
+            reward += self.options.shaping_scale * (now - self._potential)
             self._potential = now
         outcome = self.state.outcome()
         terminated = outcome is not None
         if outcome is not None:
             reward += seat_rewards(outcome.payoffs)[self.seat]
-        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        truncated = not terminated and self.options.max_steps is not None and self._steps >= self.options.max_steps
         return self._obs(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> MaskArray:
@@ -160,10 +153,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         return self.observer.mask(self.state, self.seat)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
-            return None
-        return render_text(self.game, self.state, self.seat)
+        return render_for(self.render_mode, self.game, self.state, self.seat)
 
     # -- inside --------------------------------------------------------------------
     def _play_bots(self) -> None:

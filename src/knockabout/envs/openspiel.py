@@ -40,6 +40,7 @@ from knockabout.core.protocol import Game, State
 from knockabout.core.registry import all_games, get_game
 from knockabout.core.rng import Rng, mix_seed
 from knockabout.envs.observation import SeatObserver, action_for, seat_rewards
+from knockabout.envs.options import Table
 
 MAX_GAME_LENGTH = 100_000
 """An upper bound on decisions per game that OpenSpiel asks for (each game's own turn
@@ -89,12 +90,14 @@ class KnockaboutSpielGame(pyspiel.Game):
         params = dict(params or {})
         self.knockabout = game
         try:
-            self.config: dict[str, Any] = json.loads(str(params.get("config", "{}")))
+            config = json.loads(str(params.get("config", "{}")))
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{short_name(game.id)}: config must be JSON text ({exc})") from None
-        game.make_config(self.config)
-        self.players = int(params.get("players", game.facts.default_players))
-        game.check_players(self.players)
+        if not isinstance(config, dict):
+            raise ConfigError(f"{short_name(game.id)}: config must be a JSON object, not {config!r}")
+        self.table = Table.check(game, config, int(params.get("players", game.facts.default_players)))
+        self.config = self.table.config
+        self.players = self.table.players
         self.seed = int(params.get("seed", 0))
         self._dealt = 0
         self.observer = SeatObserver(game)
@@ -121,7 +124,7 @@ class KnockaboutSpielGame(pyspiel.Game):
 
     def state_for_seed(self, seed: int) -> KnockaboutSpielState:
         """The game dealt with exactly this seed (for paired-seed comparisons)."""
-        return KnockaboutSpielState(self, self.knockabout.new_state(self.config, seed, players=self.players))
+        return KnockaboutSpielState(self, self.table.deal(seed))
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
@@ -143,10 +146,6 @@ class KnockaboutSpielState(pyspiel.State):
         """The knockabout state."""
         return self._held.state
 
-    @property
-    def _spiel_game(self) -> KnockaboutSpielGame:
-        return self._held.game
-
     # -- the OpenSpiel protocol ------------------------------------------------------
     def current_player(self) -> int:
         d = self.inner.to_act()
@@ -159,7 +158,7 @@ class KnockaboutSpielState(pyspiel.State):
         return sorted(a.code for a in self.inner.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        g = self._spiel_game
+        g = self._held.game
         self.inner.apply(action_for(g.knockabout, g.by_code, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -180,7 +179,7 @@ class KnockaboutSpielState(pyspiel.State):
         seed = int(float(probability_sampler()) * 2**62) if callable(probability_sampler) else 0
         rng = Rng(mix_seed(seed, len(self.history())))
         sampled: KnockaboutSpielState = self.clone()  # keeps OpenSpiel's history
-        sampled._held = _Held(self._spiel_game, self.inner.determinize(player_id, rng))
+        sampled._held = _Held(self._held.game, self.inner.determinize(player_id, rng))
         return sampled
 
     def information_state_string(self, player: int | None = None) -> str:
@@ -190,7 +189,7 @@ class KnockaboutSpielState(pyspiel.State):
         return self.information_state_string(player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        return list(self._spiel_game.observer.vector(self.inner, self._player(player)))
+        return list(self._held.game.observer.vector(self.inner, self._player(player)))
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         return self.information_state_tensor(player)

@@ -43,11 +43,10 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from knockabout.core.errors import ConfigError
 from knockabout.core.protocol import Decision, Game, State
-from knockabout.core.registry import get_game
 from knockabout.envs.observation import MaskArray, SeatObserver, action_for, seat_rewards
-from knockabout.envs.render import render_text
+from knockabout.envs.options import EnvOptions, Seeds, Table
+from knockabout.envs.render import render_for
 
 Obs = dict[str, np.ndarray[Any, Any]]
 
@@ -73,19 +72,13 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         max_steps: int | None = None,
     ) -> None:
         super().__init__()
-        self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = self.metadata["render_modes"]
-            raise ConfigError(f"render_mode must be one of {modes} or None, not {render_mode!r}")
-        if max_steps is not None and max_steps < 1:
-            raise ConfigError(f"max_steps must be at least 1 (got {max_steps})")
-        self.config = dict(config or {})
-        self.game.make_config(self.config)  # refuse a bad configuration now, with the game's message
-        self.players = self.game.check_players(players) or self.game.new_state(self.config, 0).num_players
+        self.table = Table.check(game, config, players)
+        self.options = EnvOptions(render_mode, shaped_rewards, shaping_scale, max_steps).check(
+            self.metadata["render_modes"]
+        )
+        self.game = self.table.game
+        self.players = self.table.players
         self.render_mode = render_mode
-        self.shaped_rewards = shaped_rewards
-        self.shaping_scale = shaping_scale
-        self.max_steps = max_steps
         self.metadata = {**self.metadata, "name": f"knockabout_{self.game.id}"}
         self.observer = SeatObserver(self.game)
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
@@ -96,9 +89,9 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.observer.actions) for a in self.possible_agents}
-        self._next_seed = 0
+        self._seeds = Seeds()
         self.seed_used = 0
-        self.state: State = self.game.new_state(self.config, 0, players=self.players)
+        self.state: State = self.table.deal(0)
         self._steps = 0
         self._potentials: list[float] = []
         self._by_code = tuple(self.game.actions)
@@ -112,11 +105,8 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
 
     # -- the AEC protocol --------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._next_seed = int(seed)
-        self.seed_used = self._next_seed
-        self._next_seed += 1
-        self.state = self.game.new_state(self.config, self.seed_used, players=self.players)
+        self.seed_used = self._seeds.take(seed)
+        self.state = self.table.deal(self.seed_used)
         self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -125,7 +115,7 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._paid = False
-        if self.shaped_rewards:
+        if self.options.shaped_rewards:
             self._potentials = [self.observer.potential(self.state, p) for p in range(self.players)]
         self._select()
 
@@ -144,6 +134,7 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         if action is None:
             raise ValueError(f"{agent} must act: None is only for a seat that is done")
         state = self.state
+        o = self.options
         state.apply(action_for(self.game, self._by_code, action))
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
@@ -151,15 +142,15 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
             self._clear_rewards()
             self._paid = False
         d = state.to_act()
-        if d is not None and not self.shaped_rewards and (self.max_steps is None or self._steps < self.max_steps):
+        if d is not None and not o.shaped_rewards and (o.max_steps is None or self._steps < o.max_steps):
             # the common case: nothing is paid, the next seat decides
             self.infos[agent] = {}
             self._select_seat(d)
             return
-        if self.shaped_rewards:
+        if o.shaped_rewards:
             now = [self.observer.potential(state, p) for p in range(self.players)]
             for p, a in enumerate(self.agents):
-                self.rewards[a] = self.shaping_scale * (now[p] - self._potentials[p])
+                self.rewards[a] = o.shaping_scale * (now[p] - self._potentials[p])
             self._potentials = now
             self._paid = True
         outcome = state.outcome()
@@ -168,7 +159,7 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
                 self.rewards[a] += r
                 self.terminations[a] = True
             self._paid = True
-        elif self.max_steps is not None and self._steps >= self.max_steps:
+        elif o.max_steps is not None and self._steps >= o.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
         self._select()
@@ -207,10 +198,7 @@ class KnockaboutAEC(AECEnv[str, Obs, int]):
         self._select_seat(d)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
-            return None
-        return render_text(self.game, self.state)
+        return render_for(self.render_mode, self.game, self.state)
 
     def close(self) -> None:
         pass

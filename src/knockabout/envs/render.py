@@ -31,3 +31,14 @@ def render_text(game: Game[Any], state: State, seat: int | None = None, width: i
     d = state.to_act()
     console.print("game over" if d is None else f"{names[d.player]} decides: {d.kind}")
     return out.getvalue()
+
+
+def render_for(render_mode: str | None, game: Game[Any], state: State, seat: int | None = None) -> str | None:
+    """An environment's ``render()``: the text for ``render_mode="ansi"``; without a render
+    mode, Gymnasium's usual warning and None."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+        return None
+    return render_text(game, state, seat)

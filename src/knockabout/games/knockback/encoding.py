@@ -1,7 +1,6 @@
 """KNOCKBACK's observation encoder: a seat's view as a fixed vector of numbers in [0, 1].
 
-Built from the view's wire form (``view.to_json()``), whose keys the golden records pin; a part
-that is not shown is null there (read with ``.get(key) is not None``).
+Built from the typed view's attributes (:class:`~knockabout.games.knockback.view.KnockbackView`).
 The six cards are encoded in label order (A1..A3 belong to seat 0, B1..B3 to seat 1).
 The board has no edges, so positions are given relative to the middle of the cards on
 it (clipped to :data:`REACH` cells each way), and what decides punches and knockbacks —
@@ -10,13 +9,13 @@ which cards touch which, and on which side — is encoded exactly as an adjacenc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
-from knockabout.core.encoding import VectorWriter, WireEncoder, one_hot_index
+from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder, one_hot_index
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
+from knockabout.games.knockback.view import CardView, KnockbackView
 
 LABELS: Final = ("A1", "A2", "A3", "B1", "B2", "B3")
 DIRS: Final = ("N", "E", "S", "W")
@@ -34,8 +33,9 @@ CARD: Final = 1 + len(STATUS) + 1 + len(ROTATIONS) + 2 * len(DIRS) + 2 * len(SYM
 """Numbers per card: owner, status, exhausted, rotation, edges, actions, ability, x, y."""
 
 
+DECISION: Final = DecisionFields(2)
+
 FIELDS: Final = (
-    EncodedField("seat", 2, "one-hot: the seat looking"),
     EncodedField("phase", len(PHASES), f"one-hot: the phase ({', '.join(PHASES)})"),
     EncodedField("round", 1, "round / 9"),
     EncodedField("turn", 1, "turn / max_turns"),
@@ -46,7 +46,7 @@ FIELDS: Final = (
     EncodedField("wins", 2, "per seat: rounds won / 5"),
     EncodedField("starter", 2, "one-hot: the seat that started the round"),
     EncodedField("current", 2, "one-hot: whose turn it is"),
-    EncodedField("decider", 2, "one-hot: the seat that decides"),
+    *DECISION.fields(),
     EncodedField(
         "cards", len(LABELS) * CARD,
         "per card A1..B3: owner is seat 1; status (hand, board, out); exhausted; rotation one-hot (0, 90, 180, 270);"
@@ -61,61 +61,53 @@ FIELDS: Final = (
                  "a punch being resolved: attacker one-hot, target one-hot, direction one-hot, the sides offered,"
                  f" attack / {2 * STAT:.0f}"),
     EncodedField("draft", 7, "draft: pool / 12, hand sizes / 6, kept counts / 3, the viewer's hand / 6 and kept / 3"),
-    EncodedField("legal_count", 1, "the viewer's legal actions / 60 (0 when it does not decide)"),
-    EncodedField("over", 1, "1: the game is over"),
-    EncodedField("payoff", 1, "the viewer's payoff once the game is over"),
 )
+"""The game's own fields (:class:`ViewEncoder` adds ``seat`` before them and ``legal_count``,
+``over`` and ``payoff`` after)."""
 _STEP: Final = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
-def _write_card(w: VectorWriter, i: int, c: Mapping[str, Any], mid: tuple[float, float]) -> None:
+def _write_card(w: VectorWriter, i: int, c: CardView, mid: tuple[float, float]) -> None:
     o = i * CARD
-    w.flags("cards", (c["owner"] == 1,), o)
+    w.flags("cards", (c.owner == 1,), o)
     o += 1
-    w.one_hot("cards", one_hot_index(c["status"], STATUS), o)
+    w.one_hot("cards", one_hot_index(c.status, STATUS), o)
     o += len(STATUS)
-    w.flags("cards", (bool(c["exhausted"]),), o)
+    w.flags("cards", (c.exhausted,), o)
     o += 1
-    w.one_hot("cards", one_hot_index(c["rotation"] % 360, ROTATIONS), o)
+    w.one_hot("cards", one_hot_index(c.rotation % 360, ROTATIONS), o)
     o += len(ROTATIONS)
-    edges = c["board_edges"]
     for d in DIRS:
-        e = edges.get(d)
-        if e is not None:
-            w.scalars("cards", (e["attack"], e["heart"]), STAT, o)
+        e = c.board_edges.side(d)
+        w.scalars("cards", (e.attack, e.heart), STAT, o)
         o += 2
-    for k, sym in enumerate(c["card"]["actions"][:2]):
+    for k, sym in enumerate(c.card.actions[:2]):
         w.one_hot("cards", one_hot_index(sym, SYMBOLS), o + k * len(SYMBOLS))
     o += 2 * len(SYMBOLS)
-    ability = c["card"].get("ability")
-    if ability:
-        w.one_hot("cards", one_hot_index(ability["kind"], ABILITIES), o)
+    w.one_hot("cards", one_hot_index(c.card.ability.kind, ABILITIES), o)
     o += len(ABILITIES)
-    if c.get("x") is not None:
-        w.scalars("cards", (c["x"] - mid[0] + REACH, c["y"] - mid[1] + REACH), 2 * REACH, o)
+    if c.x is not None and c.y is not None:
+        w.scalars("cards", (c.x - mid[0] + REACH, c.y - mid[1] + REACH), 2 * REACH, o)
 
 
-class KnockbackEncoder(WireEncoder):
-    fields = FIELDS
-    legal_scale = 60
+class KnockbackEncoder(ViewEncoder[KnockbackView]):
+    def __init__(self) -> None:
+        super().__init__(KnockbackView, seats=2, legal_scale=60, fields=FIELDS)
 
-    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
-        w.one_hot("phase", one_hot_index(v["phase"], PHASES))
-        w.scalar("round", v["round"], 9)
-        w.scalar("turn", v["turn"], v["max_turns"])
-        w.one_hot("scoring", one_hot_index(v["scoring"], SCORING))
-        w.scalar("best_of", v["best_of"], 9)
-        w.flags("whole_line", (v["knockback"] == "whole_line",))
-        token = v["token"]
-        w.one_hot("token", 0 if token is None else 1 + token)
-        w.scalars("wins", v["wins"], 5)
-        w.one_hot("starter", v["starter"])
-        w.one_hot("current", v["current"])
-        d = v["decision"]
-        if d is not None:
-            w.one_hot("decider", d["player"])
-        cards = v["cards"]
-        placed = [(c["x"], c["y"]) for c in cards if c.get("x") is not None]
+    def write(self, w: VectorWriter, v: KnockbackView) -> None:
+        w.one_hot("phase", one_hot_index(v.phase, PHASES))
+        w.scalar("round", v.round, 9)
+        w.scalar("turn", v.turn, v.max_turns)
+        w.one_hot("scoring", one_hot_index(v.scoring, SCORING))
+        w.scalar("best_of", v.best_of, 9)
+        w.flags("whole_line", (v.knockback == "whole_line",))
+        w.one_hot("token", 0 if v.token is None else 1 + v.token)
+        w.scalars("wins", v.wins, 5)
+        w.one_hot("starter", v.starter)
+        w.one_hot("current", v.current)
+        DECISION.write(w, v.decision)
+        cards = v.cards
+        placed = [(c.x, c.y) for c in cards if c.x is not None and c.y is not None]
         mid = (
             (round(sum(x for x, _ in placed) / len(placed)), round(sum(y for _, y in placed) / len(placed)))
             if placed else (0, 0)
@@ -126,42 +118,42 @@ class KnockbackEncoder(WireEncoder):
             if j >= len(cards):
                 continue
             ci, cj = cards[i], cards[j]
-            if ci.get("x") is not None and cj.get("x") is not None:
-                dx, dy = cj["x"] - ci["x"], cj["y"] - ci["y"]
+            if ci.x is not None and ci.y is not None and cj.x is not None and cj.y is not None:
+                step = (cj.x - ci.x, cj.y - ci.y)
                 for n, dname in enumerate(DIRS):
-                    if _STEP[dname] == (dx, dy):
+                    if _STEP[dname] == step:
                         w.one_hot("adjacent", n, k * len(DIRS))
-        act = v["activation"]
+        act = v.activation
         if act is not None:
-            w.one_hot("activation", one_hot_index(act["card"], LABELS))
-            w.scalar("activation", act["index"], 2, len(LABELS))
-            w.scalar("activation", act["moved"], 3, len(LABELS) + 1)
-        punch = v["punch"]
+            w.one_hot("activation", one_hot_index(act.card, LABELS))
+            w.scalar("activation", act.index, 2, len(LABELS))
+            w.scalar("activation", act.moved, 3, len(LABELS) + 1)
+        punch = v.punch
         if punch is not None:
             n = len(LABELS)
-            w.one_hot("punch", one_hot_index(punch["attacker"], LABELS))
-            w.one_hot("punch", one_hot_index(punch["target"], LABELS), n)
-            w.one_hot("punch", one_hot_index(punch["dir"], DIRS), 2 * n)
-            w.flags("punch", (dname in punch["sides"] for dname in DIRS), 2 * n + len(DIRS))
-            w.scalar("punch", punch["attack"], 2 * STAT, 2 * n + 2 * len(DIRS))
-        draft = v["draft"]
+            w.one_hot("punch", one_hot_index(punch.attacker, LABELS))
+            w.one_hot("punch", one_hot_index(punch.target, LABELS), n)
+            w.one_hot("punch", one_hot_index(punch.dir, DIRS), 2 * n)
+            w.flags("punch", (dname in punch.sides for dname in DIRS), 2 * n + len(DIRS))
+            w.scalar("punch", punch.attack, 2 * STAT, 2 * n + 2 * len(DIRS))
+        draft = v.draft
         if draft is not None:
-            w.scalar("draft", len(draft["pool"]), 12)
-            w.scalars("draft", draft["hand_sizes"], 6, 1)
-            w.scalars("draft", draft["kept_counts"], 3, 3)
-            w.scalar("draft", len(draft.get("hand") or ()), 6, 5)
-            w.scalar("draft", len(draft.get("kept") or ()), 3, 6)
+            w.scalar("draft", len(draft.pool), 12)
+            w.scalars("draft", draft.hand_sizes, 6, 1)
+            w.scalars("draft", draft.kept_counts, 3, 3)
+            w.scalar("draft", len(draft.hand or ()), 6, 5)
+            w.scalar("draft", len(draft.kept or ()), 3, 6)
 
     def potential(self, view: View) -> float:
         """Rounds won and cards still in the fight, the viewer's share of both seats'."""
-        v = view.to_json()
-        seat = v["seat"]
+        v = self.view(view)
+        seat = v.seat
         if seat is None:
             return 0.5
         alive = [0, 0]
-        for c in v["cards"]:
-            if c["status"] != "out":
-                alive[c["owner"]] += 1
-        score = [3 * v["wins"][p] + alive[p] for p in (0, 1)]
+        for c in v.cards:
+            if c.status != "out":
+                alive[c.owner] += 1
+        score = [3 * v.wins[p] + alive[p] for p in (0, 1)]
         total = score[0] + score[1]
         return 0.5 if total == 0 else score[seat] / total

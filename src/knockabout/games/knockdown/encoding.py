@@ -1,7 +1,6 @@
 """Knockdown's observation encoder: a seat's view as a fixed vector of numbers in [0, 1].
 
-Built from the view's wire form (``view.to_json()``), whose keys the golden records pin; a part
-that is not shown is null there (read with ``.get(key) is not None``).
+Built from the typed view's attributes (:class:`~knockabout.games.knockdown.view.KnockdownView`).
 Seats are absolute (``f0_*`` is seat 0's fighter, ``f1_*`` seat 1's); ``seat`` says who
 looks. Positions are the arena's grid coordinates (at most
 :data:`GRID_W` x :data:`GRID_H`); cards are described by what they do (symbols, wounds,
@@ -10,12 +9,13 @@ type, range) rather than by name, so every box's cards share one encoding.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
-from knockabout.core.encoding import VectorWriter, WireEncoder, one_hot_index
+from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder, one_hot_index
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
+from knockabout.games.knockdown.view import CardInfoView, KnockdownView, Pending, Space
 from knockabout.games.knockdown.vocabulary import ARENA_RULES, SYMBOLS, TOKENS
 
 GRID_W: Final = 9
@@ -53,17 +53,16 @@ def _fighter_fields(p: int) -> tuple[EncodedField, ...]:
     )
 
 
+DECISION: Final = DecisionFields(2, KINDS, timed="the tower")
+
 FIELDS: Final = (
-    EncodedField("seat", 2, "one-hot: the seat looking"),
     EncodedField("round", 1, "round / 5"),
     EncodedField("turn", 1, "turn / max_turns"),
     EncodedField("tower_test", 1, "1: Knockdown Tests are the tower challenge (else dice)"),
     EncodedField("first", 2, "one-hot: the seat that played first this round"),
     EncodedField("current", 2, "one-hot: whose turn it is"),
     EncodedField("actions", 2, "actions done / 3, actions allowed / 3"),
-    EncodedField("decision_kind", len(KINDS), "one-hot: the pending decision's kind, in sorted order"),
-    EncodedField("decider", 2, "one-hot: the seat that decides"),
-    EncodedField("timed", 1, "1: the decision has a time limit (the tower)"),
+    *DECISION.fields(),
     EncodedField("arena_rule", len(ARENA_RULES), f"one-hot: the arena's rule ({', '.join(ARENA_RULES)})"),
     EncodedField("arena_size", 2, f"arena width / {GRID_W}, height / {GRID_H}"),
     EncodedField("spaces", CELLS, "per grid cell (x + 9 y): 1 where the arena has a space"),
@@ -95,36 +94,35 @@ FIELDS: Final = (
     EncodedField("attack_wounds", 2, "the attack's heavy and light wounds / 3"),
     EncodedField("attack_flags", 2, "its effect was blocked; it was ignored"),
     EncodedField("draft", 4, "the viewer's skill draft: dealt / 3, kept / 2, received / 2, face up chosen"),
-    EncodedField("legal_count", 1, "the viewer's legal actions / 40 (0 when it does not decide)"),
-    EncodedField("over", 1, "1: the game is over"),
-    EncodedField("payoff", 1, "the viewer's payoff once the game is over"),
 )
+"""The game's own fields (:class:`ViewEncoder` adds ``seat`` before them and ``legal_count``,
+``over`` and ``payoff`` after)."""
 
 
-def _describe(card: Mapping[str, Any]) -> list[float]:
+def _describe(card: CardInfoView) -> list[float]:
     """One card's description: its symbols, heavy / 3, light / 3, K.O., type, range."""
     out = [0.0] * CARD
-    for sym in card["symbols"]:
+    for sym in card.symbols:
         i = one_hot_index(sym, SYMBOLS)
         if i is not None:
             out[i] = 1.0
     n = len(SYMBOLS)
-    out[n] = card["heavy"] / 3
-    out[n + 1] = card["light"] / 3
-    out[n + 2] = 1.0 if card["ko"] else 0.0
-    t = one_hot_index(card["type"], CARD_TYPES)
+    out[n] = card.heavy / 3
+    out[n + 1] = card.light / 3
+    out[n + 2] = 1.0 if card.ko else 0.0
+    t = one_hot_index(card.type, CARD_TYPES)
     if t is not None:
         out[n + 3 + t] = 1.0
-    r = one_hot_index(card["range"], RANGES)
+    r = one_hot_index(card.range, RANGES)
     if r is not None:
         out[n + 3 + len(CARD_TYPES) + r] = 1.0
     return out
 
 
-_DESCRIBED: dict[str, tuple[Mapping[str, Any], list[float]]] = {}
+_DESCRIBED: dict[str, tuple[CardInfoView, list[float]]] = {}
 
 
-def _description(name: str, card: Mapping[str, Any]) -> list[float]:
+def _description(name: str, card: CardInfoView) -> list[float]:
     """:func:`_describe`, remembered per card name (and checked against the card)."""
     hit = _DESCRIBED.get(name)
     if hit is not None and (hit[0] is card or hit[0] == card):
@@ -143,9 +141,9 @@ def _cell(x: int, y: int) -> int | None:
 _CELLS: dict[tuple[tuple[int, int], ...], list[int | None]] = {}
 
 
-def _cells(spaces: Sequence[Mapping[str, Any]]) -> list[int | None]:
+def _cells(spaces: Sequence[Space]) -> list[int | None]:
     """Each arena space's grid cell (None: off the grid), remembered per arena layout."""
-    key = tuple((sp["x"], sp["y"]) for sp in spaces)
+    key = tuple((sp.x, sp.y) for sp in spaces)
     cells = _CELLS.get(key)
     if cells is None:
         if len(_CELLS) > 100:
@@ -154,118 +152,111 @@ def _cells(spaces: Sequence[Mapping[str, Any]]) -> list[int | None]:
     return cells
 
 
-class KnockdownEncoder(WireEncoder):
-    fields = FIELDS
-    legal_scale = 40
+class KnockdownEncoder(ViewEncoder[KnockdownView]):
+    def __init__(self) -> None:
+        super().__init__(KnockdownView, seats=2, legal_scale=40, fields=FIELDS)
 
-    def write(self, w: VectorWriter, v: Mapping[str, Any], seat: int | None) -> None:
-        w.scalar("round", v["round"], 5)
-        w.scalar("turn", v["turn"], v["max_turns"])
-        w.flags("tower_test", (v["knockdown_test"] == "tower",))
-        w.one_hot("first", v["first"])
-        w.one_hot("current", v["current"])
-        w.scalars("actions", (v["actions_done"], v["actions_allowed"]), 3)
-        d = v["decision"]
-        if d is not None:
-            w.one_hot("decision_kind", one_hot_index(d["kind"], KINDS))
-            w.one_hot("decider", d["player"])
-            w.flags("timed", (d["time_limit"] is not None,))
-        arena = v["arena"]
-        spaces: Sequence[Mapping[str, Any]] = arena["spaces"]
+    def write(self, w: VectorWriter, v: KnockdownView) -> None:
+        w.scalar("round", v.round, 5)
+        w.scalar("turn", v.turn, v.max_turns)
+        w.flags("tower_test", (v.knockdown_test == "tower",))
+        w.one_hot("first", v.first)
+        w.one_hot("current", v.current)
+        w.scalars("actions", (v.actions_done, v.actions_allowed), 3)
+        DECISION.write(w, v.decision)
+        arena = v.arena
+        spaces = arena.spaces
         cells = _cells(spaces)
-        w.one_hot("arena_rule", one_hot_index(arena["rule"], ARENA_RULES))
-        w.scalars("arena_size", (arena["width"] / GRID_W, arena["height"] / GRID_H), 1)
+        w.one_hot("arena_rule", one_hot_index(arena.rule, ARENA_RULES))
+        w.scalars("arena_size", (arena.width / GRID_W, arena.height / GRID_H), 1)
         w.hot("spaces", (c for c in cells if c is not None))
-        for col in arena["candles"] or ():
+        for col in arena.candles or ():
             w.one_hot("candles", col if 0 <= col < GRID_W else None)
-        for trap in arena["traps"]:
-            c = cells[trap["space"]]
+        for trap in arena.traps:
+            c = cells[trap.space]
             if c is not None:
-                w.one_hot("traps", c, offset=trap["owner"] * CELLS)
-        catalog: Mapping[str, Mapping[str, Any]] = v["cards"]
-        for f in v["fighters"]:
-            p = "f0_" if f["seat"] == 0 else "f1_"
-            w.one_hot(p + "fighter", one_hot_index(f["id"], FIGHTERS))
-            if 0 <= f["space"] < len(spaces):
-                at = spaces[f["space"]]
-                w.one_hot(p + "x", at["x"] if 0 <= at["x"] < GRID_W else None)
-                w.one_hot(p + "y", at["y"] if 0 <= at["y"] < GRID_H else None)
-            w.scalars(p + "wounds", (f["heavy"], f["light"]), WOUNDS)
-            tokens = f["tokens"]
-            w.scalars(p + "tokens", (tokens.get(t, 0) for t in TOKENS), 6)
-            w.scalar(p + "hand_size", len(f["hand"]), 10)
-            w.scalar(p + "hand_limit", f["hand_limit"], 10)
-            described = [_description(name, catalog[name]) for name in f["hand"] if name in catalog]
+                w.one_hot("traps", c, offset=trap.owner * CELLS)
+        catalog = v.cards
+        for f in v.fighters:
+            p = "f0_" if f.seat == 0 else "f1_"
+            w.one_hot(p + "fighter", one_hot_index(f.id, FIGHTERS))
+            if 0 <= f.space < len(spaces):
+                at = spaces[f.space]
+                w.one_hot(p + "x", at.x if 0 <= at.x < GRID_W else None)
+                w.one_hot(p + "y", at.y if 0 <= at.y < GRID_H else None)
+            w.scalars(p + "wounds", (f.heavy, f.light), WOUNDS)
+            w.scalars(p + "tokens", (f.tokens.get(t, 0) for t in TOKENS), 6)
+            w.scalar(p + "hand_size", len(f.hand), 10)
+            w.scalar(p + "hand_limit", f.hand_limit, 10)
+            described = [_description(name, catalog[name]) for name in f.hand if name in catalog]
             if described:
                 w.scalars(p + "hand_cards", map(sum, zip(*described, strict=True)), 6)
-            w.scalars(p + "skills", (len(f["skills"]), f["hidden_skills"]), 2)
-            w.scalar(p + "victories", f["victories"], 3)
-            w.scalar(p + "specials", len(f["specials"]), 6)
-        for i, name in enumerate(v["row"][:ROW]):
+            w.scalars(p + "skills", (len(f.skills), f.hidden_skills), 2)
+            w.scalar(p + "victories", f.victories, 3)
+            w.scalar(p + "specials", len(f.specials), 6)
+        for i, name in enumerate(v.row[:ROW]):
             card = catalog.get(name) if name is not None else None
-            if card is not None:
+            if name is not None and card is not None:
                 w.scalars("row", _description(name, card), 1, i * CARD)
-        w.scalar("deck", v["deck"], 40)
-        w.scalar("candles_in_deck", v["candles_in_deck"], 4)
-        w.scalar("discard", len(v["discard"]), 40)
-        w.scalar("contamination_left", v["contamination_left"], 6)
-        self._pending(w, v["pending"], spaces, seat)
-        attack = v.get("attack")
+        w.scalar("deck", v.deck, 40)
+        w.scalar("candles_in_deck", v.candles_in_deck, 4)
+        w.scalar("discard", len(v.discard), 40)
+        w.scalar("contamination_left", v.contamination_left, 6)
+        self._pending(w, v.pending, spaces, v.seat)
+        attack = v.attack
         if attack is not None:
             w.flags("attack", (True,))
-            w.one_hot("attack_by", attack["by"])
-            w.one_hot("attack_type", one_hot_index(attack["type"], ATTACK_TYPES))
-            w.scalars("attack_wounds", (attack["heavy"], attack["light"]), 3)
-            w.flags("attack_flags", (bool(attack["effect_blocked"]), bool(attack["ignored"])))
-        draft = v.get("draft")
+            w.one_hot("attack_by", attack.by)
+            w.one_hot("attack_type", one_hot_index(attack.type, ATTACK_TYPES))
+            w.scalars("attack_wounds", (attack.heavy, attack.light), 3)
+            w.flags("attack_flags", (attack.effect_blocked, attack.ignored))
+        draft = v.draft
         if draft is not None:
-            w.scalar("draft", len(draft.get("dealt") or ()), 3)
-            w.scalar("draft", len(draft.get("kept") or ()), 2, offset=1)
-            w.scalar("draft", len(draft.get("received") or ()), 2, offset=2)
-            w.flags("draft", (draft.get("face_up") is not None,), offset=3)
+            w.scalar("draft", len(draft.dealt), 3)
+            w.scalar("draft", len(draft.kept or ()), 2, offset=1)
+            w.scalar("draft", len(draft.received or ()), 2, offset=2)
+            w.flags("draft", (draft.face_up is not None,), offset=3)
 
     @staticmethod
-    def _pending(
-        w: VectorWriter, pend: Mapping[str, Any], spaces: Sequence[Mapping[str, Any]], seat: int | None
-    ) -> None:
-        if pend.get("mover") is not None:
-            w.one_hot("pending_mover", pend["mover"])
-        if pend.get("moves_left") is not None:
-            w.scalar("pending_move", pend["moves_left"], 5)
-            w.flags("pending_move", (bool(pend["optional"]), bool(pend["dash"])), offset=1)
-        if pend.get("spaces") is not None:
+    def _pending(w: VectorWriter, pend: Pending, spaces: Sequence[Space], seat: int | None) -> None:
+        if pend.mover is not None:
+            w.one_hot("pending_mover", pend.mover)
+        if pend.moves_left is not None:
+            w.scalar("pending_move", pend.moves_left, 5)
+            w.flags("pending_move", (bool(pend.optional), bool(pend.dash)), offset=1)
+        if pend.spaces is not None:
             cells = _cells(spaces)
-            for i in pend["spaces"]:
+            for i in pend.spaces:
                 if 0 <= i < len(cells):
                     w.one_hot("pending_blink", cells[i])
-        if pend.get("purpose") is not None:
-            w.one_hot("pending_purpose", one_hot_index(pend["purpose"], PURPOSES))
-            w.one_hot("pending_owner", pend["owner"])
-            w.scalar("pending_left", pend["left"], 5)
-            w.scalar("pending_revealed", len(pend["revealed"]), 5)
-        if pend.get("trigger") is not None:
-            w.flags("pending_reaction", (pend["trigger"] == "opponent_moves", pend["trigger"] == "attacked"))
-            w.scalar("pending_reaction", len(pend["reactions"]), 3, offset=2)
-        if pend.get("special") is not None:
-            w.flags("pending_pay", (True, bool(pend["reaction"])))
-        if pend.get("cubes") is not None:
-            w.flags("pending_tower", (pend["tested"] == seat,))
-            w.scalar("pending_tower", pend["cubes"], WOUNDS, offset=1)
-        if pend.get("token") is not None:
-            w.one_hot("pending_token", one_hot_index(pend["token"], TOKENS))
-            w.scalar("pending_token", pend["have"], 6, offset=len(TOKENS))
-        if pend.get("chosen") is not None:
-            w.flags("pending_chosen", pend["chosen"])
-        if pend.get("cards_left") is not None:
-            w.scalar("pending_cards_left", pend["cards_left"], 3)
+        if pend.purpose is not None:
+            w.one_hot("pending_purpose", one_hot_index(pend.purpose, PURPOSES))
+            w.one_hot("pending_owner", pend.owner)
+            w.scalar("pending_left", pend.left or 0, 5)
+            w.scalar("pending_revealed", len(pend.revealed or ()), 5)
+        if pend.trigger is not None:
+            w.flags("pending_reaction", (pend.trigger == "opponent_moves", pend.trigger == "attacked"))
+            w.scalar("pending_reaction", len(pend.reactions or ()), 3, offset=2)
+        if pend.special is not None:
+            w.flags("pending_pay", (True, bool(pend.reaction)))
+        if pend.cubes is not None:
+            w.flags("pending_tower", (pend.tested == seat,))
+            w.scalar("pending_tower", pend.cubes, WOUNDS, offset=1)
+        if pend.token is not None:
+            w.one_hot("pending_token", one_hot_index(pend.token, TOKENS))
+            w.scalar("pending_token", pend.have or 0, 6, offset=len(TOKENS))
+        if pend.chosen is not None:
+            w.flags("pending_chosen", pend.chosen)
+        if pend.cards_left is not None:
+            w.scalar("pending_cards_left", pend.cards_left, 3)
 
     def potential(self, view: View) -> float:
         """The wound balance by the viewer's view: 0.5 even, towards 1 as the opponent
         carries more wounds than the viewer (heavy wounds count double)."""
-        v = view.to_json()
-        seat = v["seat"]
+        v = self.view(view)
+        seat = v.seat
         if seat is None:
             return 0.5
-        load = [2 * f["heavy"] + f["light"] for f in v["fighters"]]
+        load = [2 * f.heavy + f.light for f in v.fighters]
         mine, theirs = load[seat], load[1 - seat]
         return float(0.5 + 0.5 * (theirs - mine) / (2 * WOUNDS))

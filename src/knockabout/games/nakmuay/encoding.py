@@ -9,11 +9,10 @@ stays in [0, 1]. Built from the typed view's attributes only.
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
 
-from knockabout.core.encoding import Layout
-from knockabout.core.plugins import EncodedField, ObservationEncoder
+from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder
+from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.actions import MAX_SEATS
@@ -30,8 +29,9 @@ K: Final = C.NUM_KINDS
 _KIND_OF: Final = C.KIND_BY_NAME
 _COPIES: Final = C.COPIES
 
+DECISION: Final = DecisionFields(N, KINDS, timed="a Countdown")
+
 FIELDS: Final = (
-    EncodedField("seat", N, "one-hot: the seat looking"),
     EncodedField("players", N - 1, "one-hot: seats at the table (2..5)"),
     EncodedField("turn", 1, "turn / max_turns"),
     EncodedField("strict_end_turn", 1, "1: the 'strict_end_turn' variant"),
@@ -43,9 +43,7 @@ FIELDS: Final = (
     EncodedField("ko_in_pile", 1, "KO cards in the draw pile / 4"),
     EncodedField("discard_counts", K, "per card kind: copies in the discard / copies in the box"),
     EncodedField("discard_top", K, "one-hot: the kind on top of the discard (all 0: empty)"),
-    EncodedField("decision_kind", len(KINDS), "one-hot: the pending decision's kind, in sorted order"),
-    EncodedField("decider", N, "one-hot: the seat that decides"),
-    EncodedField("timed", 1, "1: the decision has a time limit (a Countdown)"),
+    *DECISION.fields(),
     EncodedField("attacker", N, "one-hot: the seat whose Attack or Countdown is pending"),
     EncodedField("target", N, "one-hot: the target of the pending Attack, Countdown or steal"),
     EncodedField("attack_value", 1, "the pending Attack's value / 3"),
@@ -64,23 +62,16 @@ FIELDS: Final = (
     EncodedField("hand", K, "per card kind: copies in the viewer's hand / copies in the box"),
     EncodedField("known_pile", KNOWN_DEPTHS * K,
                  f"per depth 0..{KNOWN_DEPTHS - 1} below the top: one-hot kind of a pile card the viewer knows"),
-    EncodedField("legal_count", 1, "the viewer's legal actions / 20 (0 when it does not decide)"),
-    EncodedField("over", 1, "1: the game is over"),
-    EncodedField("payoff", 1, "the viewer's payoff once the game is over"),
 )
+"""The game's own fields (:class:`ViewEncoder` adds ``seat`` before them and ``legal_count``,
+``over`` and ``payoff`` after)."""
 
 
-class NakMuayEncoder(ObservationEncoder):
-    fields = FIELDS
-
+class NakMuayEncoder(ViewEncoder[NakMuayView]):
     def __init__(self) -> None:
-        self._layout = Layout(FIELDS)
+        super().__init__(NakMuayView, seats=N, legal_scale=20, fields=FIELDS)
 
-    def encode(self, view: View) -> array[float]:
-        assert isinstance(view, NakMuayView)
-        w = self._layout.writer()
-        seat = view.seat
-        w.one_hot("seat", seat)
+    def write(self, w: VectorWriter, view: NakMuayView) -> None:
         w.one_hot("players", view.players - 2)
         w.scalar("turn", view.turn, view.max_turns)
         w.flags("strict_end_turn", (view.end_turn == "strict_end_turn",))
@@ -96,11 +87,7 @@ class NakMuayEncoder(ObservationEncoder):
         w.scalars("discard_counts", (c / m for c, m in zip(counts, _COPIES, strict=True)), 1)
         if view.discard:
             w.one_hot("discard_top", _KIND_OF[view.discard[-1]])
-        d = view.decision
-        if d is not None:
-            w.one_hot("decision_kind", KINDS.index(d.kind))
-            w.one_hot("decider", d.player)
-            w.flags("timed", (d.time_limit is not None,))
+        DECISION.write(w, view.decision)
         p = view.pending
         w.one_hot("attacker", p.attacker)
         w.one_hot("target", p.target)
@@ -132,21 +119,13 @@ class NakMuayEncoder(ObservationEncoder):
         for known in view.known_pile or ():
             if known.depth < KNOWN_DEPTHS:
                 w.one_hot("known_pile", _KIND_OF[known.card], offset=known.depth * K)
-        if view.legal is not None:
-            w.scalar("legal_count", len(view.legal), 20)
-        o = view.outcome
-        if o is not None:
-            w.flags("over", (True,))
-            if seat is not None:
-                w.scalar("payoff", o.payoffs[seat], 1)
-        return w.done()
 
     def potential(self, view: View) -> float:
         """The viewer's share of the fighters still standing: 0 once it is out, 1 when it
         alone stands."""
-        assert isinstance(view, NakMuayView)
-        seat = view.seat
-        if seat is None or not view.active[seat]:
+        v = self.view(view)
+        seat = v.seat
+        if seat is None or not v.active[seat]:
             return 0.0
-        standing = sum(view.active)
+        standing = sum(v.active)
         return 1.0 / standing
