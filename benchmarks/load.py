@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,7 +63,10 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
     env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
-           "--message-rate", "off", "--finished-ttl", "5"]
+           "--message-rate", "off", "--finished-ttl", "5",
+           # a level's people leave their last tables half played: no stand-in bot takes them
+           # over (it would go on playing them through the next level, as extra load)
+           "--grace", "86400"]
     if bot_processes is not None:
         cmd += ["--bot-processes", str(bot_processes)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -117,24 +121,55 @@ async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: ra
                         await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
 
 
-async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process) -> dict[str, float]:
+class Window:
+    """What happened between two looks: the tally's growth and the processes' CPU."""
+
+    def __init__(self, tally: Tally, proc: psutil.Process) -> None:
+        self.tally, self.proc, self.me = tally, proc, psutil.Process()
+        self._look()
+
+    def _look(self) -> None:
+        t = self.tally
+        self.rtts, self.frames, self.games, self.errors = len(t.rtts), t.frames, t.games, t.errors
+        self.cpu, self.mine, self.at = self.proc.cpu_times(), self.me.cpu_times(), time.monotonic()
+        self.kids = {k.pid: sum(k.cpu_times()[:2]) for k in self.proc.children(recursive=True)}
+
+    def close(self, tables: int) -> dict[str, float]:
+        """The window since the last look (or the start), as one result line; starts the next."""
+        t, cpu, mine, at = self.tally, self.proc.cpu_times(), self.me.cpu_times(), time.monotonic()
+        span = at - self.at
+        busy = (cpu.user - self.cpu.user) + (cpu.system - self.cpu.system)
+        kids = sum(sum(k.cpu_times()[:2]) - self.kids.get(k.pid, 0.0) for k in self.proc.children(recursive=True))
+        client = (mine.user - self.mine.user) + (mine.system - self.mine.system)
+        rtts = sorted(t.rtts[self.rtts:])
+        q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
+        out = {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
+               "frames_per_s": (t.frames - self.frames) / span, "cpu_pct": 100 * busy / span,
+               "client_cpu_pct": 100 * client / span, "bots_cpu_pct": 100 * kids / span,
+               "rss_mb": self.proc.memory_info().rss / 2**20, "games": t.games - self.games,
+               "errors": t.errors - self.errors}
+        self._look()
+        return out
+
+
+async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process,
+                windows: int = 1, report: Callable[[dict[str, float]], None] | None = None) -> dict[str, float]:
+    """N people each playing table after table for ``windows`` x ``seconds``; with ``report``,
+    each window's line is given to it as the window closes (the people play on across
+    windows, so no table is left half played at a window's end). Returns the last window."""
     tally = Tally()
-    stop = time.monotonic() + seconds
-    me = psutil.Process()
-    cpu0, mine0, t0 = proc.cpu_times(), me.cpu_times(), time.monotonic()
-    kids0 = {k.pid: sum(k.cpu_times()[:2]) for k in proc.children(recursive=True)}
+    stop = time.monotonic() + seconds * windows
+    window = Window(tally, proc)
     rng = random.Random(tables)
-    await asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in range(tables)))
-    cpu1, mine1, t1 = proc.cpu_times(), me.cpu_times(), time.monotonic()
-    busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
-    kids = sum(sum(k.cpu_times()[:2]) - kids0.get(k.pid, 0.0) for k in proc.children(recursive=True))
-    client = (mine1.user - mine0.user) + (mine1.system - mine0.system)
-    rtts = sorted(tally.rtts)
-    q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
-    return {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
-            "frames_per_s": tally.frames / (t1 - t0), "cpu_pct": 100 * busy / (t1 - t0),
-            "client_cpu_pct": 100 * client / (t1 - t0), "bots_cpu_pct": 100 * kids / (t1 - t0),
-            "rss_mb": proc.memory_info().rss / 2**20, "games": tally.games, "errors": tally.errors}
+    people = asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in range(tables)))
+    line: dict[str, float] = {}
+    for k in range(windows):
+        await asyncio.sleep(max(0.0, stop - seconds * (windows - k - 1) - time.monotonic()))
+        line = window.close(tables)
+        if report is not None:
+            report(line)
+    await people
+    return line
 
 
 def main() -> None:
@@ -159,7 +194,7 @@ def main() -> None:
     if args.soak is not None:
         if not 0 < args.soak <= 1440:
             raise SystemExit("--soak takes 1-1440 minutes")
-        levels = levels[:1] * max(1, round(args.soak * 60 / args.seconds))
+        levels = levels[:1]
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -178,12 +213,19 @@ def main() -> None:
             print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
                   "  bot procs cpu %")
             rss: list[float] = []
-            for n in levels:
-                r = asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc))
+
+            def show(r: dict[str, float]) -> None:
                 rss.append(r["rss_mb"])
                 print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
                       f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
                       f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}", flush=True)
+
+            if args.soak is None:
+                for n in levels:
+                    show(asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc)))
+            else:  # one level, played on across windows
+                windows = max(1, round(args.soak * 60 / args.seconds))
+                asyncio.run(level(f"127.0.0.1:{port}", levels[0], args.seconds, args.bot, proc, windows, show))
             if args.soak is not None and len(rss) >= 2:
                 hours = (len(rss) - 1) * args.seconds / 3600
                 half = rss[len(rss) // 2:]  # the second half: past the warm-up
