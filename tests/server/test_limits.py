@@ -100,6 +100,8 @@ def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, mon
 
     lock = threading.Lock()
     ran_in: set[threading.Thread] = set()
+    # thinkings done, by thread and table (each table's bots have their own generator)
+    done_in: dict[tuple[threading.Thread, int], int] = {}
     real = Thought.run
 
     def run(self: Thought) -> None:
@@ -107,20 +109,30 @@ def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, mon
             ran_in.add(threading.current_thread())
         time.sleep(0.02)  # a thinking long enough for the tables' thinkings to overlap
         real(self)
+        with lock:
+            key = (threading.current_thread(), id(self._rng))
+            done_in[key] = done_in.get(key, 0) + 1
 
     monkeypatch.setattr(Thought, "run", run)
     with make_client(bot_threads=1) as c:  # (with the default executor: 4 at once)
         for _ in range(4):
             c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"]})
         manager = c.app.state.manager
-        deadline = time.monotonic() + 15  # (a loaded machine is slow; an idle one is done in well under a second)
-        while time.monotonic() < deadline and min(t.table.version for t in manager.tables.values()) <= 3:
+        # Counted by thinkings, not by moves released: on a loaded machine one slow thinking
+        # raises the tables' release floors (see steady_bots) and their moves come seconds apart.
+        deadline = time.monotonic() + 30
+
+        def done() -> list[int]:  # thinkings by table, in this server's pool threads only
+            # (other tests' servers may still be finishing a thinking)
+            ours = {t for pool in manager.thinkers._threads.values() for t in pool._threads}
+            with lock:
+                return sorted(n for (thread, _), n in done_in.items() if thread in ours)
+
+        while time.monotonic() < deadline and (len(done()) < 4 or done()[0] < 3):
             time.sleep(0.05)
-        time.sleep(0.3)  # the tables' thinkings go on overlapping in time for a while
-        versions = [t.table.version for t in manager.tables.values()]
-        # this server's pool threads (other tests' servers may still be finishing a thinking)
+        thinkings = done()
         ours = {thread for pool in manager.thinkers._threads.values() for thread in pool._threads}
-    assert min(versions) > 3, "every table's bots got their turns"
+    assert len(thinkings) == 4 and thinkings[0] >= 3, f"every table's bots got their turns: {thinkings}"
     # one pool thread did every thinking of the four tables, so none ever ran beside another
     threads = {thread.name for thread in ran_in & ours}
     assert len(threads) == 1 and next(iter(threads)).startswith("knockabout-bot-random"), threads
