@@ -73,6 +73,23 @@ class OutcomeView:
     reason: str
 
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableView(View):
+    """Base of a game's top-level view: the facts every game's table shows (who is looking,
+    the turn and its limit, the pending decision, the outcome), declared once so generic
+    readers (bots, encoders, renderers) find them under the same names in every game."""
+
+    seat: int | None
+    """The viewer's seat (None: a spectator)."""
+    turn: int
+    max_turns: int
+    """The turn limit (the game ends there)."""
+    decision: DecisionView | None
+    """The decision the table waits for (None once the game is over)."""
+    outcome: OutcomeView | None
+    """How the game ended (None while it runs)."""
+
 _DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
 
 

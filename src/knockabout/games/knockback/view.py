@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
+from knockabout.core.view import TableView, decision_view, outcome_view
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import SYMBOL_NAMES, CardFace, EdgeValues, Symbol
 from knockabout.games.knockback.grid import DIRS, HALF, STRIDE, Dir
@@ -110,17 +110,14 @@ class DraftView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class KnockbackView(View):
+class KnockbackView(TableView):
     """One seat's view of a KNOCKBACK table (``seat`` None: a spectator's)."""
 
     game_id: ClassVar[str] = "knockback"
 
     game: Literal["knockback"] = "knockback"
-    seat: int | None
     phase: Phase
     round: int
-    turn: int
-    max_turns: int
     scoring: Scoring
     best_of: int
     knockback: Literal["push", "whole_line"]
@@ -132,13 +129,11 @@ class KnockbackView(View):
     """The seat that places first this round."""
     current: int | None
     """Whose decision it is (None once the match is over)."""
-    decision: DecisionView | None
     cards: tuple[CardView, ...]
     """The six cards of the line-ups (empty during a draft)."""
     activation: Activation | None
     punch: PunchView | None
     draft: DraftView | None
-    outcome: OutcomeView | None
     legal: tuple[str, ...] | None = None
     """The viewer's legal actions when it is the one deciding, else None."""
 

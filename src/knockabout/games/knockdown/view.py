@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
-from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
+from knockabout.core.view import TableView, decision_view, outcome_view
 from knockabout.games.knockdown.match import MatchSetup
 from knockabout.games.knockdown.phases import PAY_REACT, PHASE_KINDS, TRIGGERS, Phase
 from knockabout.games.knockdown.rounds import CANDLE
@@ -223,16 +223,13 @@ class Draft:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class KnockdownView(View):
+class KnockdownView(TableView):
     """One seat's view of a Knockdown table (``seat`` None: a spectator's)."""
 
     game_id: ClassVar[str] = "knockdown"
 
     game: Literal["knockdown"] = "knockdown"
-    seat: int | None
     round: int
-    turn: int
-    max_turns: int
     knockdown_test: Literal["dice", "tower"]
     first: int
     """Who played first this round."""
@@ -253,9 +250,7 @@ class KnockdownView(View):
     candles_in_deck: int
     discard: tuple[str, ...]
     contamination_left: int
-    decision: DecisionView | None
     pending: Pending
-    outcome: OutcomeView | None
     attack: AttackView | None = None
     """The Attack Sequence under way, while one is (else None)."""
     combo_used: tuple[str, ...] | None = None

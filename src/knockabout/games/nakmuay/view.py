@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from knockabout.core.view import DecisionView, OutcomeView, View, decision_view, outcome_view
+from knockabout.core.view import TableView, decision_view, outcome_view
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.phases import (
     ATTACK_REACT,
@@ -74,16 +74,13 @@ class KnownCard:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class NakMuayView(View):
+class NakMuayView(TableView):
     """One seat's view of a Nak Muay table (``seat`` None: a spectator's)."""
 
     game_id: ClassVar[str] = "nak-muay"
 
     game: Literal["nak-muay"] = "nak-muay"
-    seat: int | None
     players: int
-    turn: int
-    max_turns: int
     end_turn: Literal["draw_after", "strict_end_turn"]
     countdown_seconds: float
     current: int
@@ -98,12 +95,10 @@ class NakMuayView(View):
     """The discard pile, bottom first (its last card is on top)."""
     ko_in_pile: int
     """KO cards in the draw pile (a KO waiting to be hidden is not counted)."""
-    decision: DecisionView | None
     pending: Pending
     no_answers: dict[str, tuple[str, ...]]
     """Per seat (as a string) that answered "no" to a named card since it last gained a
     card: the cards it said it does not hold."""
-    outcome: OutcomeView | None
     hand: tuple[str, ...] | None = None
     """The viewer's hand, in card order (None for a spectator)."""
     known_pile: tuple[KnownCard, ...] | None = None
