@@ -11,9 +11,10 @@ actions)``, so a restarted server rebuilds every unfinished table by replaying i
 ``clock_step``/``clock_deadline``: the pending timed decision's deadline (wall-clock
 seconds) at that step, so a restarted server gives it only the time actually left.
 
-Writes are *operations* (:data:`Op`, a function of a session): the synchronous methods
-run one each in its own transaction; the server hands them to :meth:`Store.commit`, whose
-writer thread commits everything that queued up meanwhile in one transaction (see
+Writes are *operations* (:data:`Op`: declared records such as :class:`ActionWrite`):
+the synchronous methods run one each in its own transaction; the server hands them to
+:meth:`Store.commit`, whose writer thread commits everything that queued up meanwhile in
+one transaction, batched by kind into a few statements (:func:`run_ops`; see
 :mod:`knockabout.store.writer`). SQLite files use write-ahead logging (WAL).
 
 A database made by an older version gains the newer columns when it is opened
@@ -24,10 +25,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never, cast
 
 from sqlalchemy import (
     JSON,
@@ -38,9 +39,12 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
+    bindparam,
     create_engine,
     event,
+    insert,
     inspect,
     select,
     text,
@@ -117,65 +121,162 @@ class StoredTable:
     clock_deadline: float | None = None  # when that step's timed decision runs out (time.time())
 
 
-Op = Callable[[Session], None]
-"""One write to the store, run inside a transaction."""
+@dataclass(frozen=True, slots=True)
+class CreateWrite:
+    """Store a new table."""
+
+    table: StoredTable
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsWrite:
+    """A table's seats and status now (the last one of a table in a transaction wins)."""
+
+    table_id: str
+    seats: list[dict[str, Any]]
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWrite:
+    """One action appended to a table's log (steps never change: a second write of a
+    step is refused)."""
+
+    table_id: str
+    step: int
+    seat: int
+    action: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClockWrite:
+    """The deadline of the timed decision pending at ``step`` (None: nothing timed); the
+    last one of a table in a transaction wins."""
+
+    table_id: str
+    step: int
+    deadline: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishWrite:
+    """A table's game is over: its result, and no clock any more."""
+
+    table_id: str
+    result: dict[str, Any]
+    at: float
+
+
+Write = CreateWrite | SeatsWrite | ActionWrite | ClockWrite | FinishWrite
+Op = Write | Callable[[Session], None]
+"""One write to the store: a declared :data:`Write`, or any function of a session (run in
+its place, between the declared writes around it)."""
 
 
 def create_op(t: StoredTable) -> Op:
-    seed, seed_text = _seed_columns(t.seed)
-
-    def op(s: Session) -> None:
-        s.add(TableRow(
-            id=t.id, game=t.game, rules_version=t.rules_version, content_hash=t.content_hash, config=t.config,
-            seed=seed, seed_text=seed_text, listed=t.listed, seats=t.seats, status=t.status,
-            created_at=t.created_at, finished_at=t.finished_at, result=t.result,
-            clock_step=t.clock_step, clock_deadline=t.clock_deadline,
-        ))
-        s.flush()  # a refused row fails here, as its own operation
-    return op
-
-
-def _row(s: Session, table_id: str) -> TableRow:
-    row = s.get(TableRow, table_id)
-    if row is None:
-        raise StoreError(f"no stored table {table_id!r}")
-    return row
+    return CreateWrite(t)
 
 
 def seats_op(table_id: str, seats: list[dict[str, Any]], status: str) -> Op:
-    def op(s: Session) -> None:
-        row = _row(s, table_id)
-        row.seats = seats
-        row.status = status
-    return op
+    return SeatsWrite(table_id, seats, status)
 
 
 def action_op(table_id: str, step: int, seat: int, action: str, by: str) -> Op:
-    at = time.time()
-
-    def op(s: Session) -> None:  # flushed with its group (one INSERT for many); a refused one fails its group,
-        s.add(ActionRow(table_id=table_id, step=step, seat=seat, action=action, by=by, at=at))  # then alone
-    return op
+    return ActionWrite(table_id, step, seat, action, by, time.time())
 
 
 def finish_op(table_id: str, result: dict[str, Any]) -> Op:
-    at = time.time()
-
-    def op(s: Session) -> None:
-        row = _row(s, table_id)
-        row.status = "finished"
-        row.result = result
-        row.finished_at = at
-        row.clock_step = row.clock_deadline = None
-    return op
+    return FinishWrite(table_id, result, time.time())
 
 
 def clock_op(table_id: str, step: int, deadline: float | None) -> Op:
-    """Keep the deadline of the timed decision pending at ``step`` (None: nothing timed).
-    One UPDATE statement (it goes with every action: no read first)."""
-    def op(s: Session) -> None:
-        s.execute(update(TableRow).where(TableRow.id == table_id).values(clock_step=step, clock_deadline=deadline))
-    return op
+    return ClockWrite(table_id, step, deadline)
+
+
+def run_ops(s: Session, ops: Sequence[Op]) -> None:
+    """Run ``ops`` in session ``s`` (one transaction, the caller's). Declared writes are
+    batched by kind, one statement for many (all the actions of a group commit in one
+    INSERT, all its clocks in one UPDATE), in an order that keeps their meaning: new
+    tables, then seats, actions, clocks and finishes (a table's clock is never written
+    after its finish, and a finished table's seats say ``finished`` too). A function op
+    runs where it stands, after the writes queued before it."""
+    batch: list[Write] = []
+    for op in ops:
+        if isinstance(op, (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite)):
+            batch.append(op)
+        else:
+            _run_writes(s, batch)
+            batch = []
+            op(s)
+    _run_writes(s, batch)
+
+
+def _run_writes(s: Session, writes: list[Write]) -> None:
+    if not writes:
+        return
+    creates: list[CreateWrite] = []
+    seats: dict[str, SeatsWrite] = {}
+    actions: list[dict[str, Any]] = []
+    clocks: dict[str, ClockWrite] = {}
+    finishes: dict[str, FinishWrite] = {}
+    for w in writes:
+        match w:
+            case CreateWrite():
+                creates.append(w)
+            case SeatsWrite():
+                seats[w.table_id] = w
+            case ActionWrite():
+                actions.append({"table_id": w.table_id, "step": w.step, "seat": w.seat, "action": w.action,
+                                "by": w.by, "at": w.at})
+            case ClockWrite():
+                clocks[w.table_id] = w
+            case FinishWrite():
+                finishes[w.table_id] = w
+            case _:  # pragma: no cover - every write is listed above
+                assert_never(w)
+    for c in creates:
+        s.add(_table_row(c.table))
+    if creates:
+        s.flush()  # a refused row fails here
+    tables = cast(Table, TableRow.__table__)
+    if seats:
+        _update_rows(s, update(tables).where(tables.c.id == bindparam("b_id")).values(
+            seats=bindparam("b_seats"), status=bindparam("b_status")),
+            [{"b_id": w.table_id, "b_seats": w.seats, "b_status": w.status} for w in seats.values()])
+    if actions:
+        s.execute(insert(cast(Table, ActionRow.__table__)), actions)
+    if clocks:
+        _update_rows(s, update(tables).where(tables.c.id == bindparam("b_id")).values(
+            clock_step=bindparam("b_step"), clock_deadline=bindparam("b_deadline")),
+            [{"b_id": w.table_id, "b_step": w.step, "b_deadline": w.deadline} for w in clocks.values()])
+    if finishes:
+        _update_rows(s, update(tables).where(tables.c.id == bindparam("b_id")).values(
+            status="finished", result=bindparam("b_result"), finished_at=bindparam("b_at"),
+            clock_step=None, clock_deadline=None),
+            [{"b_id": w.table_id, "b_result": w.result, "b_at": w.at} for w in finishes.values()])
+
+
+def _update_rows(s: Session, stmt: Any, rows: list[dict[str, Any]]) -> None:
+    """One UPDATE for many rows; a row that names no stored table is refused (where the
+    driver counts the rows of a batch; PostgreSQL's and SQLite's do)."""
+    result: Any = s.execute(stmt, rows)
+    dialect = s.get_bind().dialect
+    counts = dialect.supports_sane_multi_rowcount if len(rows) > 1 else dialect.supports_sane_rowcount
+    if counts and result.rowcount != len(rows):
+        missing = ", ".join(repr(r["b_id"]) for r in rows)
+        raise StoreError(f"no stored table among {missing}" if len(rows) > 1 else f"no stored table {missing}")
+
+
+def _table_row(t: StoredTable) -> TableRow:
+    seed, seed_text = _seed_columns(t.seed)
+    return TableRow(
+        id=t.id, game=t.game, rules_version=t.rules_version, content_hash=t.content_hash, config=t.config,
+        seed=seed, seed_text=seed_text, listed=t.listed, seats=t.seats, status=t.status,
+        created_at=t.created_at, finished_at=t.finished_at, result=t.result,
+        clock_step=t.clock_step, clock_deadline=t.clock_deadline,
+    )
 
 
 _BIG_SEED = 1 << 63
@@ -268,14 +369,13 @@ class Store:
     def run(self, *ops: Op) -> None:
         """Run ``ops`` in one transaction, now, on this thread."""
         with Session(self.engine) as s, s.begin():
-            for op in ops:
-                op(s)
+            run_ops(s, ops)
 
     async def commit(self, *ops: Op) -> None:
         """Run ``ops`` in one transaction on the writer thread (grouped with whatever else
         is queued); returns once they are durable, raises what they raised."""
         if self._writer is None:
-            self._writer = Writer(self.engine)
+            self._writer = Writer(self.engine, run_ops)
         await self._writer.write(list(ops))
 
     @property

@@ -1,0 +1,123 @@
+"""The store's writes batched by kind: a group commit of many tables' changes is a few
+statements, not one per write, and means exactly what the writes in order mean."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from knockabout.store import Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
+from knockabout.store.store import StoreError, TableRow
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def stored(table_id: str) -> StoredTable:
+    return StoredTable(id=table_id, game="nak-muay", rules_version="1.0", config={"players": 2}, seed=1,
+                       seats=[{"kind": "person", "name": "a", "level": None, "token": None}] * 2)
+
+
+@contextmanager
+def statements(store: Store) -> Iterator[list[str]]:
+    """The SQL statements the store sends while inside (an executemany counts once)."""
+    seen: list[str] = []
+
+    def log(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(statement.split()[0].upper())
+
+    event.listen(store.engine, "before_cursor_execute", log)
+    try:
+        yield seen
+    finally:
+        event.remove(store.engine, "before_cursor_execute", log)
+
+
+def test_many_tables_changes_commit_in_one_insert_and_one_update(db_url: str) -> None:
+    store = Store(db_url)
+    store.run(*[create_op(stored(f"t{i}")) for i in range(50)])
+    ops = []
+    for i in range(50):  # what 50 tables' moves queue up: an action and a clock each, twice
+        ops += [action_op(f"t{i}", 0, 0, "draw", "person"), clock_op(f"t{i}", 1, 100.0 + i),
+                action_op(f"t{i}", 1, 1, "take", "bot"), clock_op(f"t{i}", 2, 200.0 + i)]
+    with statements(store) as seen:
+        store.run(*ops)
+    assert seen.count("INSERT") == 1 and seen.count("UPDATE") == 1, seen
+    for i in (0, 17, 49):
+        t = store.get(f"t{i}")
+        assert t is not None
+        assert t.actions == ["draw", "take"]
+        assert (t.clock_step, t.clock_deadline) == (2, 200.0 + i)  # the last clock of a table wins
+    store.close()
+
+
+def test_batched_writes_mean_what_they_mean_in_order(db_url: str) -> None:
+    store = Store(db_url)
+    seats = [{"kind": "person", "name": "Ann", "level": None, "token": None}] * 2
+    store.run(
+        create_op(stored("a")), create_op(stored("b")),  # created and written in one transaction
+        seats_op("a", seats, "playing"), action_op("a", 0, 0, "draw", "person"), clock_op("a", 1, 50.0),
+        clock_op("b", 0, 9.0),
+        action_op("a", 1, 1, "take", "bot"), clock_op("a", 2, 60.0),
+        finish_op("a", {"winners": [1]}),  # its clock goes with the finish
+        seats_op("a", [dict(s, name="Bo") for s in seats], "finished"),  # the last seats win
+    )
+    a, b = store.get("a"), store.get("b")
+    assert a is not None and b is not None
+    assert a.actions == ["draw", "take"] and a.status == "finished" and a.result == {"winners": [1]}
+    assert (a.clock_step, a.clock_deadline) == (None, None)
+    assert a.seats[0]["name"] == "Bo"
+    assert b.actions == [] and (b.clock_step, b.clock_deadline) == (0, 9.0) and b.status == "waiting"
+    store.close()
+
+
+def test_a_function_op_runs_in_its_place_between_batches(db_url: str) -> None:
+    store = Store(db_url)
+    seen: list[list[str]] = []
+
+    def look(s: Any) -> None:  # sees the writes before it, not those after
+        seen.append(store._load(s, s.get(TableRow, "t")).actions)
+
+    store.run(create_op(stored("t")), action_op("t", 0, 0, "draw", "person"), look,
+              action_op("t", 1, 0, "take", "person"))
+    assert seen == [["draw"]]
+    t = store.get("t")
+    assert t is not None and t.actions == ["draw", "take"]
+    store.close()
+
+
+@pytest.mark.parametrize("write", [
+    lambda: seats_op("ghost", [], "playing"),
+    lambda: clock_op("ghost", 3, 1.0),
+    lambda: finish_op("ghost", {}),
+])
+def test_an_update_of_a_table_never_stored_is_refused_by_name(db_url: str, write: Any) -> None:
+    store = Store(db_url)
+    with pytest.raises(StoreError, match="no stored table 'ghost'"):
+        store.run(write())
+    store.close()
+
+
+def test_in_a_group_commit_the_write_for_a_missing_table_fails_alone(db_url: str) -> None:
+    store = Store(db_url)
+    store.run(create_op(stored("t")))
+
+    async def main() -> list[BaseException | None]:
+        jobs = [store.commit(action_op("t", 0, 0, "draw", "person"), clock_op("t", 1, 5.0)),
+                store.commit(clock_op("ghost", 1, 5.0)),
+                store.commit(action_op("t", 1, 0, "take", "person"))]
+        return [r if isinstance(r, BaseException) else None
+                for r in await asyncio.gather(*jobs, return_exceptions=True)]
+
+    with ThreadPoolExecutor(1) as pool:
+        results = pool.submit(asyncio.run, main()).result()
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], StoreError) and "ghost" in str(results[1])
+    t = store.get("t")
+    assert t is not None and t.actions == ["draw", "take"] and t.clock_step == 1
+    store.close()
