@@ -58,7 +58,7 @@ def free_port() -> int:
 
 
 def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
-                 bot_processes: int | None = None) -> subprocess.Popen[bytes]:
+                 bot_processes: int | None = None, compress: bool = False) -> subprocess.Popen[bytes]:
     src = Path(__file__).resolve().parents[1] / "src"
     env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -69,6 +69,8 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
            "--grace", "86400"]
     if bot_processes is not None:
         cmd += ["--bot-processes", str(bot_processes)]
+    if compress:
+        cmd += ["--compress"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(400):
         try:
@@ -187,6 +189,8 @@ def main() -> None:
                     help="run the first level this long (at most 1440), a line per --seconds window")
     ap.add_argument("--bot-processes", type=int, default=None,
                     help="the server's --bot-processes (0: searches in threads; default: the server's default)")
+    ap.add_argument("--compress", action="store_true",
+                    help="the server's --compress (permessage-deflate frames; off by default)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if args.seconds is None:
@@ -200,11 +204,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
-        server = start_server(db, port, args.pace, args.bot_delay, args.bot, args.bot_processes)
+        server = start_server(db, port, args.pace, args.bot_delay, args.bot, args.bot_processes, args.compress)
         try:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
-                  f"{args.seconds:.0f}s per level")
+                  f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level")
             for i in range(min(args.hard_tables, 20)):
                 httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
                     "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
