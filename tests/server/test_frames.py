@@ -73,3 +73,27 @@ def test_a_seat_s_connection_still_reaches_the_others(make_client: Any) -> None:
                 receive_until(ann, lambda m: m["type"] == "sync")
                 upd = receive_until(watcher, lambda m: m["type"] == "update")
                 assert upd["table"]["seats"][0]["connected"] is True
+
+
+def test_frame_text_is_the_standard_librarys_json_text_for_every_frame_of_a_game() -> None:
+    """orjson writes the frames; the text must be exactly what ``json.dumps`` would write
+    (compact, UTF-8), including the 256-bit seed a finished table's facts carry."""
+    import json
+
+    from knockabout.core.registry import get_game
+    from knockabout.core.rng import Rng, fresh_seed
+    from knockabout.server.frames import frame_text
+
+    for game_id in ("nak-muay", "knockdown", "knockback"):
+        state = get_game(game_id).new_state(None, seed=5)
+        rng = Rng(5)
+        steps = 0
+        while state.to_act() is not None and steps < 300:
+            for seat in (None, 0, 1):
+                data = {"type": "update", "view": state.observe(seat).to_json(), "left": 2.5 / 3, "name": "Zoë"}
+                assert frame_text(data) == json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+            steps += 1
+    finished = {"table": {"seed": fresh_seed(), "status": "finished"}}
+    assert frame_text(finished) == json.dumps(finished, separators=(",", ":"), ensure_ascii=False)
