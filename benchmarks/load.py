@@ -84,7 +84,10 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
 
 async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: random.Random) -> None:
     """One seat at a time: create a table, play it to the end as fast as allowed, repeat."""
-    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+    # no kept-alive connection: a game outlasts the server's keep-alive timeout, and reusing a
+    # connection the server is just closing fails the next create with a ReadError
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30,
+                                 limits=httpx.Limits(max_keepalive_connections=0)) as http:
         while time.monotonic() < stop:
             game = GAMES[n % len(GAMES)]
             made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
