@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-_Job = tuple[list[Any], "Future[None]"]
+_Job = tuple[list[Any], "Future[None] | asyncio.Future[None]"]
 Runner = Callable[[Session, Sequence[Any]], None]
 """Runs a transaction's operations in a session (the store's ``run_ops``)."""
 
@@ -53,8 +53,12 @@ class Writer:
         return done
 
     async def write(self, ops: list[Any]) -> None:
-        """:meth:`submit`, awaited without blocking the event loop."""
-        await asyncio.wrap_future(self.submit(ops))
+        """:meth:`submit`, awaited without blocking the event loop. The writer answers an
+        event loop's writes of one transaction with one wake-up of that loop (not a thread
+        future and a callback chain per write)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put((ops, done))
+        await done
 
     def close(self) -> None:
         """Commit what is queued, then stop the thread."""
@@ -87,16 +91,41 @@ class Writer:
                 for job in group:
                     self._commit([job])
                 return
-            with contextlib.suppress(InvalidStateError):  # its caller stopped waiting
-                group[0][1].set_exception(exc)
+            _answer([group[0][1]], exc)
             return
         self.commits += 1
         self.writes += len(group)
-        for _, done in group:
-            with contextlib.suppress(InvalidStateError):  # durable all the same
-                done.set_result(None)
+        _answer([done for _, done in group], None)
 
     def _transaction(self, ops: list[Any]) -> None:
         with Session(self.engine) as s, s.begin():
             self._run_ops(s, ops)
+
+
+def _answer(waiting: list[Future[None] | asyncio.Future[None]], exc: Exception | None) -> None:
+    """Tell the writes' callers (from the writer thread): thread futures at once, each
+    event loop's futures in one call on that loop."""
+    loops: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for done in waiting:
+        if isinstance(done, asyncio.Future):
+            loops.setdefault(done.get_loop(), []).append(done)
+        else:
+            with contextlib.suppress(InvalidStateError):  # its caller stopped waiting: durable all the same
+                if exc is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(exc)
+    for loop, futures in loops.items():
+        with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle, futures, exc)
+
+
+def _settle(futures: list[asyncio.Future[None]], exc: Exception | None) -> None:
+    for f in futures:
+        if f.done():  # a cancelled wait (the write is durable all the same)
+            continue
+        if exc is None:
+            f.set_result(None)
+        else:
+            f.set_exception(exc)
 
