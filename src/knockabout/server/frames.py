@@ -1,18 +1,36 @@
-"""The WebSocket frames a table sends: a seat's (or a spectator's) sync and update.
+"""The WebSocket frames a table sends, and how a client follows them.
+
+A connection gets a ``sync`` (everything, with every event so far) when it connects or
+asks for one; after that, on each change, what changed for it: a ``patch`` frame, an
+RFC 6902 JSON Patch (built by the ``jsonpatch`` library) from the message it was last
+sent to its new one, with the new events alongside::
+
+    {"type": "patch", "base": 41, "version": 42, "ops": [...], "events": [...]}
+
+The patched message (its :func:`state_of`) is the whole sync/update message minus
+``type`` and ``events``; ``base`` is the version of the message the patch applies to.
+When the patch would be longer than the whole message, a full ``update`` goes instead.
 
 Built from one :class:`~knockabout.table.Update` (the table's single redaction point)
-and nothing else; :func:`frame_text` serialises a frame once, so connections that see
-the same share the text.
+and nothing else: a patch holds only values of the connection's last message and its
+new one. :func:`frame_text` serialises a frame once, so connections that see the same
+share the text. :class:`Follower` is the client's side (tests, benchmarks, any Python
+client): it keeps the last message and turns each frame back into the full message.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+import jsonpatch
 
 from knockabout.core.events import Event
 from knockabout.table import Update
+
+UNPATCHED = ("type", "events")  # a frame's fields that are not part of the patched message
 
 
 def frame_text(data: dict[str, Any]) -> str:
@@ -50,3 +68,76 @@ def update_message(
         "challenge": up.challenge,
         "can_undo": False,
     }
+
+
+def state_of(message: dict[str, Any]) -> dict[str, Any]:
+    """The part of a sync or update message that patches carry: all of it but its
+    ``type`` and ``events`` (events are sent once each, new ones with every frame)."""
+    return {k: v for k, v in message.items() if k not in UNPATCHED}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A message as a connection was sent it: its :func:`state_of` and that state's JSON
+    text (what the next patch starts from; equal texts share a patch)."""
+
+    state: dict[str, Any]
+    text: str
+
+    @classmethod
+    def of(cls, message: dict[str, Any]) -> Shown:
+        state = state_of(message)
+        return cls(state, frame_text(state))
+
+
+def change_frame(last: Shown | None, new: Shown, message: dict[str, Any]) -> str | None:
+    """The frame text that takes a client from ``last`` to ``message`` (an update whose
+    :class:`Shown` is ``new``): a patch, or the whole update when that is shorter (or
+    there is nothing to patch from). None when nothing changed (no new state, no events)."""
+    events = message["events"]
+    if last is None:
+        return frame_text(message)
+    if last.text == new.text and not events:
+        return None
+    ops = jsonpatch.make_patch(last.state, new.state).patch
+    text = frame_text({"type": "patch", "base": last.state["version"], "version": new.state["version"],
+                       "ops": ops, "events": events})
+    if len(text) < len(new.text):  # the whole update is longer still: it holds that state and the events
+        return text
+    full = frame_text(message)
+    return text if len(text) < len(full) else full
+
+
+class OutOfStep(Exception):
+    """A patch that does not fit the client's last message: ask for a fresh sync."""
+
+
+class Follower:
+    """A client's copy of the table as its frames tell it. :meth:`read` turns every frame
+    back into what the server would have sent whole: a ``sync`` or ``update`` replaces the
+    copy, a ``patch`` changes it (read as the ``update`` it stands for); other frames
+    (errors, pongs, challenges) pass as they are. A patch that does not fit the copy
+    (another base version, an op that fails) raises :class:`OutOfStep`, and the client
+    then sends ``{"type": "sync"}`` (or reconnects)."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+
+    def read(self, frame: dict[str, Any]) -> dict[str, Any]:
+        kind = frame.get("type")
+        if kind in ("sync", "update"):
+            self.state = state_of(frame)
+            return frame
+        if kind != "patch":
+            return frame
+        if self.state is None or frame.get("base") != self.state.get("version"):
+            have = None if self.state is None else self.state.get("version")
+            raise OutOfStep(f"a patch from version {frame.get('base')} does not fit version {have}")
+        try:
+            state: dict[str, Any] = jsonpatch.apply_patch(self.state, frame["ops"])
+        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, KeyError, TypeError) as exc:
+            raise OutOfStep(f"the patch does not apply: {exc}") from None
+        if state.get("version") != frame.get("version"):
+            raise OutOfStep(f"the patch gave version {state.get('version')}, not {frame.get('version')}")
+        self.state = state
+        return {"type": "update", **state, "events": frame["events"]}
