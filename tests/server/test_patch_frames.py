@@ -257,6 +257,16 @@ def test_the_follower_refuses_a_patch_that_does_not_fit() -> None:
     got = copy.read({"type": "patch", "base": 5, "version": 6, "events": [],
                      "ops": [{"op": "replace", "path": "/version", "value": 6}]})
     assert got == {"type": "update", "version": 6, "view": {"a": 1}, "events": []}
+    assert copy.read({"type": "patch", "base": 6, "version": 7, "events": [], "ops": [
+        {"op": "replace", "path": "/version", "value": 7}, {"op": "add", "path": "/view/b", "value": 2}]})
+    assert got["view"] == {"a": 1}, "a kept message stays as it was read"
+    fast = Follower(keep=False)
+    fast.read({"type": "update", "version": 1, "view": {"a": 1}, "events": []})
+    with pytest.raises(OutOfStep):
+        fast.read({"type": "patch", "base": 1, "version": 2, "events": [], "ops": [
+            {"op": "replace", "path": "/version", "value": 2}, {"op": "remove", "path": "/nothing"}]})
+    with pytest.raises(OutOfStep):  # patched part way in place: it waits for a sync
+        fast.read({"type": "patch", "base": 1, "version": 2, "events": [], "ops": []})
 
 
 def test_a_client_out_of_step_asks_for_a_sync_and_gets_one(make_client: Any) -> None:

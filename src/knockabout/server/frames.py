@@ -158,10 +158,14 @@ class Follower:
     copy, a ``patch`` changes it (read as the ``update`` it stands for); other frames
     (errors, pongs, challenges) pass as they are. A patch that does not fit the copy
     (another base version, an op that fails) raises :class:`OutOfStep`, and the client
-    then sends ``{"type": "sync"}`` (or reconnects)."""
+    then sends ``{"type": "sync"}`` (or reconnects).
 
-    def __init__(self) -> None:
+    With ``keep=False`` patches are applied in place (about 3x cheaper): each message read
+    is then valid only until the next one (a client that keeps none, like a load test)."""
+
+    def __init__(self, keep: bool = True) -> None:
         self.state: dict[str, Any] | None = None
+        self.keep = keep
 
     def read(self, frame: dict[str, Any]) -> dict[str, Any]:
         kind = frame.get("type")
@@ -174,10 +178,16 @@ class Follower:
             have = None if self.state is None else self.state.get("version")
             raise OutOfStep(f"a patch from version {frame.get('base')} does not fit version {have}")
         try:
-            state: dict[str, Any] = jsonpatch.apply_patch(self.state, frame["ops"])
+            state: dict[str, Any] = jsonpatch.apply_patch(self.state, frame["ops"], in_place=not self.keep)
         except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, KeyError, TypeError) as exc:
+            self._spoilt()
             raise OutOfStep(f"the patch does not apply: {exc}") from None
         if state.get("version") != frame.get("version"):
+            self._spoilt()
             raise OutOfStep(f"the patch gave version {state.get('version')}, not {frame.get('version')}")
         self.state = state
         return {"type": "update", **state, "events": frame["events"]}
+
+    def _spoilt(self) -> None:
+        if not self.keep:  # patched part way in place: only a sync (or whole update) helps now
+            self.state = None
