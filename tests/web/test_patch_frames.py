@@ -47,7 +47,10 @@ def fresh_snapshot(browser: Any, url: str, ctx: Any = None) -> dict[str, Any]:
     return shot
 
 
-@pytest.mark.parametrize(("game_id", "config"), [("knockdown", {"max_turns": 60}), ("knockback", {"best_of": 1, "max_turns": 30})])
+SHORT = [("knockdown", {"max_turns": 60}), ("knockback", {"best_of": 1, "max_turns": 30})]
+
+
+@pytest.mark.parametrize(("game_id", "config"), SHORT)
 def test_a_spectator_on_patches_draws_what_a_fresh_sync_draws(
         server: LiveServer, browser: Any, game_id: str, config: dict[str, Any]) -> None:
     made = httpx.post(f"{server.url}/api/tables", json={"game": game_id, "seats": ["random", "random"],

@@ -191,10 +191,9 @@ class LiveTable:
 
     def message(self, conn: Connection, kind: str) -> dict[str, Any]:
         """A sync (everything) or update (what is new) message for one connection, built
-        from the table's :meth:`~knockabout.table.Table.updates_for` and nothing else;
-        the connection's next patch starts from it."""
+        from the table's :meth:`~knockabout.table.Table.updates_for` and nothing else."""
         msg, conn.cursor = self._build(conn.seat, 0 if kind == "sync" else conn.cursor, kind)
-        conn.last = Shown.of(msg)
+        conn.last = Shown.of(msg)  # the connection's next patch starts from it
         return msg
 
     def _build(self, seat: int | None, cursor: int, kind: str) -> tuple[dict[str, Any], int]:
@@ -217,11 +216,9 @@ class LiveTable:
             return
 
     async def broadcast(self) -> None:
-        """Send each connection what changed for it: a patch from the message it was last
-        sent (see :mod:`.frames`). Connections that see the same (the same seat at the
-        same cursor: all spectators, usually) share one message, built once, and those
-        that were also last sent the same share one frame, built and serialised once; a
-        connection whose message did not change is skipped."""
+        """Send each connection a patch of the message it was last sent (:mod:`.frames`).
+        Those that see the same (the same seat and cursor: all spectators, usually) share
+        one message, and those last sent the same too share one frame, built once."""
         built: dict[tuple[int | None, int], tuple[dict[str, Any], Shown, int]] = {}
         frames: dict[tuple[int | None, int, str | None], str | None] = {}
         for conn in list(self.connections):
@@ -354,8 +351,7 @@ class LiveTable:
                 await self.broadcast()
         self.wake.set()
 
-    async def resync(self, conn: Connection) -> None:
-        """A fresh sync for a client whose copy went out of step (a patch did not fit)."""
+    async def resync(self, conn: Connection) -> None:  # a client a patch did not fit
         async with self.lock:
             await self.send(conn, self.message(conn, "sync"))
 
