@@ -4,7 +4,8 @@ Starts the server in its own process on loopback (never another address), then f
 level N keeps N tables of the three games going at once (each one scripted person, who
 acts as soon as it may, against an `easy` bot; a finished table is replaced by a new
 one) for ``--seconds``, and prints per level: the person's action round trip (sent ->
-the update that confirms it) p50/p99, frames/s received, the server's CPU and RSS.
+the update or patch frame that confirms it) p50/p99, frames/s received and their mean
+size, the server's CPU and RSS.
 
     .venv/bin/python benchmarks/load.py --levels 25,50,100 --seconds 20
     .venv/bin/python benchmarks/load.py --levels 100 --db postgresql://user:pw@localhost/knockabout
@@ -38,6 +39,8 @@ import httpx
 import psutil
 from websockets.asyncio.client import connect
 
+from knockabout.server.frames import Follower, OutOfStep
+
 GAMES = ["nak-muay", "knockdown", "knockback"]
 MAX_TABLES = 1000
 MAX_SECONDS = 600.0
@@ -47,6 +50,7 @@ MAX_SECONDS = 600.0
 class Tally:
     rtts: list[float] = field(default_factory=list)
     frames: int = 0
+    bytes: int = 0  # of the frames' text
     games: int = 0
     errors: int = 0
 
@@ -99,13 +103,20 @@ async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: ra
                 await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
                 sent: tuple[int, float] | None = None
                 last = -1
+                copy = Follower(keep=False)
                 while time.monotonic() < stop:
                     try:
                         raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
                     except TimeoutError:
                         break
-                    msg = json.loads(raw)
                     tally.frames += 1
+                    tally.bytes += len(raw)
+                    try:
+                        msg = copy.read(json.loads(raw))  # a patch read as the update it stands for
+                    except OutOfStep:
+                        tally.errors += 1
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
                     if msg.get("type") == "error":
                         tally.errors += 1
                         sent = None
@@ -136,6 +147,7 @@ class Window:
     def _look(self) -> None:
         t = self.tally
         self.rtts, self.frames, self.games, self.errors = len(t.rtts), t.frames, t.games, t.errors
+        self.bytes = t.bytes
         self.cpu, self.mine, self.at = self.proc.cpu_times(), self.me.cpu_times(), time.monotonic()
         self.kids = {k.pid: sum(k.cpu_times()[:2]) for k in self.proc.children(recursive=True)}
 
@@ -150,6 +162,7 @@ class Window:
         q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
         out = {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
                "frames_per_s": (t.frames - self.frames) / span, "cpu_pct": 100 * busy / span,
+               "bytes_per_frame": (t.bytes - self.bytes) / max(1, t.frames - self.frames),
                "client_cpu_pct": 100 * client / span, "bots_cpu_pct": 100 * kids / span,
                "rss_mb": self.proc.memory_info().rss / 2**20, "games": t.games - self.games,
                "errors": t.errors - self.errors}
@@ -218,14 +231,15 @@ def main() -> None:
             if args.hard_tables:
                 print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
             print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
-                  "  bot procs cpu %")
+                  "  bot procs cpu %  B/frame")
             rss: list[float] = []
 
             def show(r: dict[str, float]) -> None:
                 rss.append(r["rss_mb"])
                 print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
                       f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
-                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}", flush=True)
+                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}  "
+                      f"{r['bytes_per_frame']:7.0f}", flush=True)
 
             if args.soak is None:
                 for n in levels:

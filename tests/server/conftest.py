@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +15,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import OperationalError
 
 from knockabout.server import ServerSettings, create_app
+from knockabout.server.frames import Follower
 
 Client = Callable[..., Any]
 
@@ -37,10 +39,27 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     yield make
 
 
+_FOLLOWERS: WeakKeyDictionary[Any, Follower] = WeakKeyDictionary()
+
+
+def follower(ws: Any) -> Follower:
+    """The client's copy of the table for one test socket (what its patches apply to)."""
+    if ws not in _FOLLOWERS:
+        _FOLLOWERS[ws] = Follower()
+    return _FOLLOWERS[ws]
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The next message of a test socket, a patch frame read as the whole update it stands
+    for (the way the browser reads it)."""
+    return follower(ws).read(ws.receive_json())
+
+
 def receive_until(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 5000) -> dict[str, Any]:
-    """Read messages until one satisfies ``pred`` (fails after ``limit`` messages)."""
+    """Read messages (patches as the updates they stand for) until one satisfies ``pred``
+    (fails after ``limit`` messages)."""
     for _ in range(limit):
-        msg: dict[str, Any] = ws.receive_json()
+        msg = receive(ws)
         if pred(msg):
             return msg
     raise AssertionError("the expected message never came")

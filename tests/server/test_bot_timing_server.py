@@ -13,6 +13,7 @@ from scipy.stats import ks_2samp
 from knockabout.bots import levels
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord
+from tests.server.conftest import receive
 from tests.table.test_bot_timing import SLOW, LeakyBot, telling
 
 pytestmark = pytest.mark.timeout(120)
@@ -26,7 +27,7 @@ def watch(c: Any, table_id: str) -> list[tuple[int, float]]:
     with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
         ws.send_json({"type": "hello"})
         while True:
-            msg = ws.receive_json()
+            msg = receive(ws)
             seen.append((msg["version"], time.monotonic()))
             if msg.get("outcome") is not None:
                 return seen

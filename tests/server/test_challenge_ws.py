@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import receive_until
+from tests.server.conftest import receive, receive_until
 from tests.table.conftest import FakeClock
 from tests.table.towers import store_tower_table
 
@@ -25,7 +25,7 @@ def judged(ws: Any, version: int) -> dict[str, Any]:
 
 def hello(ws: Any, token: str) -> dict[str, Any]:
     ws.send_json({"type": "hello", "token": token})
-    sync = ws.receive_json()
+    sync = receive(ws)
     assert sync["type"] == "sync" and sync["decision"]["kind"] == "tower_challenge"
     return sync
 
@@ -42,7 +42,7 @@ def test_the_puzzle_comes_with_the_sync_only_to_the_tested_seat_and_on_request(
         assert again["challenge"]["id"] == ch["id"] and again["version"] == sync["version"]
         with c.websocket_connect(f"/ws/tables/{table_id}") as spectator:
             spectator.send_json({"type": "hello"})
-            watch = spectator.receive_json()
+            watch = receive(spectator)
             assert watch["challenge"] is None and watch["decision"]["kind"] == "tower_challenge"
 
 

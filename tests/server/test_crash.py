@@ -16,6 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from knockabout.server.frames import Follower
 from knockabout.store import Store
 
 pytestmark = pytest.mark.timeout(120)
@@ -54,8 +55,9 @@ def test_every_confirmed_action_survives_kill_9_mid_burst(db_url: str) -> None:
         with connect(f"ws://127.0.0.1:{port}/ws/tables/{made['id']}") as ws:
             ws.send(json.dumps({"type": "hello", "token": made["token"]}))
             acted, last = 0, -1
+            copy = Follower()  # patches read as the updates they stand for
             while acted < 4:
-                msg: dict[str, Any] = json.loads(ws.recv(timeout=10))
+                msg: dict[str, Any] = copy.read(json.loads(ws.recv(timeout=10)))
                 if msg.get("type") not in ("sync", "update"):
                     continue
                 seen = max(seen, msg["version"])
@@ -65,7 +67,7 @@ def test_every_confirmed_action_survives_kill_9_mid_burst(db_url: str) -> None:
                     last = msg["version"]
                     ws.send(json.dumps({"type": "act", "action": msg["legal"][0], "version": msg["version"]}))
                     acted += 1
-            msg = json.loads(ws.recv(timeout=10))  # my last action's update; the bots' burst goes on
+            msg = copy.read(json.loads(ws.recv(timeout=10)))  # my last action's update; the bots' burst goes on
             seen = max(seen, msg["version"])
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)

@@ -4,6 +4,7 @@ clocks across a restart, finished tables leaving memory."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Coroutine
@@ -105,15 +106,16 @@ def test_no_frame_tells_of_an_action_before_it_is_durable(make_client: Any) -> N
             await real_commit(*ops)
             durable[0] = len(store.get(made["id"]).actions)  # type: ignore[union-attr]
 
-        real_send = live.send
+        real_send = live.send_text
 
-        async def send(conn: Any, data: dict[str, Any]) -> None:
-            if data.get("type") in ("sync", "update") and data["version"] > durable[0]:
+        async def send_text(conn: Any, text: str) -> None:  # every frame: syncs, updates and patches
+            data = json.loads(text)
+            if data.get("type") in ("sync", "update", "patch") and data["version"] > durable[0]:
                 sent_early.append(data["version"])
-            await real_send(conn, data)
+            await real_send(conn, text)
 
         store.commit = commit  # type: ignore[method-assign]
-        live.send = send
+        live.send_text = send_text
         with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"]})
             for _ in range(6):

@@ -3,11 +3,13 @@ each connection one frame, and connections that see the same share one built mes
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 import pytest
 from starlette.websockets import WebSocket, WebSocketState
 
+import knockabout.server.live as live_module
 from knockabout.server.live import Connection, LiveTable
 from tests.server.conftest import receive_until
 
@@ -26,7 +28,8 @@ class Socket:
         self.frames.append(text)
 
 
-def test_300_spectators_cost_linear_frames_and_one_build_per_change(make_client: Any) -> None:
+def test_300_spectators_cost_linear_frames_and_one_build_per_change(
+        make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     with make_client(max_spectators=300) as c:
         made = c.post("/api/tables", json={"game": "knockdown", "seats": ["me", "open"], "name": "Ann"}).json()
         live: LiveTable = c.app.state.manager.get(made["id"])
@@ -38,6 +41,14 @@ def test_300_spectators_cost_linear_frames_and_one_build_per_change(make_client:
             return real(seat, cursor)
 
         live.table.updates_for = counted  # type: ignore[method-assign]
+        patches = [0]
+        real_frame = live_module.change_frame
+
+        def counted_frame(*args: Any) -> Any:
+            patches[0] += 1
+            return real_frame(*args)
+
+        monkeypatch.setattr(live_module, "change_frame", counted_frame)
         sockets = [Socket() for _ in range(300)]
 
         async def watch_then_join() -> None:
@@ -52,7 +63,9 @@ def test_300_spectators_cost_linear_frames_and_one_build_per_change(make_client:
         assert joined["seat"] == 1
         assert [len(s.frames) for s in sockets] == [2] * 300, "one frame per spectator for one change"
         assert builds[0] == 1, "all 300 spectators share one message"
+        assert patches[0] == 1, "... and one frame, built and serialised once"
         assert len({s.frames[1] for s in sockets}) == 1
+        assert json.loads(sockets[0].frames[1])["type"] == "patch"
 
         async def leave() -> None:
             for s in sockets[:150]:

@@ -12,7 +12,7 @@ import pytest
 
 from knockabout.core.rng import Rng
 from knockabout.server.guards import MAX_BODY_BYTES, MAX_MESSAGE_CHARS
-from tests.server.conftest import GAMES, receive_until
+from tests.server.conftest import GAMES, receive, receive_until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -144,7 +144,7 @@ def test_ten_thousand_hostile_messages_and_requests_change_nothing_and_reach_no_
                     else:
                         assert isinstance(payload, str)
                         eve.send_text(payload)
-                    reply = eve.receive_json()
+                    reply = receive(eve)
                     sent += 1
                     assert reply["type"] in ("error", "pong", "challenge"), reply
                     if reply["type"] == "error":
@@ -152,7 +152,7 @@ def test_ten_thousand_hostile_messages_and_requests_change_nothing_and_reach_no_
                 assert snapshot(c, tid) == before, f"{game_id}: a hostile message changed the table"
                 for ws in (victim, watcher):  # the next frame they get is the answer to their ping
                     ws.send_json({"type": "ping"})
-                    assert ws.receive_json() == {"type": "pong"}, f"{game_id}: another seat got a frame"
+                    assert receive(ws) == {"type": "pong"}, f"{game_id}: another seat got a frame"
         # and the same against the HTTP routes
         sent += hostile_requests(c, rng, made["id"])
     assert sent >= 10_000
@@ -214,7 +214,7 @@ def test_each_kind_of_bad_frame_gets_its_own_clear_answer(make_client: Any) -> N
                     ws.send_bytes(payload)
                 else:
                     ws.send_text(payload)
-                reply = ws.receive_json()
+                reply = receive(ws)
                 assert reply["type"] == "error" and expected in reply["message"], (payload[:20], reply)
                 assert "nothing changed" in reply["message"]
 
@@ -230,10 +230,10 @@ def test_a_bad_hello_closes_with_a_clear_reason(make_client: Any, first: str | b
                 ws.send_bytes(first)
             else:
                 ws.send_text(first)
-            err = ws.receive_json()
+            err = receive(ws)
             assert err["type"] == "error" and err["message"].startswith("the first message must be hello")
             with pytest.raises(WebSocketDisconnect) as closed:
-                ws.receive_json()
+                receive(ws)
             assert closed.value.code == 4400 and closed.value.reason.startswith("the first message must be hello")
 
 

@@ -13,7 +13,7 @@ from knockabout.cli.main import app as cli
 from knockabout.core.errors import ConfigError
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.quotas import TOO_MANY, describe, rate
-from tests.server.conftest import receive_until
+from tests.server.conftest import receive, receive_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -66,10 +66,10 @@ def test_spectators_past_the_cap_are_closed_with_a_reason(make_client: Any) -> N
                 ws.send_json({"type": "hello"})
                 receive_until(ws, lambda m: m["type"] == "sync")
             third.send_json({"type": "hello"})
-            assert third.receive_json() == {"type": "error",
+            assert receive(third) == {"type": "error",
                                             "message": "this table has 2 spectators already, the most it takes"}
             with pytest.raises(WebSocketDisconnect) as closed:
-                third.receive_json()
+                receive(third)
             assert closed.value.code == TOO_MANY
             with c.websocket_connect(url) as me:  # a seat's own connection is never refused
                 me.send_json({"type": "hello", "token": made["token"]})

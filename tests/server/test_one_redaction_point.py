@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from knockabout.table import Table, Update
-from tests.server.conftest import my_turn, receive_until
+from tests.server.conftest import my_turn, receive, receive_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -60,7 +60,7 @@ def test_every_frame_is_exactly_one_update_of_the_table(make_client: Any, monkey
                 c.websocket_connect(f"/ws/tables/{made['id']}") as watch:
             ws.send_json({"type": "hello", "token": made["token"]})
             watch.send_json({"type": "hello"})
-            frames.append(watch.receive_json())
+            frames.append(receive(watch))
             for _ in range(6):
                 msg = receive_until(ws, lambda m: (frames.append(m) or True) and my_turn(0)(m))
                 if msg["outcome"] is not None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from knockabout.core import GameRecord, replay
-from tests.server.conftest import my_turn, receive_until
+from tests.server.conftest import my_turn, receive, receive_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -27,7 +27,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_it_is_stored(make_clie
         made = create(c, ["me", "random", "random"])
         with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"]})
-            sync = ws.receive_json()
+            sync = receive(ws)
             assert sync["type"] == "sync" and sync["seat"] == 0 and "hand" in sync["view"]
             assert sync["table"]["seed"] is None
             moves = 0
@@ -56,7 +56,7 @@ def test_a_spectator_sees_only_public_information(make_client: Any) -> None:
         made = create(c, ["me", "open", "random"])
         with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello"})
-            sync = ws.receive_json()
+            sync = receive(ws)
             assert sync["seat"] is None and sync["view"].get("hand") is None and sync["view"].get("legal") is None
             ws.send_json({"type": "act", "action": "draw", "version": 0})
             err = receive_until(ws, lambda m: m["type"] == "error")
@@ -68,7 +68,7 @@ def test_a_wrong_token_is_refused(make_client: Any) -> None:
         made = create(c, ["me", "random"])
         with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": "not-a-token"})
-            err = ws.receive_json()
+            err = receive(ws)
             assert err["type"] == "error" and "does not belong to this table" in err["message"]
 
 

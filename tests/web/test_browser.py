@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from knockabout.server.frames import Follower
 from knockabout.table import Seat, Table
 from tests.table.conftest import all_events
 from tests.web.conftest import LiveServer
@@ -16,12 +17,21 @@ from tests.web.conftest import LiveServer
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
-def record_frames(page: Any) -> list[dict[str, Any]]:
-    """Every WebSocket frame the page receives, parsed."""
+def record_frames(page: Any, raw: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every WebSocket frame the page receives, parsed, a patch read as the whole update
+    it stands for (``raw`` gets the frames as they came)."""
     frames: list[dict[str, Any]] = []
 
     def on_ws(ws: Any) -> None:
-        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        copy = Follower()
+
+        def got(payload: str) -> None:
+            frame = json.loads(payload)
+            if raw is not None:
+                raw.append(frame)
+            frames.append(copy.read(frame))
+
+        ws.on("framereceived", got)
 
     page.on("websocket", on_ws)
     return frames

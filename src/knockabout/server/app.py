@@ -19,7 +19,10 @@ Routes
                                         (no token: spectator); then
                                         {"type": "act", "action": TEXT, "version": N},
                                         {"type": "answer", "answer": [ID, ...], "version": N}
-                                        (a judged decision's challenge), {"type": "challenge"}
+                                        (a judged decision's challenge), {"type": "challenge"},
+                                        {"type": "sync"} (a fresh sync), {"type": "ping"};
+                                        the server sends a sync, then on each change a
+                                        patch of the last message (see server/frames.py)
   GET  /games/{game}/renderer.js        the game's own web renderer (its declared
                                         ``web_renderer`` file), else the generic one
   GET  /, /t/{id}, /replay/{id}         the front end (static files, no build step)
@@ -137,8 +140,15 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage: TypeAdapter[Act | Answer | ChallengeRequest | Ping] = TypeAdapter(
-    Annotated[Act | Answer | ChallengeRequest | Ping, Field(discriminator="type")]
+class SyncRequest(BaseModel):
+    """Ask for a fresh sync (a client whose copy a patch did not fit)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["sync"]
+
+
+ClientMessage: TypeAdapter[Act | Answer | ChallengeRequest | Ping | SyncRequest] = TypeAdapter(
+    Annotated[Act | Answer | ChallengeRequest | Ping | SyncRequest, Field(discriminator="type")]
 )
 
 
@@ -397,6 +407,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return
         if isinstance(msg, ChallengeRequest):
             await live.send(conn, live.challenge_message(conn))
+            return
+        if isinstance(msg, SyncRequest):
+            await live.resync(conn)
             return
         try:
             if isinstance(msg, Answer):

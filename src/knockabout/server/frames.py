@@ -1,20 +1,40 @@
-"""The WebSocket frames a table sends: a seat's (or a spectator's) sync and update.
+"""The WebSocket frames a table sends, and how a client follows them.
+
+A connection gets a ``sync`` (everything, with every event so far) when it connects or
+asks for one; after that, on each change, what changed for it: a ``patch`` frame, an
+RFC 6902 JSON Patch (built by the ``jsonpatch`` library) from the message it was last
+sent to its new one, with the new events alongside::
+
+    {"type": "patch", "base": 41, "version": 42, "ops": [...], "events": [...]}
+
+The patched message (its :func:`state_of`) is the whole sync/update message minus
+``type`` and ``events``; ``base`` is the version of the message the patch applies to.
+When the patch would be longer than the whole message, a full ``update`` goes instead.
 
 Built from one :class:`~knockabout.table.Update` (the table's single redaction point)
-and nothing else; :func:`frame_text` serialises a frame once, so connections that see
-the same share the text.
+and nothing else: a patch holds only values of the connection's last message and its
+new one. :func:`frame_text` serialises a frame once, so connections that see the same
+share the text. :class:`Follower` is the client's side (tests, benchmarks, any Python
+client): it keeps the last message and turns each frame back into the full message.
 """
 
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import jsonpatch
 import orjson
+from jsonpointer import escape
 
 from knockabout.core.events import Event
 from knockabout.table import Update
+
+UNPATCHED = ("type", "events")  # a frame's fields that are not part of the patched message
+SHORT_ARRAY = 16  # a changed array of no more items, and no objects, goes whole in a patch
 
 
 def frame_text(data: dict[str, Any]) -> str:
@@ -60,3 +80,139 @@ def update_message(
         "challenge": up.challenge,
         "can_undo": False,
     }
+
+
+def state_of(message: dict[str, Any]) -> dict[str, Any]:
+    """The part of a sync or update message that patches carry: all of it but its
+    ``type`` and ``events`` (events are sent once each, new ones with every frame)."""
+    return {k: v for k, v in message.items() if k not in UNPATCHED}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A message as a connection was sent it: its :func:`state_of` and that state's JSON
+    text (what the next patch starts from; equal texts share a patch)."""
+
+    state: dict[str, Any]
+    text: str
+
+    @classmethod
+    def of(cls, message: dict[str, Any]) -> Shown:
+        state = state_of(message)
+        return cls(state, frame_text(state))
+
+
+def change_frame(last: Shown | None, new: Shown, message: dict[str, Any]) -> str | None:
+    """The frame text that takes a client from ``last`` to ``message`` (an update whose
+    :class:`Shown` is ``new``): a patch, or the whole update when that is shorter (or
+    there is nothing to patch from). None when nothing changed (no new state, no events)."""
+    events = message["events"]
+    if last is None:
+        return frame_text(message)
+    if last.text == new.text and not events:
+        return None
+    ops = patch_ops(last.state, new.state)
+    text = frame_text({"type": "patch", "base": last.state["version"], "version": new.state["version"],
+                       "ops": ops, "events": events})
+    if len(text) < len(new.text):  # the whole update is longer still: it holds that state and the events
+        return text
+    full = frame_text(message)
+    return text if len(text) < len(full) else full
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same, as JSON: ``==`` (fast, in C) confirmed by
+    marshal, which tells 1, 1.0 and True apart (``==`` does not)."""
+    return bool(a == b) and (type(a) is type(b)) and (
+        not isinstance(a, dict | list) or marshal.dumps(a, 2) == marshal.dumps(b, 2))
+
+
+def _has_object(value: list[Any]) -> bool:
+    return any(isinstance(x, dict) or (isinstance(x, list) and _has_object(x)) for x in value)
+
+
+def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+    """The RFC 6902 operations that turn ``old`` into ``new``, member order included (a
+    renderer draws an object's members in their order). Objects, and arrays of objects of
+    the same length (records by position: seats, fighters, cards), are compared member by
+    member, skipping those that are the same; a short array of plain values (a hand of
+    card names) that changed goes whole, and every other one that changed is diffed by
+    ``jsonpatch.make_patch`` (which matches up moved and inserted items). Diffing only
+    what changed keeps a patch's cost far below the whole ``make_patch`` of a 10 KB
+    message (about 0.1 ms instead of 1.2-1.9 ms for Knockdown), and its ops as short."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        kept = [k for k in old if k in new]
+        if kept + [k for k in new if k not in old] != list(new):  # an added member goes last
+            return [{"op": "replace", "path": path, "value": new}]
+        ops: list[dict[str, Any]] = [{"op": "remove", "path": f"{path}/{escape(k)}"} for k in old if k not in new]
+        for k, v in new.items():
+            at = f"{path}/{escape(k)}"
+            if k not in old:
+                ops.append({"op": "add", "path": at, "value": v})
+            elif not _same(old[k], v):
+                ops += patch_ops(old[k], v, at)
+        return ops
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new) and all(isinstance(x, dict) for x in old) and all(isinstance(x, dict) for x in new):
+            return [op for i, (a, b) in enumerate(zip(old, new, strict=True)) if not _same(a, b)
+                    for op in patch_ops(a, b, f"{path}/{i}")]
+        if len(old) <= SHORT_ARRAY and len(new) <= SHORT_ARRAY and not (_has_object(old) or _has_object(new)):
+            return [{"op": "replace", "path": path, "value": new}]  # as short as make_patch's ops, far cheaper
+        found = jsonpatch.make_patch(old, new).patch
+        if _has_object(new) and not _same(jsonpatch.apply_patch(old, found), new):
+            # make_patch adds an object's new members last: when that changes the order
+            # (which marshal, unlike ==, sees), the array goes whole
+            return [{"op": "replace", "path": path, "value": new}]
+        ops = []
+        for op in found:
+            moved = {**op, "path": path + op["path"]}
+            if "from" in op:
+                moved["from"] = path + op["from"]
+            ops.append(moved)
+        return ops
+    return [{"op": "replace", "path": path, "value": new}]
+
+
+class OutOfStep(Exception):
+    """A patch that does not fit the client's last message: ask for a fresh sync."""
+
+
+class Follower:
+    """A client's copy of the table as its frames tell it. :meth:`read` turns every frame
+    back into what the server would have sent whole: a ``sync`` or ``update`` replaces the
+    copy, a ``patch`` changes it (read as the ``update`` it stands for); other frames
+    (errors, pongs, challenges) pass as they are. A patch that does not fit the copy
+    (another base version, an op that fails) raises :class:`OutOfStep`, and the client
+    then sends ``{"type": "sync"}`` (or reconnects).
+
+    With ``keep=False`` patches are applied in place (about 3x cheaper): each message read
+    is then valid only until the next one (a client that keeps none, like a load test)."""
+
+    def __init__(self, keep: bool = True) -> None:
+        self.state: dict[str, Any] | None = None
+        self.keep = keep
+
+    def read(self, frame: dict[str, Any]) -> dict[str, Any]:
+        kind = frame.get("type")
+        if kind in ("sync", "update"):
+            self.state = state_of(frame)
+            return frame
+        if kind != "patch":
+            return frame
+        if self.state is None or frame.get("base") != self.state.get("version"):
+            have = None if self.state is None else self.state.get("version")
+            raise OutOfStep(f"a patch from version {frame.get('base')} does not fit version {have}")
+        try:
+            state: dict[str, Any] = jsonpatch.apply_patch(self.state, frame["ops"], in_place=not self.keep)
+        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, KeyError, TypeError) as exc:
+            self._spoilt()
+            raise OutOfStep(f"the patch does not apply: {exc}") from None
+        if state.get("version") != frame.get("version"):
+            self._spoilt()
+            raise OutOfStep(f"the patch gave version {state.get('version')}, not {frame.get('version')}")
+        self.state = state
+        return {"type": "update", **state, "events": frame["events"]}
+
+    def _spoilt(self) -> None:
+        if not self.keep:  # patched part way in place: only a sync (or whole update) helps now
+            self.state = None

@@ -34,7 +34,7 @@ from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.server.bot_pools import BotPools
-from knockabout.server.frames import frame_text, update_message
+from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.quotas import LimitReached
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
@@ -86,7 +86,7 @@ class Connection:
     ws: WebSocket
     seat: int | None
     cursor: int = 0  # the table's event cursor after the last update this connection got
-    last: str = ""  # the last update sent to it (an identical one is not sent again)
+    last: Shown | None = None  # the last message sent to it: the next patch starts there
 
 
 @dataclass
@@ -193,6 +193,7 @@ class LiveTable:
         """A sync (everything) or update (what is new) message for one connection, built
         from the table's :meth:`~knockabout.table.Table.updates_for` and nothing else."""
         msg, conn.cursor = self._build(conn.seat, 0 if kind == "sync" else conn.cursor, kind)
+        conn.last = Shown.of(msg)  # the connection's next patch starts from it
         return msg
 
     def _build(self, seat: int | None, cursor: int, kind: str) -> tuple[dict[str, Any], int]:
@@ -215,20 +216,23 @@ class LiveTable:
             return
 
     async def broadcast(self) -> None:
-        """Send each connection what is new for it. Connections that see the same (the
-        same seat at the same cursor: all spectators, usually) share one message, built
-        and serialised once; a connection whose message would repeat its last is skipped."""
-        built: dict[tuple[int | None, int], tuple[str, int]] = {}
+        """Send each connection a patch of the message it was last sent (:mod:`.frames`).
+        Those that see the same (the same seat and cursor: all spectators, usually) share
+        one message, and those last sent the same too share one frame, built once."""
+        built: dict[tuple[int | None, int], tuple[dict[str, Any], Shown, int]] = {}
+        frames: dict[tuple[int | None, int, str | None], str | None] = {}
         for conn in list(self.connections):
             key = (conn.seat, conn.cursor)
             if key not in built:
                 msg, cursor = self._build(conn.seat, conn.cursor, "update")
-                built[key] = (frame_text(msg), cursor)
-            text, conn.cursor = built[key]
-            if text == conn.last:
-                continue
-            conn.last = text
-            await self.send_text(conn, text)
+                built[key] = (msg, Shown.of(msg), cursor)
+            msg, shown, cursor = built[key]
+            seen = (*key, None if conn.last is None else conn.last.text)
+            if seen not in frames:
+                frames[seen] = change_frame(conn.last, shown, msg)
+            conn.cursor, conn.last, text = cursor, shown, frames[seen]
+            if text is not None:
+                await self.send_text(conn, text)
 
     # -- changes
     def clock_ops(self) -> list[Op]:
@@ -346,6 +350,10 @@ class LiveTable:
             if conn.seat is not None:  # a seat's presence shows in everyone's table facts; a spectator's does not
                 await self.broadcast()
         self.wake.set()
+
+    async def resync(self, conn: Connection) -> None:  # a client a patch did not fit
+        async with self.lock:
+            await self.send(conn, self.message(conn, "sync"))
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:

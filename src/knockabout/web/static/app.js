@@ -3,9 +3,12 @@
 // server serves the module a game declares (its `web_renderer`) at /games/<game>/renderer.js,
 // or the generic one (see docs/live-play.md for the renderer interface). The shell reads
 // only the frame's own fields (decision, legal, outcome); the view is the renderer's.
+// After its sync a connection gets patch frames: RFC 6902 JSON Patches of the last
+// message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
 import { installTips, openRules } from "./help.js";
 import { lobby } from "./lobby.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
+import { applyPatch } from "./vendor/fast-json-patch/core.mjs";
 
 const app = document.getElementById("app");
 const crumb = document.getElementById("crumb");
@@ -35,6 +38,29 @@ function markArrivals(root, before) {
 }
 
 const LOCAL = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+// The table as this connection's frames tell it: the last sync/update message minus its
+// `type` and `events` (what patches change). `read` turns a frame into the whole message
+// it stands for (a patch into an update, with its new events), or null when a patch does
+// not fit the copy (another base version, an op that fails): then ask for a fresh sync.
+function follower() {
+  let state = null;
+  return {
+    read(msg) {
+      if (msg.type === "sync" || msg.type === "update") {
+        const { type, events, ...rest } = msg;
+        state = structuredClone(rest);  // its own copy: what the page draws is never patched
+        return msg;
+      }
+      if (!state || msg.base !== state.version) { state = null; return null; }
+      try {
+        state = applyPatch(state, msg.ops, true).newDocument;  // validated; the copy is never handed out
+      } catch (e) { state = null; return null; }
+      if (state.version !== msg.version) { state = null; return null; }
+      return { ...structuredClone(state), type: "update", events: msg.events };
+    },
+  };
+}
 
 // ---------------------------------------------------------------- a table
 async function tablePage(id) {
@@ -102,6 +128,7 @@ function connect(id, token) {
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
   let cur = null; let rend = null; let ws = null; let retry = 0; let closedForGood = false; let tick = null;
   let cards = null;  // what was on the board at the last redraw (for arrival animations)
+  let follow = follower(); let resyncing = false;
   let helpFor = null;
 
   function names() { return cur.table.seats.map((s, i) => s.name + (i === cur.seat ? " (you)" : "")); }
@@ -253,10 +280,18 @@ function connect(id, token) {
       if (cur) draw();
       return;
     }
-    if (msg.type !== "sync" && msg.type !== "update") return;
-    if (!rend) rend = await renderer(msg.table.game);
-    cur = { ...msg, at: performance.now() };
-    addEvents(msg.events, msg.type === "sync");
+    if (msg.type !== "sync" && msg.type !== "update" && msg.type !== "patch") return;
+    if (msg.type !== "patch") resyncing = false;
+    else if (resyncing) return;  // out of step: patches wait for the sync asked for
+    const whole = follow.read(msg);
+    if (!whole) {  // a patch that does not fit: start again from a fresh sync
+      resyncing = true;
+      send({ type: "sync" });
+      return;
+    }
+    if (!rend) rend = await renderer(whole.table.game);
+    cur = { ...whole, at: performance.now() };
+    addEvents(whole.events, whole.type === "sync");
     draw();
   }
 
@@ -264,7 +299,7 @@ function connect(id, token) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}`);
     ws.addEventListener("open", () => {
-      retry = 0; netstate.hidden = true;
+      retry = 0; netstate.hidden = true; follow = follower(); resyncing = false;
       ws.send(JSON.stringify({ type: "hello", token }));
     });
     ws.addEventListener("message", (ev) => { inbox = inbox.then(() => onMessage(ev)); });
