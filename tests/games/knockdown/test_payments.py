@@ -66,7 +66,11 @@ def costs(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]
 def test_payments_match_the_definition(case: tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]) -> None:
     hand, syms, slots = case
     P._PAY_CACHE.clear()
-    assert P.payments(hand, syms, slots) == reference(hand, syms, slots)
+    P._CAN_PAY_CACHE.clear()
+    want = reference(hand, syms, slots)
+    assert P.can_pay(hand, syms, slots) == bool(want)  # searched
+    assert P.payments(hand, syms, slots) == want
+    assert P.can_pay(hand, syms, slots) == bool(want)  # read from the list
     assert P.payments(hand, syms, slots) == reference(hand, syms, slots)  # and from the cache
 
 
@@ -78,3 +82,23 @@ def test_a_copy_pays_only_after_the_card_before_it() -> None:
     assert P.payments(hand, syms, (1, 1)) == (0b011,)
     assert P.payments(hand, syms, (1, 2)) == (0b101,)
     assert P.payments(hand, syms, (4,)) == ()
+
+
+def test_has_combo_is_whether_combo_options_offers_anything() -> None:
+    """Along seeded random games of each box, at every turn decision of either seat."""
+    from knockabout.core import Rng
+    from knockabout.games.knockdown import GAME
+    from knockabout.games.knockdown.legal import combo_options, has_combo
+
+    rng = Rng(5)
+    seen = {True: 0, False: 0}
+    for seed in range(12):
+        s = GAME.new_state({}, seed)
+        while s.to_act() is not None:
+            for p in (0, 1):
+                want = bool(combo_options(s, p, 0))
+                assert has_combo(s, p) == want
+                seen[want] += 1
+            legal = s.legal_actions()
+            s.apply(legal[rng.below(len(legal))])
+    assert seen[True] > 50 and seen[False] > 50

@@ -63,3 +63,45 @@ def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tu
         _PAY_CACHE.clear()
     _PAY_CACHE[key] = res
     return res
+
+
+_CAN_PAY_CACHE: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
+
+
+def can_pay(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tuple[int, ...]) -> bool:
+    """Whether ``payments(hand, syms, slots)`` is not empty.
+
+    Speed: a turn's legal actions only ask whether a Special Attack can be paid (to offer
+    ``combo``), and most hands a game passes through are asked once, so listing every
+    payment is wasted work: this stops at the first matching of the slots to distinct
+    symbols (any such matching uses some set of cards, which is then a payment).
+    """
+    key = (hand, syms, slots)
+    listed = _PAY_CACHE.get(key)
+    if listed is not None:
+        return bool(listed)
+    found = _CAN_PAY_CACHE.get(key)
+    if found is not None:
+        return found
+    nslots = len(slots)
+    used = [0] * len(hand)  # per card, the bit mask of its symbols already paying a slot
+
+    def match(si: int) -> bool:
+        if si == nslots:
+            return True
+        accepts = slots[si]
+        for c, card in enumerate(syms):
+            u = used[c]
+            for j, sym in enumerate(card):
+                if accepts >> sym & 1 and not u >> j & 1:
+                    used[c] = u | 1 << j
+                    if match(si + 1):
+                        return True
+                    used[c] = u
+        return False
+
+    res = bool(nslots) and match(0)  # a cost without card slots is never paid with cards
+    if len(_CAN_PAY_CACHE) > 50_000:
+        _CAN_PAY_CACHE.clear()
+    _CAN_PAY_CACHE[key] = res
+    return res
