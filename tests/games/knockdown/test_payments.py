@@ -53,8 +53,11 @@ NSYM = len(SYMBOLS)
 card_syms = st.lists(st.integers(0, NSYM - 1), min_size=1, max_size=3).map(tuple)
 
 
+Case = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+
+
 @st.composite
-def costs(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def costs(draw: st.DrawFn) -> Case:
     kinds = draw(st.lists(card_syms, min_size=1, max_size=5))  # card id -> its symbols
     hand = tuple(sorted(draw(st.lists(st.integers(0, len(kinds) - 1), min_size=0, max_size=8))))
     slots = tuple(draw(st.lists(st.integers(1, (1 << NSYM) - 1), min_size=0, max_size=4)))
@@ -63,7 +66,7 @@ def costs(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]
 
 @settings(max_examples=400, deadline=None)
 @given(costs())
-def test_payments_match_the_definition(case: tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]) -> None:
+def test_payments_match_the_definition(case: Case) -> None:
     hand, syms, slots = case
     P._PAY_CACHE.clear()
     P._CAN_PAY_CACHE.clear()
