@@ -178,7 +178,7 @@ def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
         if hand_t is None:
             hand_t = tuple(hand)
             hand_syms = tuple(syms[d] for d in hand_t)
-        if payments(hand_t, hand_syms, sp.slots):
+        if can_pay(hand_t, hand_syms, sp.slots):  # the payments are listed once one is chosen
             out.append(A.SPECIAL[k])
     for i, d in enumerate(hand):
         if 3 in syms[d] and (i == 0 or hand[i - 1] != d):
