@@ -15,7 +15,7 @@ from knockabout.core.actions import Action
 from knockabout.games.knockback import actions as A
 from knockabout.games.knockback.cards import MOVE, PUNCH
 from knockabout.games.knockback.effects import may_shove, stopper
-from knockabout.games.knockback.grid import DELTA, HALF, OPP, STEP, STRIDE
+from knockabout.games.knockback.grid import DELTA, HALF, OPP, STRIDE
 from knockabout.games.knockback.lines import beyond
 
 if TYPE_CHECKING:
@@ -44,20 +44,6 @@ def placements(s: KnockbackState) -> tuple[Action, ...]:
     return tuple(at[x][y][d] for x in unplaced for y, d in spots)  # type: ignore[misc]
 
 
-def _others(s: KnockbackState) -> list[tuple[int, int]]:
-    """The coordinates of every card on the grid but the active one."""
-    a = s.active
-    on = s.onboard
-    pos = s.pos
-    out = []
-    for i in range(6):
-        if on >> i & 1 and i != a:
-            k = pos[i]
-            x = (k + HALF) >> 32
-            out.append((x, k - x * STRIDE))
-    return out
-
-
 def symbol_options(s: KnockbackState) -> tuple[Action, ...]:
     """Moves, punches and skip for the active card's current symbol.
 
@@ -74,12 +60,37 @@ def symbol_options(s: KnockbackState) -> tuple[Action, ...]:
     here = s.pos[a]
     hx = (here + HALF) >> 32
     hy = here - hx * STRIDE
-    others = _others(s)
-    skip_ok = False
-    for x, y in others:
-        if abs(x - hx) + abs(y - hy) <= lim:
-            skip_ok = True
-            break
+    # Speed: one pass over the other cards instead of one per direction. A neighbour
+    # cell is one step nearer to or farther from each card than this cell. So a move
+    # ends within ``lim`` of a card that is nearer than ``lim`` whichever way it goes,
+    # of one at ``lim`` or ``lim + 1`` only when it steps towards it, and never of one
+    # farther away: ``near`` (the nearest distance) and ``towards`` (bit d: direction
+    # d steps towards a card at most ``lim + 1`` away) decide every direction.
+    near = lim + 2
+    towards = 0
+    on = s.onboard
+    pos = s.pos
+    for i in range(6):
+        if on >> i & 1 and i != a:
+            k = pos[i]
+            x = (k + HALF) >> 32
+            dx = x - hx
+            dy = k - x * STRIDE - hy
+            dist = abs(dx) + abs(dy)
+            if dist < near:
+                near = dist
+            if dist <= lim + 1:  # the bits follow STEP: N E S W
+                if dy > 0:
+                    towards |= 1
+                if dx > 0:
+                    towards |= 2
+                if dy < 0:
+                    towards |= 4
+                if dx < 0:
+                    towards |= 8
+    if near < lim:
+        towards = 15
+    skip_ok = near <= lim
     out: list[Action] = []
     if sym & MOVE:
         free: list[Action] = []
@@ -89,14 +100,8 @@ def symbol_options(s: KnockbackState) -> tuple[Action, ...]:
                 # a shove always ends next to the card it pushed
                 if may_shove(s, a) and stopper(s, beyond(s, nb, d)) < 0:
                     out.append(A.MOVE[d])
-                continue
-            dx, dy = STEP[d]
-            cx = hx + dx
-            cy = hy + dy
-            for x, y in others:
-                if abs(x - cx) + abs(y - cy) <= lim:
-                    out.append(A.MOVE[d])
-                    break
+            elif towards >> d & 1:
+                out.append(A.MOVE[d])
             else:
                 free.append(A.MOVE[d])
         if not out and not skip_ok:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, assert_never
 from knockabout.core.actions import Action
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.match import TK_POTION
-from knockabout.games.knockdown.payments import payments
+from knockabout.games.knockdown.payments import can_pay, payments
 from knockabout.games.knockdown.phases import (
     BLINK,
     BLOCK,
@@ -93,7 +93,7 @@ def turn_actions(s: KnockdownState) -> tuple[Action, ...]:
     me = s.current
     out = [A.MOVE[d] for d in free_dirs(s, me)]
     out += [A.ATTACK[i] for i in range(4) if s.row[i] >= 0]
-    if combo_options(s, me, 0):
+    if has_combo(s, me):
         out.append(A.COMBO)
     if not out:
         out.append(A.PASS)
@@ -115,7 +115,41 @@ def special_ready(s: KnockdownState, p: int, k: int) -> bool:
         if toks[t] < n:
             return False
     hand = tuple(s.hands[p])
-    return bool(payments(hand, tuple(s.symtab[p][d] for d in hand), sp.slots))
+    return can_pay(hand, tuple(s.symtab[p][d] for d in hand), sp.slots)
+
+
+def has_combo(s: KnockdownState, p: int) -> bool:
+    """Whether ``combo_options(s, p, 0)`` is not empty (a Combo can start).
+
+    Speed: every turn's legal actions ask this, so it stops at the first option, looks
+    for a Dash first (no search) and asks :func:`can_pay`, not for every payment.
+    """
+    hand = s.hands[p]
+    syms = s.symtab[p]
+    for d in hand:
+        if 3 in syms[d]:
+            return True
+    a, b = s.pos[p], s.pos[1 - p]
+    bonus = -1
+    hand_t: tuple[int, ...] | None = None
+    hand_syms: tuple[tuple[int, ...], ...] = ()
+    toks = s.tokens[p]
+    for sp in s.setup.specials[p]:
+        if sp.type == "reaction":
+            continue
+        if sp.hits:
+            if bonus < 0:
+                bonus = s.range_bonus(p)
+            if not s.in_range(sp.rng, a, b, bonus):
+                continue
+        if sp.token_cost and any(toks[t] < n for t, n in sp.token_cost):
+            continue
+        if hand_t is None:
+            hand_t = tuple(hand)
+            hand_syms = tuple(syms[d] for d in hand_t)
+        if can_pay(hand_t, hand_syms, sp.slots):
+            return True
+    return False
 
 
 def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
@@ -144,7 +178,7 @@ def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
         if hand_t is None:
             hand_t = tuple(hand)
             hand_syms = tuple(syms[d] for d in hand_t)
-        if payments(hand_t, hand_syms, sp.slots):
+        if can_pay(hand_t, hand_syms, sp.slots):  # the payments are listed once one is chosen
             out.append(A.SPECIAL[k])
     for i, d in enumerate(hand):
         if 3 in syms[d] and (i == 0 or hand[i - 1] != d):

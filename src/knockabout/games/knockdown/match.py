@@ -267,8 +267,22 @@ class MatchSetup:
             self._sums[skill_ids] = found
         return found
 
+    _tables: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
     def symbol_table(self, skill_ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-        """Each design's symbols for a fighter with these active skills."""
+        """Each design's symbols for a fighter with these active skills.
+
+        Asked at every skill reveal, so at every determinization of a search that starts
+        in the draft: each answer (immutable) is kept, as there are few skill sets.
+        """
+        found = self._tables.get(skill_ids)
+        if found is None:
+            found = self._tables[skill_ids] = self._symbol_table(skill_ids)
+        return found
+
+    def _symbol_table(self, skill_ids: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         extra: dict[int, list[int]] = {}
         for sid in skill_ids:
             for e in self.skills[sid].effects:

@@ -1,64 +1,107 @@
-"""Which hand cards can pay a Special Attack's cost slots (a small matching search, cached)."""
+"""Which hand cards can pay a Special Attack's cost slots (a small matching search, cached).
+
+A payment is a set of hand cards (a bit mask of hand positions) whose symbols can be
+matched to the cost's slots: every slot paid by one symbol it accepts, each symbol
+paying at most one slot, and every card in the set paying at least one slot.
+"""
 
 from __future__ import annotations
 
 _PAY_CACHE: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], tuple[int, ...]] = {}
 
 
-def _covers(cards: list[tuple[int, ...]], slots: tuple[int, ...]) -> bool:
-    """Whether these cards can pay every slot, each card paying at least one slot and each
-    symbol paying at most one slot."""
-    n = len(cards)
-    if n > len(slots):
-        return False
-    used: set[tuple[int, int]] = set()
-    count = [0] * n
-
-    def bt(si: int, unpaid_cards: int) -> bool:
-        if unpaid_cards > len(slots) - si:
-            return False
-        if si == len(slots):
-            return True
-        m = slots[si]
-        for c in range(n):
-            for j, s in enumerate(cards[c]):
-                if m >> s & 1 and (c, j) not in used:
-                    used.add((c, j))
-                    count[c] += 1
-                    if bt(si + 1, unpaid_cards - (count[c] == 1)):
-                        return True
-                    count[c] -= 1
-                    used.discard((c, j))
-        return False
-
-    return bt(0, n)
-
-
 def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tuple[int, ...]) -> tuple[int, ...]:
-    """Every way (as a bit mask of hand positions) to pay ``slots`` from a sorted hand.
+    """Every way (as a bit mask of hand positions) to pay ``slots`` from a sorted hand,
+    in increasing order of the mask.
 
-    Identical cards are interchangeable, so only the first copies are offered.
+    Identical cards are interchangeable, so only the first copies are offered: a mask
+    holding a copy holds the copies sorted before it.
     """
     key = (hand, syms, slots)
     found = _PAY_CACHE.get(key)
     if found is not None:
         return found
+    # Speed: this runs on every cache miss of every turn's legal actions (a third of
+    # the calls in random play). Instead of testing each of the 2**n subsets of the
+    # hand for a matching (a backtracking search per subset), enumerate the matchings
+    # themselves, slot by slot, and collect the set of cards each one uses: a subset
+    # is a payment exactly when some matching uses exactly its cards. Costs have at
+    # most a few slots, so there are few matchings. Identical cards are
+    # interchangeable, so a copy (the same card as the one before it) joins a matching
+    # only once the card before it is in: any matching can be relabelled that way
+    # without changing which copies it uses, and the set it uses then holds only
+    # first copies, as offered.
     n = len(hand)
-    out: list[int] = []
-    for mask in range(1, 1 << n):
-        if bin(mask).count("1") > len(slots):
-            continue
-        ok = True
-        for i in range(1, n):
-            if mask >> i & 1 and hand[i] == hand[i - 1] and not mask >> (i - 1) & 1:
-                ok = False
-                break
-        if not ok:
-            continue
-        if _covers([syms[i] for i in range(n) if mask >> i & 1], slots):
-            out.append(mask)
-    res = tuple(out)
+    nslots = len(slots)
+    used = [0] * n  # per card, the bit mask of its symbols already paying a slot
+    masks: set[int] = set()
+    copies = 0  # bit i: hand[i] is a copy of hand[i - 1]
+    for i in range(1, n):
+        if hand[i] == hand[i - 1]:
+            copies |= 1 << i
+
+    def match(si: int, cards: int) -> None:
+        accepts = slots[si]
+        last = si + 1 == nslots
+        for c in range(n):
+            if copies >> c & 1 and not cards >> (c - 1) & 1 and not cards >> c & 1:
+                continue
+            u = used[c]
+            for j, sym in enumerate(syms[c]):
+                if accepts >> sym & 1 and not u >> j & 1:
+                    if last:  # the last slot: no call for the matching's end
+                        masks.add(cards | 1 << c)
+                        break  # this card's other symbols give the same set
+                    used[c] = u | 1 << j
+                    match(si + 1, cards | 1 << c)
+                    used[c] = u
+
+    if nslots:  # a cost without card slots is never paid with cards (as before)
+        match(0, 0)
+    res = tuple(sorted(masks))
     if len(_PAY_CACHE) > 50_000:
         _PAY_CACHE.clear()
     _PAY_CACHE[key] = res
+    return res
+
+
+_CAN_PAY_CACHE: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
+
+
+def can_pay(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tuple[int, ...]) -> bool:
+    """Whether ``payments(hand, syms, slots)`` is not empty.
+
+    Speed: a turn's legal actions only ask whether a Special Attack can be paid (to offer
+    ``combo``), and most hands a game passes through are asked once, so listing every
+    payment is wasted work: this stops at the first matching of the slots to distinct
+    symbols (any such matching uses some set of cards, which is then a payment).
+    """
+    key = (hand, syms, slots)
+    listed = _PAY_CACHE.get(key)
+    if listed is not None:
+        return bool(listed)
+    found = _CAN_PAY_CACHE.get(key)
+    if found is not None:
+        return found
+    nslots = len(slots)
+    used = [0] * len(hand)  # per card, the bit mask of its symbols already paying a slot
+
+    def match(si: int) -> bool:
+        if si == nslots:
+            return True
+        accepts = slots[si]
+        for c, card in enumerate(syms):
+            u = used[c]
+            for j, sym in enumerate(card):
+                if accepts >> sym & 1 and not u >> j & 1:
+                    used[c] = u | 1 << j
+                    if match(si + 1):
+                        return True
+                    used[c] = u
+        return False
+
+    res = bool(nslots) and match(0)  # a cost without card slots is never paid with cards
+    if len(_CAN_PAY_CACHE) > 50_000:
+        _CAN_PAY_CACHE.clear()
+    _CAN_PAY_CACHE[key] = res
     return res

@@ -116,6 +116,9 @@ from knockabout.games.knockdown.tasks import (
 if TYPE_CHECKING:
     from knockabout.games.knockdown.view import KnockdownView
 
+_DECISIONS: dict[tuple[Phase, int], Decision] = {}
+"""The pending decision by phase and seat (see ``to_act``)."""
+
 
 class KnockdownState(State):
     """A position of Knockdown. Build with ``KnockdownGame.new_state``."""
@@ -323,9 +326,16 @@ class KnockdownState(State):
         phase = self.phase
         if phase is OVER:
             return None
-        if phase is TOWER:
-            return Decision(self.decider, "tower_challenge", 10.0, A.TOWER_FAIL, PHASE_PROMPTS[TOWER])
-        return Decision(self.decider, PHASE_KINDS[phase], None, None, PHASE_PROMPTS[phase])
+        # Speed: asked before every action; decisions are immutable, so one per phase and seat is shared
+        key = (phase, self.decider)
+        found = _DECISIONS.get(key)
+        if found is None:
+            if phase is TOWER:
+                found = Decision(self.decider, "tower_challenge", 10.0, A.TOWER_FAIL, PHASE_PROMPTS[TOWER])
+            else:
+                found = Decision(self.decider, PHASE_KINDS[phase], None, None, PHASE_PROMPTS[phase])
+            _DECISIONS[key] = found
+        return found
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -386,48 +396,49 @@ class KnockdownState(State):
         tasks = self.tasks
         while self.phase is BUSY:
             t = tasks.pop()
-            # the commonest tasks first; the small ones that only ask for a decision run here
-            if type(t) is RunOps:
-                effects.run_ops(self, t, ev)
-            elif type(t) is Take:
-                hands.take(self, t.player, t.card, ev)
-            elif type(t) is CheckHandLimit:
-                p = t.player
-                if len(self.hands[p]) > self.hand_limit(p):
-                    tasks.append(t)
-                    self.decide(CARD, p, CardPending(C_LIMIT, p, p, 1, (), ()))
-            elif type(t) is Move:
-                turn.move(self, t, ev)
-            elif type(t) is Steps:
-                if t.left > 0 and legal.free_dirs(self, t.mover):
-                    self.decide(STEP, t.actor, StepPending(t.mover, t.left, t.optional, t.dash))
-            elif type(t) is ActionDone:
+            # the commonest tasks first (counted over random games; the order does not matter
+            # otherwise, the types are distinct); the small ones that only ask for a decision run here
+            if type(t) is ActionDone:
                 self.actions_done += 1
                 if self.actions_done >= self.actions_allowed:
                     tasks.append(END_TURN)
                 else:
                     self.decide(TURN, self.current)
+            elif type(t) is CheckHandLimit:
+                p = t.player
+                if len(self.hands[p]) > self.hand_limit(p):
+                    tasks.append(t)
+                    self.decide(CARD, p, CardPending(C_LIMIT, p, p, 1, (), ()))
+            elif type(t) is Take:
+                hands.take(self, t.player, t.card, ev)
             elif type(t) is StartTurn:
                 rounds.start_turn(self, ev)
+            elif type(t) is Move:
+                turn.move(self, t, ev)
             elif type(t) is TurnReady:
                 self.decide(TURN, self.current)
             elif type(t) is EndTurn:
                 rounds.end_turn(self, ev)
+            elif type(t) is RunOps:
+                effects.run_ops(self, t, ev)
             elif type(t) is SequenceStart:
                 attacks.sequence_start(self, ev)
-            elif type(t) is SequenceBlock:
-                attacks.sequence_block(self, ev)
             elif type(t) is SequenceWounds:
                 attacks.sequence_wounds(self, ev)
             elif type(t) is SequenceKO:
                 if self.atk_ko and not self.atk_void and self.atk_hits:
                     self.decide(KO, self.atk_by)
+            elif type(t) is Steps:
+                if t.left > 0 and legal.free_dirs(self, t.mover):
+                    self.decide(STEP, t.actor, StepPending(t.mover, t.left, t.optional, t.dash))
+            elif type(t) is SequenceBlock:
+                attacks.sequence_block(self, ev)
             elif type(t) is ComboNext:
                 self.decide(COMBO, self.current, COMBO_PLAYED)
-            elif type(t) is KnockdownTest:
-                ko.knockdown_test(self, t.tested, t.attacker, ev)
             elif type(t) is RowPick:
                 draft.row_pick_task(self, t, ev)
+            elif type(t) is KnockdownTest:
+                ko.knockdown_test(self, t.tested, t.attacker, ev)
             elif type(t) is AfterOpening:
                 draft.after_opening(self, ev)
             else:

@@ -61,6 +61,16 @@ __all__ = [  # the phases are re-exported: tests and tools build positions by th
 _EMPTY: tuple[Action, ...] = ()
 _MOVES_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
 _DECISIONS: dict[tuple[int, int, float], Decision] = {}  # decisions are immutable: shared
+# the cards dealt from (all but the KOs and Countdowns), in kind order: built once, not at every deal
+_BASE_DECK: tuple[int, ...] = tuple(
+    k for k in range(C.NUM_KINDS) if k not in (C.KO, C.COUNTDOWN) for _ in range(C.COPIES[k])
+)
+# a draw's two events (a third of all events), by seat and card kind: events are immutable,
+# so each is built once and shared instead of made at every draw
+_DRAW: tuple[Event, ...] = tuple(public("draw", player=p) for p in range(A.MAX_SEATS))
+_DREW: tuple[tuple[Event, ...], ...] = tuple(
+    tuple(private(ONLY[p], "drew", player=p, card=C.NAMES[k]) for k in range(C.NUM_KINDS)) for p in range(A.MAX_SEATS)
+)
 
 
 def _moves_for_hand(hand: list[int]) -> tuple[Action, ...]:
@@ -176,9 +186,7 @@ class NakMuayState(State):
         s.max_turns = max_turns
         s.rng = Rng(seed)
         s.in_play = C.in_play_counts(players)
-        base = [
-            k for k in range(C.NUM_KINDS) if k not in (C.KO, C.COUNTDOWN) for _ in range(C.COPIES[k])
-        ]
+        base = list(_BASE_DECK)
         s.rng.shuffle(base)
         s.hands = [[0] * C.NUM_KINDS for _ in range(players)]
         for p in range(players):
@@ -454,8 +462,8 @@ class NakMuayState(State):
             hand[card] += 1
             self.sizes[p] += 1
             self.absent[p] = 0
-            ev.append(public("draw", player=p))
-            ev.append(private(ONLY[p], "drew", player=p, card=C.NAMES[card]))
+            ev.append(_DRAW[p])
+            ev.append(_DREW[p][card])
         return True
 
     def after_draws(self, ev: list[Event]) -> None:
