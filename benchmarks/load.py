@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -34,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psutil
@@ -138,26 +141,36 @@ async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: ra
 
 
 class Window:
-    """What happened between two looks: the tally's growth and the processes' CPU."""
+    """What happened between two looks: the tally's growth and the processes' CPU (the
+    server's, its bot processes', and the load client's: this process and its client
+    processes, with ``--clients``)."""
 
-    def __init__(self, tally: Tally, proc: psutil.Process) -> None:
-        self.tally, self.proc, self.me = tally, proc, psutil.Process()
+    def __init__(self, tally: Tally, proc: psutil.Process, clients: list[psutil.Process] | None = None) -> None:
+        self.tally, self.proc = tally, proc
+        self.clients = [psutil.Process(), *(clients or [])]
         self._look()
+
+    def _client_cpu(self) -> float:
+        total = 0.0
+        for c in self.clients:
+            with contextlib.suppress(psutil.NoSuchProcess):  # (a client process that has just ended)
+                total += sum(c.cpu_times()[:2])
+        return total
 
     def _look(self) -> None:
         t = self.tally
         self.rtts, self.frames, self.games, self.errors = len(t.rtts), t.frames, t.games, t.errors
         self.bytes = t.bytes
-        self.cpu, self.mine, self.at = self.proc.cpu_times(), self.me.cpu_times(), time.monotonic()
+        self.cpu, self.mine, self.at = self.proc.cpu_times(), self._client_cpu(), time.monotonic()
         self.kids = {k.pid: sum(k.cpu_times()[:2]) for k in self.proc.children(recursive=True)}
 
     def close(self, tables: int) -> dict[str, float]:
         """The window since the last look (or the start), as one result line; starts the next."""
-        t, cpu, mine, at = self.tally, self.proc.cpu_times(), self.me.cpu_times(), time.monotonic()
+        t, cpu, mine, at = self.tally, self.proc.cpu_times(), self._client_cpu(), time.monotonic()
         span = at - self.at
         busy = (cpu.user - self.cpu.user) + (cpu.system - self.cpu.system)
         kids = sum(sum(k.cpu_times()[:2]) - self.kids.get(k.pid, 0.0) for k in self.proc.children(recursive=True))
-        client = (mine.user - self.mine.user) + (mine.system - self.mine.system)
+        client = mine - self.mine
         rtts = sorted(t.rtts[self.rtts:])
         q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
         out = {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
@@ -190,6 +203,63 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
     return line
 
 
+def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process, clients: int,
+                       windows: int = 1, report: Callable[[dict[str, float]], None] | None = None
+                       ) -> dict[str, float]:
+    """:func:`level` with the people shared out over ``clients`` processes (table i in
+    process i mod clients), so that at hundreds of tables the load client's own event
+    loop is not what the round trips measure. Each process reports its window's tally at
+    each window's end; the lines merge them."""
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    start = time.monotonic() + 3.0  # every process started and ready (spawn imports all again)
+    rng = random.Random(tables)
+    procs = [ctx.Process(target=people_apart, daemon=True, args=(
+        base, list(range(k, tables, clients)), bot, start, seconds, windows, rng.random(), out))
+        for k in range(clients)]
+    for p in procs:
+        p.start()
+    tally = Tally()
+    time.sleep(max(0.0, start - time.monotonic()))
+    window = Window(tally, proc, [psutil.Process(p.pid) for p in procs if p.pid is not None])
+    line: dict[str, float] = {}
+    for k in range(windows):
+        time.sleep(max(0.0, start + seconds * (k + 1) - time.monotonic()))
+        for _ in procs:
+            _, part = out.get(timeout=120)
+            tally.rtts += part.rtts
+            tally.frames += part.frames
+            tally.bytes += part.bytes
+            tally.games += part.games
+            tally.errors += part.errors
+        line = window.close(tables)
+        if report is not None:
+            report(line)
+    for p in procs:
+        p.join(60)
+    return line
+
+
+def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: float, windows: int, seed: float,
+                 out: Any) -> None:
+    """A client process of :func:`level_in_processes`: the people of tables ``ids``,
+    sending each window's tally (``(window, Tally)``) as the window ends."""
+    async def run() -> None:
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        tally, told = Tally(), Tally()
+        stop = start + seconds * windows
+        rng = random.Random(seed)
+        people = asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in ids))
+        for k in range(windows):
+            await asyncio.sleep(max(0.0, start + seconds * (k + 1) - time.monotonic()))
+            out.put((k, Tally(tally.rtts[len(told.rtts):], tally.frames - told.frames, tally.bytes - told.bytes,
+                              tally.games - told.games, tally.errors - told.errors)))
+            told = Tally(list(tally.rtts), tally.frames, tally.bytes, tally.games, tally.errors)
+        await people
+
+    asyncio.run(run())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", default="25,50,100", help="comma-separated table counts (each <= 1000)")
@@ -205,6 +275,9 @@ def main() -> None:
                     help="run the first level this long (at most 1440), a line per --seconds window")
     ap.add_argument("--bot-processes", type=int, default=None,
                     help="the server's --bot-processes (0: searches in threads; default: the server's default)")
+    ap.add_argument("--clients", type=int, default=1,
+                    help="load-client processes the people are shared out over (1: this process; use 2-4"
+                    " at hundreds of tables, where one client's event loop would lag behind the server)")
     ap.add_argument("--compress", action="store_true",
                     help="the server's --compress (permessage-deflate frames; off by default)")
     args = ap.parse_args()
@@ -215,6 +288,8 @@ def main() -> None:
         if not 0 < args.soak <= 1440:
             raise SystemExit("--soak takes 1-1440 minutes")
         levels = levels[:1]
+    if not 1 <= args.clients <= 16:
+        raise SystemExit("--clients takes 1-16 processes")
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -241,12 +316,19 @@ def main() -> None:
                       f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}  "
                       f"{r['bytes_per_frame']:7.0f}", flush=True)
 
+            base = f"127.0.0.1:{port}"
             if args.soak is None:
                 for n in levels:
-                    show(asyncio.run(level(f"127.0.0.1:{port}", n, args.seconds, args.bot, proc)))
+                    if args.clients > 1:
+                        show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients))
+                    else:
+                        show(asyncio.run(level(base, n, args.seconds, args.bot, proc)))
             else:  # one level, played on across windows
                 windows = max(1, round(args.soak * 60 / args.seconds))
-                asyncio.run(level(f"127.0.0.1:{port}", levels[0], args.seconds, args.bot, proc, windows, show))
+                if args.clients > 1:
+                    level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show)
+                else:
+                    asyncio.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show))
             if args.soak is not None and len(rss) >= 2:
                 hours = (len(rss) - 1) * args.seconds / 3600
                 half = rss[len(rss) // 2:]  # the second half: past the warm-up

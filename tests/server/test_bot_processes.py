@@ -73,3 +73,41 @@ def test_without_processes_searches_think_in_threads(make_client: Any) -> None:
         table = c.app.state.manager.get(made["id"]).table
         wait_for(lambda: table.version > 4)
         assert not c.app.state.manager.thinkers._processes
+
+
+def test_a_quick_level_that_turns_out_slow_moves_to_worker_processes(make_client: Any) -> None:
+    """A quick level (no search) whose thinkings in a game average over ``slow_thinking``
+    of CPU thinks in the worker processes once they are warm; its moves stay the table's."""
+    from knockabout.server.bot_pools import LEARN_FROM
+
+    with make_client(bot_processes=1, slow_thinking=0.0) as c:  # (every level counts as slow)
+        made = c.post("/api/tables", json={"game": "knockdown", "seats": ["easy", "easy"]}).json()
+        manager = c.app.state.manager
+        table = manager.get(made["id"]).table
+        wait_for(lambda: ("easy", "knockdown") in manager.thinkers.apart or table.over)
+        assert ("easy", "knockdown") in manager.thinkers.apart, "the level was measured slow"
+        assert table.version >= LEARN_FROM, "it first thought in threads, measured"
+        before = table.version
+        wait_for(lambda: table.over or table.version > before + 4)
+        workers = list(manager.thinkers._processes["easy"]._processes.values())
+        assert workers and all(p.pid != os.getpid() for p in workers)
+    # the same deal and seats thinking here make the same moves, in threads and processes alike
+    replay = Table("knockdown", table.seats, table._match.record.config, table.seed, challenges={})
+    for entry in table.log:
+        thought = replay.think()
+        assert thought is not None
+        thought.run()
+        assert thought.action is not None and thought.action.text == entry.action, "the same moves as here"
+        assert replay.accept(thought)
+        replay.tick(think=False)
+
+
+def test_a_quick_level_that_stays_quick_keeps_to_threads(make_client: Any) -> None:
+    with make_client(bot_processes=1, slow_thinking=60.0) as c:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["easy", "easy"]}).json()
+        manager = c.app.state.manager
+        table = manager.get(made["id"]).table
+        from knockabout.server.bot_pools import LEARN_FROM
+
+        wait_for(lambda: table.over or table.version > LEARN_FROM + 4)
+        assert not manager.thinkers.apart and not manager.thinkers._processes

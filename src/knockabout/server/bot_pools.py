@@ -7,7 +7,11 @@ answered while twenty tables of ``hard`` bots think. A thinking goes there as pl
 (:meth:`Thought.job`: the level, the state, the seat, the generator's state and when it
 must end) and comes back as the move and the generator's new state, so the table's bots
 make the same choices as in a thread. Quick bots (random, the heuristics) think in
-threads, where a process's round trip would cost more than their thinking.
+threads, where a process's round trip would cost more than their thinking -- until a
+level's thinkings in a game turn out to take more than :data:`SLOW_THINKING` of CPU on
+average (Knockdown's heuristic planner: about 1.5 ms, and at 400 tables the bot threads
+held the interpreter lock about as long as the event loop did): that level and game then
+think in the worker processes too, once their processes are warm.
 
 Each level has its own pool (a quick level never waits behind a long search), first come
 first served across tables (a table has at most one thinking queued at a time). A worker
@@ -20,22 +24,34 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import time
+from collections import deque
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from knockabout.table.thinking import Thought, think_apart, warm_up
 
 log = logging.getLogger("knockabout.server")
 
+SLOW_THINKING = 0.001
+"""CPU seconds: a quick level whose thinkings in a game average more than this thinks in
+the worker processes from then on (a process's round trip costs a fraction of it)."""
+LEARN_FROM = 16
+"""Thinkings of a level in a game measured before deciding where it thinks."""
+
 
 class BotPools:
     """The thread and process pools of one server (see the module doc)."""
 
-    def __init__(self, threads: int = 0, processes: int = 0) -> None:
+    def __init__(self, threads: int = 0, processes: int = 0, slow_thinking: float = SLOW_THINKING) -> None:
         self.threads = threads or os.cpu_count() or 2
         self.processes = processes
+        self.slow_thinking = slow_thinking
         self._threads: dict[str, ThreadPoolExecutor] = {}
         self._processes: dict[str, ProcessPoolExecutor] = {}
+        self._took: dict[tuple[str, str], deque[float]] = {}  # CPU seconds of recent thread thinkings
+        self._warming: dict[tuple[str, str], list[Future[int]]] = {}  # slow quick levels' processes starting
+        self.apart: set[tuple[str, str]] = set()  # (level, game) of quick levels that think in processes
 
     def thread_pool(self, level: str) -> Executor:
         """The threads bots of ``level`` think in."""
@@ -60,10 +76,36 @@ class BotPools:
             for _ in range(self.processes):
                 self.process_pool(level).submit(warm_up, level, game_id)
 
+    def _in_processes(self, thought: Thought) -> bool:
+        if self.processes <= 0 or not thought.level:
+            return False
+        if thought.searches:
+            return True
+        key = (thought.level, thought.game_id)
+        warming = self._warming.get(key)
+        if warming is not None and all(f.done() for f in warming):
+            del self._warming[key]
+            self.apart.add(key)
+        return key in self.apart
+
+    def _learn(self, thought: Thought, took: float) -> None:
+        """Remember a quick level's thinking time; start its processes once it is slow."""
+        key = (thought.level, thought.game_id)
+        if self.processes <= 0 or not thought.level or key in self.apart or key in self._warming:
+            return
+        took_here = self._took.setdefault(key, deque(maxlen=LEARN_FROM))
+        took_here.append(took)
+        if len(took_here) == LEARN_FROM and sum(took_here) / LEARN_FROM > self.slow_thinking:
+            log.info("bots of level %s think %.1f ms a move in %s: they think in worker processes from now",
+                     thought.level, 1000 * sum(took_here) / LEARN_FROM, thought.game_id)
+            pool = self.process_pool(thought.level)
+            self._warming[key] = [pool.submit(warm_up, thought.level, thought.game_id)
+                                  for _ in range(self.processes)]
+
     async def think(self, thought: Thought) -> None:
         """Run ``thought`` in the right pool; it holds its move when this returns."""
         loop = asyncio.get_running_loop()
-        if thought.searches and self.processes > 0 and thought.level:
+        if self._in_processes(thought):
             job = thought.job()
             try:
                 answer = await loop.run_in_executor(self.process_pool(thought.level), think_apart, job)
@@ -73,7 +115,8 @@ class BotPools:
             else:
                 thought.finish(answer)
                 return
-        await loop.run_in_executor(self.thread_pool(thought.level), thought.run)
+        took = await loop.run_in_executor(self.thread_pool(thought.level), _run_timed, thought)
+        self._learn(thought, took)
 
     def close(self) -> None:
         for threads in self._threads.values():
@@ -82,3 +125,11 @@ class BotPools:
             processes.shutdown(wait=True, cancel_futures=True)
         self._threads.clear()
         self._processes.clear()
+
+
+def _run_timed(thought: Thought) -> float:
+    """Run ``thought`` here; the CPU seconds it took this thread (not its waits for the
+    interpreter lock)."""
+    start = time.thread_time()
+    thought.run()
+    return time.thread_time() - start

@@ -33,7 +33,7 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
-from knockabout.server.bot_pools import BotPools
+from knockabout.server.bot_pools import SLOW_THINKING, BotPools
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.quotas import LimitReached
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
@@ -57,6 +57,7 @@ class ServerSettings:
     max_spectators: int = 100  # spectators per table
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
     bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
+    slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
@@ -409,7 +410,7 @@ class Manager:
         self.tables: dict[str, LiveTable] = {}
         self._leaving: dict[str, asyncio.TimerHandle] = {}
         # bots think in bounded pools shared by all tables: threads, or processes for searches
-        self.thinkers = BotPools(settings.bot_threads, settings.bot_processes)
+        self.thinkers = BotPools(settings.bot_threads, settings.bot_processes, settings.slow_thinking)
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,

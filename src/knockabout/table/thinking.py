@@ -81,6 +81,10 @@ class Thought:
         self.ready_after = 0.0  # clock seconds from the decision's opening until the move was ready
 
     @property
+    def game_id(self) -> str:
+        return self._state.game.id
+
+    @property
     def searches(self) -> bool:
         """Whether the bot searches (worth sending to another process; see :meth:`job`)."""
         return self._bot.searches
