@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, assert_never
 
 from knockabout.core.actions import Action
@@ -124,48 +125,26 @@ def has_combo(s: KnockdownState, p: int) -> bool:
     Speed: every turn's legal actions ask this, so it stops at the first option, looks
     for a Dash first (no search) and asks :func:`can_pay`, not for every payment.
     """
-    hand = s.hands[p]
     syms = s.symtab[p]
-    for d in hand:
+    for d in s.hands[p]:
         if 3 in syms[d]:
             return True
-    a, b = s.pos[p], s.pos[1 - p]
-    bonus = -1
-    hand_t: tuple[int, ...] | None = None
-    hand_syms: tuple[tuple[int, ...], ...] = ()
-    toks = s.tokens[p]
-    for sp in s.setup.specials[p]:
-        if sp.type == "reaction":
-            continue
-        if sp.hits:
-            if bonus < 0:
-                bonus = s.range_bonus(p)
-            if not s.in_range(sp.rng, a, b, bonus):
-                continue
-        if sp.token_cost and any(toks[t] < n for t, n in sp.token_cost):
-            continue
-        if hand_t is None:
-            hand_t = tuple(hand)
-            hand_syms = tuple(syms[d] for d in hand_t)
-        if can_pay(hand_t, hand_syms, sp.slots):
-            return True
+    for _ in performable_specials(s, p, 0):
+        return True
     return False
 
 
-def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
-    """The Special Attacks (not yet ``used`` in this Combo) and Dashes ``p`` can perform."""
-    # the hot path of every legal-action query on a turn: special_ready inlined,
-    # the hand's symbols read once for all Special Attacks
-    out: list[Action] = []
-    specials = s.setup.specials[p]
+def performable_specials(s: KnockdownState, p: int, used: int) -> Iterator[int]:
+    """The indexes of the Special Attacks ``p`` can perform now (not yet ``used`` in this
+    Combo, in range, tokens and a payment at hand), in sheet order."""
+    # the hot path of every legal-action query on a turn: special_ready inlined, the
+    # hand's symbols read once for all Special Attacks and only when one needs them
     a, b = s.pos[p], s.pos[1 - p]
     bonus = -1
-    hand = s.hands[p]
-    syms = s.symtab[p]
     hand_t: tuple[int, ...] | None = None
     hand_syms: tuple[tuple[int, ...], ...] = ()
     toks = s.tokens[p]
-    for k, sp in enumerate(specials):
+    for k, sp in enumerate(s.setup.specials[p]):
         if used >> k & 1 or sp.type == "reaction":
             continue
         if sp.hits:
@@ -176,10 +155,18 @@ def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
         if sp.token_cost and any(toks[t] < n for t, n in sp.token_cost):
             continue
         if hand_t is None:
-            hand_t = tuple(hand)
+            hand_t = tuple(s.hands[p])
+            syms = s.symtab[p]
             hand_syms = tuple(syms[d] for d in hand_t)
         if can_pay(hand_t, hand_syms, sp.slots):  # the payments are listed once one is chosen
-            out.append(A.SPECIAL[k])
+            yield k
+
+
+def combo_options(s: KnockdownState, p: int, used: int) -> list[Action]:
+    """The Special Attacks (not yet ``used`` in this Combo) and Dashes ``p`` can perform."""
+    out = [A.SPECIAL[k] for k in performable_specials(s, p, used)]
+    hand = s.hands[p]
+    syms = s.symtab[p]
     for i, d in enumerate(hand):
         if 3 in syms[d] and (i == 0 or hand[i - 1] != d):
             out.append(A.DASH[i])
