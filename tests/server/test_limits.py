@@ -145,20 +145,26 @@ def test_a_quick_bot_never_waits_behind_a_long_search(make_client: Any, monkeypa
     from knockabout.table.thinking import Thought
 
     real = Thought.run
+    searching = threading.Event()
+    release = threading.Event()
 
     def run(self: Thought) -> None:
         if threading.current_thread().name.startswith("knockabout-bot-hard"):
-            time.sleep(1.0)  # a long search holds the hard bots' only thread
+            searching.set()
+            release.wait(30)  # a long search holds the hard bots' only thread until the test ends
         real(self)
 
     monkeypatch.setattr(Thought, "run", run)
     with make_client(bot_threads=1) as c:  # (with one pool for every level: stuck behind the search)
-        c.post("/api/tables", json={"game": "nak-muay", "seats": ["hard", "hard"]})
-        time.sleep(0.1)  # the search has begun
-        quick = c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
-                                            "config": {"max_turns": 2000}}).json()
-        table = c.app.state.manager.get(quick["id"]).table
-        until = time.monotonic() + 0.8  # the search still holds its thread all this time
-        while table.version <= 3 and time.monotonic() < until:
-            time.sleep(0.02)
-        assert table.version > 3
+        try:
+            c.post("/api/tables", json={"game": "nak-muay", "seats": ["hard", "hard"]})
+            assert searching.wait(10), "the search has begun"
+            quick = c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                                "config": {"max_turns": 2000}}).json()
+            table = c.app.state.manager.get(quick["id"]).table
+            until = time.monotonic() + 10  # (a loaded machine is slow; the search holds its thread all along)
+            while table.version <= 3 and time.monotonic() < until:
+                time.sleep(0.02)
+            assert table.version > 3 and not release.is_set()
+        finally:
+            release.set()
