@@ -163,6 +163,7 @@ def test_a_reconnect_resumes_the_same_seat(server: LiveServer, browser: Any) -> 
     table = live_table(server, table_id)
     wait_until(lambda: any(e.seat == 0 and e.by == "person" for e in table.log))
     before = table.version
+    ended_before = table.over  # (rarely, the person's first action or the bot's answer ends the game)
     page.close()  # the connection drops
     deadline = time.monotonic() + 5
     live = server.app.state.manager.get(table_id)
@@ -181,7 +182,7 @@ def test_a_reconnect_resumes_the_same_seat(server: LiveServer, browser: Any) -> 
         page.wait_for_timeout(30)
     if not table.over:
         wait_until(lambda: sum(1 for e in table.log if e.seat == 0 and e.by == "person") > mine)
-    assert table.version > before, "the person plays on after reconnecting"
+    assert table.version > before or ended_before, "the person plays on after reconnecting"
     ctx.close()
 
 
