@@ -298,3 +298,19 @@ def test_a_client_out_of_step_asks_for_a_sync_and_gets_one(make_client: Any) -> 
             again = receive_until(ws, lambda m: m["type"] == "sync")
             assert again["version"] >= first["version"] and again["events"][0]["type"] == "start"
             assert again["view"] == c.app.state.manager.get(made["id"]).table.updates_for(0).view.to_json()
+
+
+def test_values_with_integers_past_64_bits_are_compared_too() -> None:
+    """A finished table's facts carry its 256-bit seed (orjson stops at 64 bits)."""
+    from knockabout.core.rng import fresh_seed
+    from knockabout.server.frames import patch_ops
+
+    seed = fresh_seed()
+    old = {"table": {"seed": None, "status": "playing"}, "version": 3}
+    new = {"table": {"seed": seed, "status": "finished"}, "version": 4}
+    assert patch_ops(old, new) == [{"op": "replace", "path": "/table/seed", "value": seed},
+                                   {"op": "replace", "path": "/table/status", "value": "finished"},
+                                   {"op": "replace", "path": "/version", "value": 4}]
+    assert patch_ops(new, {"table": dict(new["table"]), "version": 4}) == []
+    assert patch_ops(new, {"table": {"seed": seed + 1, "status": "finished"}, "version": 4}) == [
+        {"op": "replace", "path": "/table/seed", "value": seed + 1}]
