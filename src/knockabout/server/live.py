@@ -319,7 +319,8 @@ class LiveTable:
                 continue
             delay = max(0.0, min(wakes) - clock())
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=delay + 0.005)
+                async with asyncio.timeout(delay + 0.005):  # (no task per wait, as wait_for makes on 3.11)
+                    await self.wake.wait()
 
     def _learn_floor(self, seat: int, floor: float) -> None:
         """Remember how long this level thinks in this game, so that the server's next
