@@ -111,3 +111,20 @@ def test_a_quick_level_that_stays_quick_keeps_to_threads(make_client: Any) -> No
 
         wait_for(lambda: table.over or table.version > LEARN_FROM + 4)
         assert not manager.thinkers.apart and not manager.thinkers._processes
+
+
+def test_worker_processes_give_way_to_the_server(make_client: Any) -> None:
+    """The searches run at a lower CPU priority than the server (a busy core never delays
+    the event loop's turn)."""
+    from knockabout.server.bot_pools import BOT_NICENESS
+
+    with make_client(bot_processes=1) as c:
+        made = c.post("/api/tables", json={"game": "knockback", "seats": ["medium", "medium"]}).json()
+        manager = c.app.state.manager
+        table = manager.get(made["id"]).table
+        wait_for(lambda: table.version > 2)
+        workers = list(manager.thinkers._processes["medium"]._processes.values())
+        assert workers
+        for p in workers:
+            assert p.pid is not None
+            assert os.getpriority(os.PRIO_PROCESS, p.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + BOT_NICENESS)

@@ -21,6 +21,7 @@ process that dies is replaced; the thinking it held runs in a thread instead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -65,7 +66,8 @@ class BotPools:
         pool = self._processes.get(level)
         if pool is None:
             # spawn, not fork: the server has threads, which a forked child would inherit half-way
-            pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=lower_priority)
             self._processes[level] = pool
         return pool
 
@@ -125,6 +127,17 @@ class BotPools:
             processes.shutdown(wait=True, cancel_futures=True)
         self._threads.clear()
         self._processes.clear()
+
+
+BOT_NICENESS = 10
+"""How much lower the worker processes' CPU priority is than the server's (``nice``): a
+search that keeps a core busy then never delays the event loop's turn on it."""
+
+
+def lower_priority() -> None:
+    """A worker process's first act: give way to the server (see :data:`BOT_NICENESS`)."""
+    with contextlib.suppress(OSError):  # (where priorities cannot be changed, the searches run as they are)
+        os.nice(BOT_NICENESS)
 
 
 def _run_timed(thought: Thought) -> float:
