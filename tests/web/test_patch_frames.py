@@ -113,7 +113,7 @@ def test_a_person_plays_to_the_end_on_patches_and_a_bad_one_brings_a_fresh_sync(
     assert seen["patches"] >= 10
     kinds = [m["type"] for m in asked]
     assert kinds.count("sync") == 1, "the spoilt patch made the page ask for a sync, once"
-    assert kinds.count("act") >= 3
+    assert kinds.count("act") >= 1, "the person played (a live table's deal is secret, so a game may be short)"
     patched = page.evaluate(SNAPSHOT)
     fresh = fresh_snapshot(browser, url, ctx)  # the same seat (its token is in this context), one sync
     assert "seat 1" in (fresh["crumb"] or "") and patched == fresh
