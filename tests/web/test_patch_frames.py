@@ -18,13 +18,15 @@ from tests.web.test_browser import click_some_action, record_frames
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 # what a page shows of a table, arrival animations aside (they mark what is new since the
-# page's own last redraw, so a fresh page has none)
+# page's own last redraw, so a fresh page has none, and a finished move animation leaves
+# an empty style attribute behind, which draws nothing)
 SNAPSHOT = """() => {
   const pick = (sel) => {
     const el = document.querySelector(sel);
     if (!el) return null;
     const copy = el.cloneNode(true);
     copy.querySelectorAll('.arrive').forEach((e) => e.classList.remove('arrive'));
+    copy.querySelectorAll('[style=""]').forEach((e) => e.removeAttribute('style'));
     return copy.innerHTML;
   };
   return { board: pick('#board'), players: pick('#players'), result: pick('#result'),
