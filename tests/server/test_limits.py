@@ -114,6 +114,9 @@ def test_bots_think_in_a_bounded_pool_shared_by_all_tables(make_client: Any, mon
             done_in[key] = done_in.get(key, 0) + 1
 
     monkeypatch.setattr(Thought, "run", run)
+    # (no release floors: one slow thinking on a loaded machine would space a table's moves
+    # by up to MAX_FLOOR seconds, which is the steady-bots rule, not the pool's)
+    monkeypatch.setattr("knockabout.table.thinking.MAX_FLOOR", 0.0)
     with make_client(bot_threads=1) as c:  # (with the default executor: 4 at once)
         for _ in range(4):
             c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"]})

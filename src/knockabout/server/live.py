@@ -483,6 +483,9 @@ class Manager:
         if mine is not None:
             live.gone_since[mine] = self.settings.clock()
         self.tables[table_id] = live
+        # the first decision's time starts now that the table is stored and live (a slow
+        # commit would otherwise count as the bots' first thinking and space their moves)
+        table.restart_clock()
         live.start()
         return live, mine, token
 
