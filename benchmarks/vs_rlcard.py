@@ -21,23 +21,13 @@ import time
 from knockabout.compiled import build_summary
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
+from knockabout.sim.bench import random_play
 
 
 def knockabout_steps(seconds: float, players: int) -> float:
     """Nak Muay random-play steps per CPU second through the protocol."""
-    game = get_game("nak-muay")
-    rng = Rng(1)
-    steps = games = 0
-    clock = time.process_time
-    start = clock()
-    while clock() - start < seconds:
-        s = game.new_state({}, games, players=players)
-        while s.to_act() is not None:
-            legal = s.legal_actions()
-            s.apply(legal[rng.below(len(legal))])
-            steps += 1
-        games += 1
-    return steps / (clock() - start)
+    steps, _, took = random_play(get_game("nak-muay"), players, seconds, Rng(1), time.process_time)
+    return steps / took
 
 
 def rlcard_steps(seconds: float, players: int) -> float:

@@ -19,12 +19,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from knockabout.bots.ismcts import ISMCTSBot
 from knockabout.bots.levels import search_bot
 from knockabout.compiled import build_summary, module_builds
 from knockabout.core.bot import SeatView
-from knockabout.core.protocol import State
+from knockabout.core.protocol import Game, State
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
 
@@ -86,6 +87,23 @@ def positions(game_id: str, players: int, count: int, seed: int = 7) -> list[Sta
     return out
 
 
+def random_play(game: Game[Any], players: int, seconds: float, rng: Rng,
+                clock: Callable[[], float]) -> tuple[int, int, float]:
+    """Whole random-play games (seeds 0, 1, ...) through the checked protocol for about
+    ``seconds`` of ``clock``: (steps, games, seconds taken)."""
+    steps = games = 0
+    start = clock()
+    end = start + seconds
+    while clock() < end:
+        s = game.new_state({}, games, players=players)
+        while s.to_act() is not None:
+            legal = s.legal_actions()
+            s.apply(legal[rng.below(len(legal))])
+            steps += 1
+        games += 1
+    return steps, games, clock() - start
+
+
 def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -> BenchResult:
     """Measure one game; ``seconds`` is spent on random play and again on ISMCTS."""
     g = get_game(game_id)
@@ -94,17 +112,7 @@ def bench_game(game_id: str, seconds: float = 2.0, players: int | None = None) -
     clock = time.perf_counter
     # random play through the protocol
     rng = Rng(1)
-    steps = games = 0
-    start = clock()
-    end = start + seconds
-    while clock() < end:
-        s = g.new_state({}, games, players=n)
-        while s.to_act() is not None:
-            legal = s.legal_actions()
-            s.apply(legal[rng.below(len(legal))])
-            steps += 1
-        games += 1
-    elapsed = clock() - start
+    steps, games, elapsed = random_play(g, n, seconds, rng, clock)
     # clone and determinize
     pos = positions(game_id, n, 40)
     clone_us, det_us = copy_costs(pos, 200, rng, clock)
