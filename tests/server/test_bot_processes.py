@@ -128,3 +128,22 @@ def test_worker_processes_give_way_to_the_server(make_client: Any) -> None:
         for p in workers:
             assert p.pid is not None
             assert os.getpriority(os.PRIO_PROCESS, p.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + BOT_NICENESS)
+
+
+def test_a_server_that_warms_its_bots_starts_the_search_processes_before_any_table(make_client: Any) -> None:
+    """``serve`` starts each searching level's worker processes at startup, each ready for
+    every game, so the first tables of ``hard`` bots start no Python process beside people
+    already playing (issue 15: the first load window)."""
+    from knockabout.core.registry import game_ids
+
+    with make_client(bot_processes=1, warm_bots=True) as c:
+        pools = c.app.state.manager.thinkers._processes
+        assert set(pools) == {"medium", "hard"}, "every searching level, and only those"
+        for pool in pools.values():  # the warm-ups ran (imports and bots) in a live worker
+            done = pool.submit(os.getpid).result(timeout=60)
+            assert done != os.getpid()
+        assert c.app.state.manager.thinkers.warm_all(game_ids()) == 2 * len(game_ids())
+    with make_client(bot_processes=0, warm_bots=True) as c:  # no processes: nothing to start
+        assert c.app.state.manager.thinkers._processes == {}
+    with make_client(bot_processes=1) as c:  # the default: processes start with the first table
+        assert c.app.state.manager.thinkers._processes == {}

@@ -72,7 +72,7 @@ def serve(
         db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
-        bot_processes=bot_processes,
+        bot_processes=bot_processes, warm_bots=True,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     for line in where_to_open(host, port):

@@ -52,7 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from knockabout.bots.levels import LEVELS
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.protocol import Game
-from knockabout.core.registry import all_games, get_game
+from knockabout.core.registry import all_games, game_ids, get_game
 from knockabout.core.replay import GameRecord
 from knockabout.server.guards import (
     GONE,
@@ -183,6 +183,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.state.manager = manager
         app.state.replays = replays
         app.state.resumed = manager.resume_all()
+        if cfg.warm_bots:
+            manager.thinkers.warm_all(game_ids())
         try:
             yield
         finally:

@@ -30,6 +30,7 @@ from collections import deque
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from knockabout.bots.levels import LEVELS, make_bot
 from knockabout.table.thinking import Thought, think_apart, warm_up
 
 log = logging.getLogger("knockabout.server")
@@ -77,6 +78,22 @@ class BotPools:
         if searches and self.processes > 0:
             for _ in range(self.processes):
                 self.process_pool(level).submit(warm_up, level, game_id)
+
+    def warm_all(self, game_ids: list[str]) -> int:
+        """Start every searching level's worker processes now, each ready for ``game_ids``
+        (``knockabout serve`` calls this at startup): the first tables of ``hard`` bots
+        then do not start Python processes beside the people already playing. Returns the
+        warm-ups queued (0 without worker processes)."""
+        queued = 0
+        if self.processes <= 0:
+            return queued
+        for level in LEVELS:
+            for game_id in game_ids:
+                if make_bot(level, game_id).searches:
+                    for _ in range(self.processes):
+                        self.process_pool(level).submit(warm_up, level, game_id)
+                        queued += 1
+        return queued
 
     def _in_processes(self, thought: Thought) -> bool:
         if self.processes <= 0 or not thought.level:

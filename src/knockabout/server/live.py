@@ -58,6 +58,7 @@ class ServerSettings:
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
     bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
     slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
+    warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
 
