@@ -20,7 +20,8 @@ def bench(
     players: int | None = typer.Option(None, "--players", "-p", help="player count (default: the game's default)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
     envs: bool = typer.Option(
-        False, "--envs", help="measure the PettingZoo environment against the raw protocol and Leduc (needs [rl])"
+        False, "--envs", help="measure the PettingZoo environment against the raw protocol and Leduc"
+        " (needs the rl extra: pip install knockabout\\[rl])"
     ),
 ) -> None:
     """Measure random-play steps/s, games/s, clone() µs and ISMCTS iterations/s."""
