@@ -27,8 +27,9 @@ from typing import Any, cast
 from starlette.websockets import WebSocket, WebSocketState
 
 import knockabout.server.live as live_module
+from knockabout.server import ServerSettings
 from knockabout.server.frames import Follower, Shown, frame_text
-from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings
+from knockabout.server.live import Connection, LiveTable, Manager
 from knockabout.store import Store
 
 GAMES = {"nak-muay": ["random", "random", "random"], "knockdown": ["random", "random"],

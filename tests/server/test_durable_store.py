@@ -17,7 +17,8 @@ from sqlalchemy import text
 from starlette.websockets import WebSocket
 
 from knockabout.core import Rng
-from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, token_hash
+from knockabout.server import ServerSettings
+from knockabout.server.live import Connection, LiveTable, Manager, token_hash
 from knockabout.store import Store, StoredTable, action_op, create_op
 from knockabout.table import Seat, Table
 from tests.server.conftest import my_turn, receive_until

@@ -65,10 +65,11 @@ from knockabout.server.guards import (
     receive_text,
     send_safely,
 )
-from knockabout.server.live import Connection, LiveTable, Manager, ServerSettings, local_only_options
+from knockabout.server.live import Connection, LiveTable, Manager, local_only_options
 from knockabout.server.quotas import TOO_MANY, LimitReached, Quotas
 from knockabout.server.replays import ReplayCache
 from knockabout.server.rules import package_file, rules_html
+from knockabout.server.settings import ServerSettings
 from knockabout.store import Store
 
 STATIC = Path(str(resources.files("knockabout.web"))) / "static"

@@ -33,35 +33,13 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
-from knockabout.server.bot_pools import SLOW_THINKING, BotPools
+from knockabout.server.bot_pools import BotPools
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.quotas import LimitReached
+from knockabout.server.settings import ServerSettings
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
-
-
-@dataclass
-class ServerSettings:
-    """How the server runs its tables."""
-
-    db_url: str | None = None
-    data_dir: str | None = None
-    bot_delay: float = 2.0  # a bot's answer to a timed window, whatever it holds
-    bot_pace: float = 0.9  # seconds between other bot moves
-    grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat
-    finished_ttl: float = 600.0  # a finished table stays in memory this long, then the store serves it
-    create_rate: str | None = "30/minute"  # new tables per address ("off": no limit)
-    message_rate: str | None = "30/second"  # WebSocket messages per address
-    max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
-    max_spectators: int = 100  # spectators per table
-    bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
-    bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
-    slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
-    warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
-    clock: Callable[[], float] = time.monotonic
-    wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
-
 
 _FILE_SUFFIXES = ("_file", "_files", "_dir", "_dirs", "_path", "_paths")
 

@@ -1,0 +1,32 @@
+"""How one server runs its tables: the settings ``knockabout serve`` fills from its flags
+(see ``knockabout serve --help``) and the tests set directly."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from knockabout.server.bot_pools import SLOW_THINKING
+
+
+@dataclass
+class ServerSettings:
+    """How the server runs its tables."""
+
+    db_url: str | None = None
+    data_dir: str | None = None
+    bot_delay: float = 2.0  # a bot's answer to a timed window, whatever it holds
+    bot_pace: float = 0.9  # seconds between other bot moves
+    grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat
+    finished_ttl: float = 600.0  # a finished table stays in memory this long, then the store serves it
+    create_rate: str | None = "30/minute"  # new tables per address ("off": no limit)
+    message_rate: str | None = "30/second"  # WebSocket messages per address
+    max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
+    max_spectators: int = 100  # spectators per table
+    bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
+    bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
+    slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
+    warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
+    clock: Callable[[], float] = time.monotonic
+    wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
