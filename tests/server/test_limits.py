@@ -167,6 +167,7 @@ def test_a_quick_bot_never_waits_behind_a_long_search(make_client: Any, monkeypa
         real(self)
 
     monkeypatch.setattr(Thought, "run", run)
+    monkeypatch.setattr("knockabout.table.thinking.MAX_FLOOR", 0.0)  # (floors: see the test above)
     with make_client(bot_threads=1) as c:  # (with one pool for every level: stuck behind the search)
         try:
             c.post("/api/tables", json={"game": "nak-muay", "seats": ["hard", "hard"]})
@@ -175,8 +176,9 @@ def test_a_quick_bot_never_waits_behind_a_long_search(make_client: Any, monkeypa
                                                 "config": {"max_turns": 2000}}).json()
             table = c.app.state.manager.get(quick["id"]).table
             until = time.monotonic() + 10  # (a loaded machine is slow; the search holds its thread all along)
-            while table.version <= 3 and time.monotonic() < until:
+            # (a random two-player game may end within three moves: a KO card drawn at once)
+            while table.version <= 3 and not table.over and time.monotonic() < until:
                 time.sleep(0.02)
-            assert table.version > 3 and not release.is_set()
+            assert (table.version > 3 or table.over) and table.version >= 1 and not release.is_set()
         finally:
             release.set()
