@@ -85,8 +85,11 @@ def test_a_finished_table_is_played_again_with_the_same_seats_and_options(make_c
 
 
 def test_a_rematch_opens_the_other_persons_seat_for_them(make_client: Any) -> None:
-    with make_client() as c:
-        made = c.post("/api/tables", json={"game": "knockback", "seats": ["me", "open"], "name": "Ann"}).json()
+    # (the test plays both seats itself: no grace period may run out and hand a seat to a
+    # stand-in bot meanwhile, and the limits keep a first-legal-action game short)
+    with make_client(grace=3600) as c:
+        made = c.post("/api/tables", json={"game": "knockback", "seats": ["me", "open"], "name": "Ann",
+                                           "config": {"max_turns": 20, "max_rounds": 2}}).json()
         bo = c.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"}).json()
         live = c.app.state.manager.get(made["id"])
         while not live.table.over:  # both play their first legal action
