@@ -84,16 +84,13 @@ class BotPools:
         (``knockabout serve`` calls this at startup): the first tables of ``hard`` bots
         then do not start Python processes beside the people already playing. Returns the
         warm-ups queued (0 without worker processes)."""
-        queued = 0
         if self.processes <= 0:
-            return queued
-        for level in LEVELS:
-            for game_id in game_ids:
-                if make_bot(level, game_id).searches:
-                    for _ in range(self.processes):
-                        self.process_pool(level).submit(warm_up, level, game_id)
-                        queued += 1
-        return queued
+            return 0
+        searching = [(level, game_id) for level in LEVELS for game_id in game_ids
+                     if make_bot(level, game_id).searches]
+        for level, game_id in searching:
+            self.warm(level, game_id, True)
+        return len(searching) * self.processes
 
     def _in_processes(self, thought: Thought) -> bool:
         if self.processes <= 0 or not thought.level:
