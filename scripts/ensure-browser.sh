@@ -9,6 +9,6 @@ fi
 echo "ensure-browser: $CHROME not found; installing Debian's chromium (needs root and apt)" >&2
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null
 [ -x "$CHROME" ] || { echo "ensure-browser: chromium still missing at $CHROME" >&2; exit 1; }
