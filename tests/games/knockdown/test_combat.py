@@ -370,6 +370,8 @@ def test_an_empty_combo_cannot_end_so_it_is_no_free_pass() -> None:
     s = _issue_17_combo()
     assert kind(s) == "combo"
     assert "combo:end" not in legal(s) and legal(s), "a Special Attack or a Dash must come first"
+    prompt = s.to_act().prompt  # type: ignore[union-attr]
+    assert "or end the Combo" not in prompt and "Special Attack or a Dash" in prompt, "it offers no end yet"
     before = s.to_dict()
     with pytest.raises(IllegalActionError, match=r"illegal action 'combo:end'.*legal: special:1, special:2, dash:1"):
         s.apply("combo:end")
@@ -383,6 +385,7 @@ def test_a_combo_may_end_once_a_dash_or_special_attack_is_done() -> None:
     while kind(s) == "move_step":
         play(s, "stop" if "stop" in legal(s) else legal(s)[0])
     assert kind(s) == "combo" and "combo:end" in legal(s)
+    assert "or end the Combo" in s.to_act().prompt  # type: ignore[union-attr]
     done = s.actions_done
     play(s, "combo:end")
     assert s.actions_done == done + 1 and (s.current != me or kind(s) == "turn")

@@ -76,7 +76,7 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng, version: str | None = None) ->
 class KnockdownGame(Game[KnockdownConfig]):
     id: ClassVar[str] = "knockdown"
     name: ClassVar[str] = "Knockdown"
-    rules_version: ClassVar[str] = "1.1"
+    rules_version: ClassVar[str] = "1.2"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,

@@ -61,13 +61,16 @@ PHASE_KINDS: Final = (
 )
 """Each phase's ``Decision.kind``, by phase value."""
 
+COMBO_OPENING_PROMPT: Final = "Combo: perform a Special Attack or a Dash (then you may end the Combo)."
+"""The Combo's prompt before anything is played in it (``combo:end`` is not offered yet)."""
+
 PHASE_PROMPTS: Final = (
     "Skill draft: keep one of the three Skill cards dealt to you (the other two go to your opponent).",
     "Skill draft: keep one of the two Skill cards your opponent passed you (the other leaves the game).",
     "Skill draft: choose which of your two Skill cards is face up (active).",
     "Opening pick: take a card from the Attack Row into your hand.",
     "Your turn: take an action (Move, Attack or Combo).",
-    "Combo: perform a Special Attack, Dash, or end the Combo.",
+    "Combo: perform a Special Attack or a Dash, or end the Combo.",
     "Pay the cost: choose the hand cards to discard.",
     "Move: choose a direction.",
     "Blink: choose the space to place the fighter on.",

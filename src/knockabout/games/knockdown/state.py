@@ -59,6 +59,7 @@ from knockabout.games.knockdown.phases import (
     C_LIMIT,
     CARD,
     COMBO,
+    COMBO_OPENING_PROMPT,
     COMBO_PLAYED,
     COUNT,
     OPENING,
@@ -118,6 +119,10 @@ if TYPE_CHECKING:
 
 _DECISIONS: dict[tuple[Phase, int], Decision] = {}
 """The pending decision by phase and seat (see ``to_act``)."""
+
+_COMBO_OPENING = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
+                  Decision(1, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT))
+"""A Combo's decision before anything is played in it, by seat (it cannot be ended yet)."""
 
 
 class KnockdownState(State):
@@ -326,6 +331,8 @@ class KnockdownState(State):
         phase = self.phase
         if phase is OVER:
             return None
+        if phase is COMBO and not self.pend[0]:
+            return _COMBO_OPENING[self.decider]
         # Speed: asked before every action; decisions are immutable, so one per phase and seat is shared
         key = (phase, self.decider)
         found = _DECISIONS.get(key)
