@@ -138,6 +138,37 @@ def test_hotseat_hands_over_the_screen_without_showing_hands(tmp_path: Path) -> 
     child.expect(pexpect.EOF)
 
 
+def test_a_move_typed_at_a_hand_over_prompt_is_said_not_to_be_played(tmp_path: Path) -> None:
+    child = spawn(
+        ["nak-muay", "--players", "3", "--seats", "me,me,random", "--names", "Ann,Bo,Cy", "--seed", "3",
+         "--pace", "0", "--bot-delay", "0", "-o", "countdown_seconds=120"],
+        tmp_path,
+    )
+    seen = set()
+    for _ in range(12):
+        i = child.expect([r"press Enter when ready", PROMPT, END, r"press Enter, then pass the screen to"])
+        if i == 2:
+            break
+        if i == 1:
+            answer(child, "1")
+            continue
+        typed = "2" if i == 0 else "1"
+        child.send(f"{typed}\r")
+        why = "your board is not shown yet" if i == 0 else "turn now"
+        child.expect(re.escape(f"'{typed}' was not played: ") + ".*" + re.escape(why))
+        child.expect("press Enter when ready" if i == 0 else "press Enter, then pass the screen to")
+        child.send("\r")
+        child.expect(r" > \r*\n")  # (the prompt drawn once more as Enter ends it)
+        seen.add(i)
+        if seen == {0, 3}:
+            break
+    assert seen == {0, 3}, "both hand-over prompts were met"
+    child.send("q\r")  # (at the next prompt, whichever it is: q still leaves)
+    child.expect(re.escape("[y/N]"))
+    child.send("y\r")
+    child.expect(pexpect.EOF)
+
+
 runner = CliRunner()
 
 

@@ -277,8 +277,14 @@ class TerminalGame:
         def prompt(left: float | None) -> str:
             return f"{self.names[self.at_screen or 0]}: press Enter, then pass the screen to {self.names[seat]} > "
 
-        if (self.reader.read(prompt) or "").lower() in QUIT_WORDS:
+        while (got := (self.reader.read(prompt) or "").strip()) and got.lower() not in QUIT_WORDS:
+            self._not_a_move(got, f"it is {self.names[seat]}'s turn now")
+        if got.lower() in QUIT_WORDS:
             self._leave()
+
+    def _not_a_move(self, typed: str, why: str) -> None:
+        """Text typed at a hand-over prompt, which takes only Enter: say it was not played."""
+        self.console.print(Text(f"{typed!r} was not played: {why}. Press Enter (or q to quit).", style="yellow"))
 
     def _hand_over(self, seat: int) -> bool:
         """Clear the screen and wait for the next person (the clock keeps running).
@@ -294,7 +300,10 @@ class TerminalGame:
             return f"{_seconds(left)}{self.names[seat]}, press Enter when ready > "
 
         got = self.reader.read(prompt, self.table.deadline(), self.table.clock)
-        if got is not None and got.lower() in QUIT_WORDS:
+        while got is not None and got.strip() and got.strip().lower() not in QUIT_WORDS:
+            self._not_a_move(got.strip(), "your board is not shown yet")
+            got = self.reader.read(prompt, self.table.deadline(), self.table.clock)
+        if got is not None and got.strip().lower() in QUIT_WORDS:
             self._leave()
         self.at_screen = seat
         if got is None:
