@@ -23,7 +23,10 @@ from knockabout.sim.tournament import SimSpec, run
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-c", "from knockabout.cli.main import app; app()"]
+# Ctrl+C as a terminal sends it: a suite started in the background (``make test &``)
+# hands its children SIGINT ignored, which Python then keeps ignoring
+CLI = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+       "from knockabout.cli.main import app; app()"]
 
 
 def _env(tmp: Path) -> dict[str, str]:
