@@ -126,3 +126,52 @@ def test_setup_builds_the_plain_package_with_one_notice(env: dict[str, str], why
     assert done.stdout.strip().splitlines()[-1] == "knockabout"
     notices = [line for line in done.stderr.splitlines() if line.strip()]
     assert notices == [f"knockabout: building the plain Python package ({why})"]
+
+
+def test_the_compiled_build_shuffles_on_machine_words_with_the_same_draws() -> None:
+    """The compiled build's shuffle runs on native 64-bit words (``core.rng._shuffle_words``)
+    once its import check passes; plain Python keeps the arbitrary-precision loop. Both
+    give the same draws and the same next state, for any length and seed."""
+    from knockabout.core import rng as R
+
+    assert R._WORDS == R.COMPILED, "words in the compiled build only"
+    for seed in [*range(300), 2**63 - 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15]:
+        for n in (0, 1, 2, 3, 17, 40, 64, 129):
+            words, loop = list(range(n)), list(range(n))
+            state = R._shuffle_words(words, seed)
+            r = Rng(seed)
+            was, R._WORDS = R._WORDS, False
+            try:
+                r.shuffle(loop)
+            finally:
+                R._WORDS = was
+            assert words == loop and state == r.state, (seed, n)
+            through = Rng(seed)
+            same = list(range(n))
+            through.shuffle(same)  # whichever way this build shuffles
+            assert same == loop and through.state == r.state
+
+
+def test_a_shuffle_of_something_other_than_a_list_takes_the_general_loop() -> None:
+    a = bytearray(range(30))
+    b = list(range(30))
+    Rng(5).shuffle(a)
+    Rng(5).shuffle(b)
+    assert list(a) == b
+
+
+def test_bounded_draws_on_words_are_the_draws_of_below() -> None:
+    from knockabout.core import rng as R
+
+    for seed in [*range(200), 2**63, 2**64 - 1]:
+        for n in (1, 2, 3, 7, 52, 1000, 2**20 + 3, 2**31 - 1):
+            advanced = (Rng(seed).state + R._GOLDEN) & R._MASK
+            r = Rng(seed)
+            was, R._WORDS = R._WORDS, False
+            try:
+                expected = r.below(n)
+            finally:
+                R._WORDS = was
+            assert R._bounded_words(advanced, n) == expected, (seed, n)
+            assert Rng(seed).below(n) == expected, "whichever way this build draws"
+    assert Rng(5).below(2**40) == Rng(5).below(2**40) < 2**40, "a bound past the words' takes the int path"
