@@ -175,3 +175,23 @@ def test_bounded_draws_on_words_are_the_draws_of_below() -> None:
             assert R._bounded_words(advanced, n) == expected, (seed, n)
             assert Rng(seed).below(n) == expected, "whichever way this build draws"
     assert Rng(5).below(2**40) == Rng(5).below(2**40) < 2**40, "a bound past the words' takes the int path"
+
+
+def test_64_bit_draws_on_words_are_those_of_next64() -> None:
+    from knockabout.core import rng as R
+
+    for seed in [*range(500), 2**63 - 1, 2**63, 2**64 - 1]:
+        r = Rng(seed)
+        was, R._WORDS = R._WORDS, False
+        try:
+            expected = [r.next64() for _ in range(3)]
+        finally:
+            R._WORDS = was
+        state = Rng(seed).state
+        got = []
+        for _ in range(3):
+            state = (state + R._GOLDEN) & R._MASK
+            got.append(R._mixed_words(state))
+        assert got == expected, seed
+        w = Rng(seed)
+        assert [w.next64() for _ in range(3)] == expected and min(expected) >= 0 and max(expected) < 2**64

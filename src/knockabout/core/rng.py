@@ -119,6 +119,15 @@ _LOW: i64 = (1 << 32) - 1
 _WORD_BOUND = 1 << 31  # bounds below this are drawn on words
 
 
+def _mixed_words(state: int) -> int:
+    """:meth:`Rng.next64`'s output from the already advanced state ``state``."""
+    s: i64 = state - (1 << 64) if state >> 63 else state
+    z: i64 = (s ^ ((s >> 30) & ((1 << 34) - 1))) * _C64A
+    z = (z ^ ((z >> 27) & ((1 << 37) - 1))) * _C64B
+    z = z ^ ((z >> 31) & ((1 << 33) - 1))
+    return int(z) & _MASK
+
+
 def _bounded_words(state: int, n: i64) -> i64:
     """:meth:`Rng.below`'s draw from the already advanced state ``state``, for ``n`` below
     ``2**31`` (the high word of ``z * n`` from 32-bit halves stays inside 63 bits)."""
@@ -172,6 +181,8 @@ class Rng:
             return out
         s = (s + _GOLDEN) & _MASK
         self.state = s
+        if _WORDS:
+            return _mixed_words(s)
         s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
         return s ^ (s >> 31)
@@ -248,6 +259,8 @@ def _words_agree() -> bool:
         except (OverflowError, ValueError):
             return False
         if a != b or state != r.state:
+            return False
+        if _mixed_words((seed + _GOLDEN) & _MASK) != Rng(seed).next64():
             return False
         for n in (1, 2, 3, 1000, _WORD_BOUND - 1):
             r = Rng(seed)
