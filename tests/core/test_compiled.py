@@ -195,3 +195,16 @@ def test_64_bit_draws_on_words_are_those_of_next64() -> None:
         assert got == expected, seed
         w = Rng(seed)
         assert [w.next64() for _ in range(3)] == expected and min(expected) >= 0 and max(expected) < 2**64
+
+
+def test_an_event_cannot_be_changed_where_the_build_enforces_it() -> None:
+    """Event's fields are ``Final``: mypy checks that in both builds, and compiled code
+    refuses the change at run time too (plain Python lets it through)."""
+    from knockabout.core import events as E
+
+    a = E.Event("draw", {"player": 1})
+    if E.__file__.endswith(".py"):
+        return  # plain Python: mypy's check alone guards the fields
+    with pytest.raises(AttributeError):
+        a.type = "drew"  # type: ignore[misc]
+    assert a == E.Event("draw", {"player": 1})
