@@ -17,7 +17,7 @@ from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord
 from knockabout.core.rng import Rng
 from tests.server.conftest import receive
-from tests.table.test_bot_timing import LeakyBot, telling
+from tests.table.test_bot_timing import LeakyBot, shift, telling
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,12 +33,6 @@ class VeryLeakyBot(LeakyBot):
         if telling(legal):
             time.sleep(LEAK)
         return legal[rng.below(len(legal))]
-
-
-def shift(a: list[float], b: list[float]) -> float:
-    """How much later ``a`` comes than ``b`` (the Hodges-Lehmann estimate: the median of
-    every pairwise difference), what a spectator timing frames would estimate."""
-    return statistics.median(x - y for x in a for y in b)
 
 
 def watch(c: Any, table_id: str) -> list[tuple[int, float]]:

@@ -9,6 +9,7 @@ without it. These tests run real clocks with small delays (set by configuration)
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 from collections.abc import Sequence
@@ -28,6 +29,12 @@ pytestmark = pytest.mark.timeout(120)
 PACE = 0.02  # the configured release delay (bot_pace and bot_delay)
 SLOW = 0.008  # how much longer the leaky bot thinks when it has a real choice
 ENOUGH = 25  # samples of each kind
+
+
+def shift(a: list[float], b: list[float]) -> float:
+    """How much later ``a`` comes than ``b`` (the Hodges-Lehmann estimate: the median of
+    every pairwise difference), what someone timing the moves would estimate."""
+    return statistics.median(x - y for x in a for y in b)
 
 
 def telling(legal: Sequence[object]) -> bool:
@@ -122,7 +129,10 @@ def test_a_leaky_bot_answers_at_the_same_time_whatever_it_holds(
     # ... but when its answer came does not: both start at the same floor and are one distribution
     floor = PACE
     assert min(with_choice) >= floor - 1e-3 and min(forced) >= floor - 1e-3
-    assert ks_2samp(with_choice, forced).pvalue > 1e-3, (sorted(with_choice)[:5], sorted(forced)[:5])
+    # (a bound on the shift's size, not a rank test: on a loaded machine the release tick's
+    # own work differs by a fraction of a millisecond with the public action taken, which a
+    # rank test over enough samples would call a difference; a leak would shift it by SLOW)
+    assert abs(shift(with_choice, forced)) < SLOW / 2, (sorted(with_choice)[:5], sorted(forced)[:5])
 
 
 def test_a_move_worked_out_for_a_decision_that_changed_is_thrown_away() -> None:
