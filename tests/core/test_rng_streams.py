@@ -97,3 +97,19 @@ def test_every_game_deals_replays_and_saves_from_a_secret_seed(game_id: str) -> 
         assert Rng(saved["rng"]).secret, "the state's generator stays on the secret stream"
     clone = m.state.clone()
     assert clone.to_dict() == m.state.to_dict()
+
+
+def test_the_word_path_is_refused_when_a_word_function_traps_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Plain build: the compiled one calls the word functions directly, past any patch.)"""
+    from knockabout.core import rng as R
+
+    assert R._words_agree(), "the word functions draw as the int code does, here too"
+
+    def traps(*args: object) -> int:
+        raise OverflowError("int too large to convert")
+
+    for name in ("_shuffle_words", "_mixed_words", "_bounded_words"):
+        with monkeypatch.context() as m:
+            m.setattr(R, name, traps)
+            m.setattr(R, "_WORDS", R._WORDS)  # (restored after: the check turns it off while it runs)
+            assert R._words_agree() is False, name

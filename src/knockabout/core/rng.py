@@ -105,7 +105,7 @@ def _splitmix_out(z: int) -> int:
     return z ^ (z >> 31)
 
 
-# The fast stream's shuffle on native 64-bit integers, for the compiled build. mypyc
+# The fast stream's shuffle and draws on native 64-bit integers, for the compiled build. mypyc
 # compiles ``i64`` arithmetic to C's, which wraps (it builds with -fwrapv), so SplitMix64
 # runs on machine words instead of arbitrary-precision ints: about 4x faster than the loop
 # in Rng.shuffle compiled. Every value it reads is masked to low bits, on which wrapping
@@ -246,31 +246,25 @@ class Rng:
 
 
 def _words_agree() -> bool:
-    """Whether :func:`_shuffle_words` gives exactly the draws of the arbitrary-precision
-    loop in :meth:`Rng.shuffle` (its state included)."""
+    """Whether the word functions give exactly the draws of the arbitrary-precision code
+    in :class:`Rng` (shuffles with their next state, ``below`` and ``next64``); False too
+    if one of them raises (a compiler that traps overflow instead of wrapping)."""
     global _WORDS
     _WORDS = False
-    for seed in (0, 1, 2**63 - 1, 2**63, _MASK, 0x243F6A8885A308D3):
-        a, b = list(range(70)), list(range(70))
-        r = Rng(seed)
-        r.shuffle(a)
-        try:
-            state = _shuffle_words(b, seed)
-        except (OverflowError, ValueError):
-            return False
-        if a != b or state != r.state:
-            return False
-        if _mixed_words((seed + _GOLDEN) & _MASK) != Rng(seed).next64():
-            return False
-        for n in (1, 2, 3, 1000, _WORD_BOUND - 1):
+    try:
+        for seed in (0, 1, 2**63 - 1, 2**63, _MASK, 0x243F6A8885A308D3):
+            a, b = list(range(70)), list(range(70))
             r = Rng(seed)
-            expected = r.below(n)
-            try:
-                got = _bounded_words((seed + _GOLDEN) & _MASK, n)
-            except (OverflowError, ValueError):
+            r.shuffle(a)
+            if _shuffle_words(b, seed) != r.state or a != b:
                 return False
-            if got != expected:
+            advanced = (seed + _GOLDEN) & _MASK
+            if _mixed_words(advanced) != Rng(seed).next64():
                 return False
+            if any(_bounded_words(advanced, n) != Rng(seed).below(n) for n in (1, 2, 3, 1000, _WORD_BOUND - 1)):
+                return False
+    except (OverflowError, ValueError):
+        return False
     return True
 
 
@@ -278,4 +272,4 @@ COMPILED = not __file__.endswith(".py")
 """Whether this module runs compiled (mypyc sets ``__file__`` to the extension's path)."""
 _WORDS = False
 _WORDS = COMPILED and _words_agree()
-"""Whether :meth:`Rng.shuffle` runs on native words (:func:`_shuffle_words`): compiled only."""
+"""Whether :class:`Rng`'s fast stream shuffles and draws on native words: compiled only."""
