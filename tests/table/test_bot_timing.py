@@ -241,3 +241,19 @@ def test_tables_without_steady_bots_let_a_search_run_its_budget() -> None:
     t = Table("knockback", seats, {}, 3, bot_pace=0.05, challenges={})
     thought = t.think()
     assert thought is not None and thought.think_by is None
+
+
+def test_the_floor_counts_the_hand_back_of_a_thinking_not_only_the_thinking() -> None:
+    """On a starved event loop a thinking that ended in time can reach the table late; the
+    floor is learned from when the table got it, so the next moves wait that long too."""
+    now = [0.0]
+    seats = [Seat("bot", "A", "random"), Seat("bot", "B", "random")]
+    t = Table("knockback", seats, {}, 5, bot_pace=0.1, steady_bots=True, clock=lambda: now[0], challenges={})
+    thought = t.think()
+    assert thought is not None
+    now[0] = 0.01
+    thought.run()  # thought for 10 ms ...
+    now[0] = 0.3  # ... but the table got it 300 ms after the decision opened
+    assert t.accept(thought)
+    assert thought.ready_after == pytest.approx(0.3)
+    assert t.think_floor == pytest.approx(0.3 * 1.25), "the floor covers the hand-back"

@@ -279,6 +279,10 @@ class Table:
             return False
         self._plan = (thought.key, thought.action)
         if self.steady_bots:
+            # the move is ready for release only now: the hand-back from the thinking's
+            # worker counts too (on a starved event loop it can take longer than the
+            # thinking, and a floor without it would let the longer thinkings show)
+            thought.ready_after = max(thought.ready_after, self.clock() - thought.opened)
             self._floors.append(thought.floor)
         return True
 

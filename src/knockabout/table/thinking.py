@@ -81,6 +81,11 @@ class Thought:
         self.ready_after = 0.0  # clock seconds from the decision's opening until the move was ready
 
     @property
+    def opened(self) -> float:
+        """The clock time the decision this thinking is for opened."""
+        return self._opened
+
+    @property
     def game_id(self) -> str:
         return self._state.game.id
 
