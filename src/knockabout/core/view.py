@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import TypeAdapter
 
+from knockabout.core.memo import BoundedCache
+
 if TYPE_CHECKING:
     from knockabout.core.protocol import Decision, Outcome
 
@@ -90,7 +92,7 @@ class TableView(View):
     outcome: OutcomeView | None
     """How the game ended (None while it runs)."""
 
-_DECISION_VIEWS: dict[int, tuple[Decision, DecisionView]] = {}
+_DECISION_VIEWS: BoundedCache[int, tuple[Decision, DecisionView]] = BoundedCache(10_000)
 
 
 def decision_view(d: Decision) -> DecisionView:
@@ -106,10 +108,7 @@ def decision_view(d: Decision) -> DecisionView:
         timeout_action=None if d.timeout_action is None else str(d.timeout_action),
         prompt=d.prompt,
     )
-    if len(_DECISION_VIEWS) > 10_000:
-        _DECISION_VIEWS.clear()
-    _DECISION_VIEWS[id(d)] = (d, view)
-    return view
+    return _DECISION_VIEWS.put(id(d), (d, view))[1]
 
 
 def outcome_view(o: Outcome) -> OutcomeView:

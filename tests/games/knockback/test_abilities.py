@@ -190,3 +190,31 @@ def test_heart_bonus_while_exhausted_only() -> None:
         exhausted=["B1"],
     )
     assert (_punch_data(play(s, "activate:A1", "punch:E"))["heart"]) == 4
+
+
+def test_compile_behaviour_fills_the_field_each_op_names() -> None:
+    from knockabout.games.knockback.effects import Behaviour, compile_behaviour
+    from knockabout.games.knockback.ops import AttackWhen, Effect, HeartWhen, Op
+
+    assert compile_behaviour([]) == Behaviour()
+    b = compile_behaviour([
+        Effect(Op.ATTACK_BONUS, 2, AttackWhen.MOVED),
+        Effect(Op.HEART_BONUS, 1, HeartWhen.ALWAYS),
+        Effect(Op.ATTACK_BONUS, 1, AttackWhen.ALWAYS),
+        Effect(Op.KNOCKBACK, 3),
+        Effect(Op.CHARGE, 2),
+        Effect(Op.AURA_ATTACK, 1),
+        Effect(Op.AURA_ATTACK, 2),
+        Effect(Op.AURA_HEART, 1),
+        *(Effect(op) for op in (Op.EXHAUST_TARGET, Op.READY_ON_KNOCKOUT, Op.SHOVE, Op.INTIMIDATE, Op.STEADFAST)),
+    ])
+    assert b == Behaviour(
+        attack_bonus=((AttackWhen.MOVED, 2), (AttackWhen.ALWAYS, 1)),
+        heart_bonus=((HeartWhen.ALWAYS, 1),),
+        knockback=3, charge=2, aura_attack=3, aura_heart=1,
+        exhaust_target=True, ready_on_knockout=True, shove=True, intimidate=True, steadfast=True,
+    )
+    # one flag alone sets only its own field
+    for op in (Op.EXHAUST_TARGET, Op.READY_ON_KNOCKOUT, Op.SHOVE, Op.INTIMIDATE, Op.STEADFAST):
+        only = compile_behaviour([Effect(op)])
+        assert [f for f in Behaviour.__dataclass_fields__ if getattr(only, f) != getattr(Behaviour(), f)] == [op.value]

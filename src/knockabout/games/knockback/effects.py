@@ -55,51 +55,27 @@ class Behaviour:
 
 
 def compile_behaviour(effects: Sequence[Effect]) -> Behaviour:
-    """What ``effects`` make a card do, for the hooks."""
+    """What ``effects`` make a card do, for the hooks. Each op fills the :class:`Behaviour`
+    field of its own name: a flag is set, a knockback or charge distance replaced, an aura
+    added up; the bonuses are listed in card order."""
     attack: list[tuple[AttackWhen, int]] = []
     heart: list[tuple[HeartWhen, int]] = []
-    knockback = DEFAULT_KNOCKBACK
-    exhaust = ready = shove = intimidate = steadfast = False
-    charge = aura_attack = aura_heart = 0
+    values: dict[str, Any] = {}
     for e in effects:
         match e.op:
             case Op.ATTACK_BONUS:
                 attack.append((e.attack_when(), e.amount))
             case Op.HEART_BONUS:
                 heart.append((e.heart_when(), e.amount))
-            case Op.KNOCKBACK:
-                knockback = e.amount
-            case Op.EXHAUST_TARGET:
-                exhaust = True
-            case Op.READY_ON_KNOCKOUT:
-                ready = True
-            case Op.SHOVE:
-                shove = True
-            case Op.CHARGE:
-                charge = e.amount
-            case Op.INTIMIDATE:
-                intimidate = True
-            case Op.STEADFAST:
-                steadfast = True
-            case Op.AURA_ATTACK:
-                aura_attack += e.amount
-            case Op.AURA_HEART:
-                aura_heart += e.amount
+            case Op.KNOCKBACK | Op.CHARGE:
+                values[e.op.value] = e.amount
+            case Op.EXHAUST_TARGET | Op.READY_ON_KNOCKOUT | Op.SHOVE | Op.INTIMIDATE | Op.STEADFAST:
+                values[e.op.value] = True
+            case Op.AURA_ATTACK | Op.AURA_HEART:
+                values[e.op.value] = values.get(e.op.value, 0) + e.amount
             case _:  # pragma: no cover - every op is listed above
                 assert_never(e.op)
-    return Behaviour(
-        attack_bonus=tuple(attack),
-        heart_bonus=tuple(heart),
-        knockback=knockback,
-        exhaust_target=exhaust,
-        ready_on_knockout=ready,
-        shove=shove,
-        charge=charge,
-        intimidate=intimidate,
-        steadfast=steadfast,
-        aura_attack=aura_attack,
-        aura_heart=aura_heart,
-    )
+    return Behaviour(attack_bonus=tuple(attack), heart_bonus=tuple(heart), **values)
 
 
 def _aura(s: KnockbackState, label: int, heart: bool) -> int:

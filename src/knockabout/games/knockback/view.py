@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from knockabout.core.memo import BoundedCache
 from knockabout.core.view import TableView, decision_view, outcome_view
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.cards import SYMBOL_NAMES, CardFace, EdgeValues, Symbol
@@ -139,18 +140,16 @@ class KnockbackView(TableView):
 
 
 # views are immutable, so equal parts are built once and shared
-_EDGES: dict[tuple[tuple[int, ...], tuple[int, ...]], BoardEdges] = {}
-_CARD_VIEWS: dict[tuple[object, ...], CardView] = {}
+_EDGES: BoundedCache[tuple[tuple[int, ...], tuple[int, ...]], BoardEdges] = BoundedCache(10_000)
+_CARD_VIEWS: BoundedCache[tuple[object, ...], CardView] = BoundedCache(50_000)
 
 
 def _board_edges(atk: tuple[int, ...], hrt: tuple[int, ...]) -> BoardEdges:
     key = (atk, hrt)
     edges = _EDGES.get(key)
     if edges is None:
-        if len(_EDGES) > 10_000:
-            _EDGES.clear()
         e = [EdgeValues(attack=atk[d], heart=hrt[d]) for d in range(4)]
-        edges = _EDGES[key] = BoardEdges(N=e[0], E=e[1], S=e[2], W=e[3])
+        edges = _EDGES.put(key, BoardEdges(N=e[0], E=e[1], S=e[2], W=e[3]))
     return edges
 
 
@@ -162,9 +161,7 @@ def card_view(s: KnockbackState, i: int) -> CardView:
     key = (s.lab[i], i, on, s.placed & bit, s.exhausted & bit, k)
     view = _CARD_VIEWS.get(key)
     if view is None:
-        if len(_CARD_VIEWS) > 50_000:
-            _CARD_VIEWS.clear()
-        view = _CARD_VIEWS[key] = _build_card_view(s, i)
+        view = _CARD_VIEWS.put(key, _build_card_view(s, i))
     return view
 
 

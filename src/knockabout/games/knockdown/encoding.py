@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder, one_hot_index
+from knockabout.core.memo import BoundedCache
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
 from knockabout.games.knockdown.view import CardInfoView, KnockdownView, Pending, Space
@@ -119,7 +120,7 @@ def _describe(card: CardInfoView) -> list[float]:
     return out
 
 
-_DESCRIBED: dict[str, tuple[CardInfoView, list[float]]] = {}
+_DESCRIBED: BoundedCache[str, tuple[CardInfoView, list[float]]] = BoundedCache(1000)
 
 
 def _description(name: str, card: CardInfoView) -> list[float]:
@@ -127,18 +128,14 @@ def _description(name: str, card: CardInfoView) -> list[float]:
     hit = _DESCRIBED.get(name)
     if hit is not None and (hit[0] is card or hit[0] == card):
         return hit[1]
-    vec = _describe(card)
-    if len(_DESCRIBED) > 1000:
-        _DESCRIBED.clear()
-    _DESCRIBED[name] = (card, vec)
-    return vec
+    return _DESCRIBED.put(name, (card, _describe(card)))[1]
 
 
 def _cell(x: int, y: int) -> int | None:
     return x + GRID_W * y if 0 <= x < GRID_W and 0 <= y < GRID_H else None
 
 
-_CELLS: dict[tuple[tuple[int, int], ...], list[int | None]] = {}
+_CELLS: BoundedCache[tuple[tuple[int, int], ...], list[int | None]] = BoundedCache(100)
 
 
 def _cells(spaces: Sequence[Space]) -> list[int | None]:
@@ -146,9 +143,7 @@ def _cells(spaces: Sequence[Space]) -> list[int | None]:
     key = tuple((sp.x, sp.y) for sp in spaces)
     cells = _CELLS.get(key)
     if cells is None:
-        if len(_CELLS) > 100:
-            _CELLS.clear()
-        cells = _CELLS[key] = [_cell(x, y) for x, y in key]
+        cells = _CELLS.put(key, [_cell(x, y) for x, y in key])
     return cells
 
 

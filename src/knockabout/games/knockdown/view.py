@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
+from knockabout.core.memo import BoundedCache
 from knockabout.core.view import TableView, decision_view, outcome_view
 from knockabout.games.knockdown.match import MatchSetup
 from knockabout.games.knockdown.phases import PAY_REACT, PHASE_KINDS, TRIGGERS, Phase
@@ -311,16 +312,14 @@ def _build_static(setup: MatchSetup) -> _Static:
     )
 
 
-_STATIC: dict[int, _Static] = {}
+_STATIC: BoundedCache[int, _Static] = BoundedCache(256)
 
 
 def _static(setup: MatchSetup) -> _Static:
     # setups are shared, cached objects (match.build_setup), so their view parts are too
     hit = _STATIC.get(id(setup))
     if hit is None or hit.setup is not setup:
-        if len(_STATIC) > 256:
-            _STATIC.clear()
-        hit = _STATIC[id(setup)] = _build_static(setup)
+        hit = _STATIC.put(id(setup), _build_static(setup))
     return hit
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from knockabout.core.memo import BoundedCache
 from knockabout.core.view import TableView, decision_view, outcome_view
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.phases import (
@@ -125,9 +126,7 @@ def _pending(s: NakMuayState, scouting: bool) -> Pending:
         return _NOTHING_PENDING
     pending = _PENDING.get(key)
     if pending is None:
-        if len(_PENDING) > 10_000:
-            _PENDING.clear()
-        pending = _PENDING[key] = _build_pending(s, scouting)
+        pending = _PENDING.put(key, _build_pending(s, scouting))
     return pending
 
 
@@ -159,7 +158,7 @@ def _known_card(depth: int, kind: int) -> KnownCard:
 
 # views are immutable, so equal parts are built once and shared
 _NOTHING_PENDING = Pending()
-_PENDING: dict[tuple[object, ...], Pending] = {}
+_PENDING: BoundedCache[tuple[object, ...], Pending] = BoundedCache(10_000)
 _KNOWN: dict[tuple[int, int], KnownCard] = {}
 _NAMES = C.NAMES
 _KINDS = range(C.NUM_KINDS)
