@@ -8,9 +8,11 @@ and writes code only for the lines that need more than filling in.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from knockabout.core.events import Event
+
+_Name = TypeVar("_Name", bound=str)
 
 
 class _Fields:
@@ -52,12 +54,12 @@ class EventLines:
 
     def __init__(
         self,
-        templates: Mapping[str, str],
+        templates: Mapping[_Name, str],
         *,
         seats: Collection[str] = ("player",),
         show: Mapping[str, Callable[[Any], str]] | None = None,
     ) -> None:
-        self.templates = dict(templates)
+        self.templates: dict[str, str] = {str(k): v for k, v in templates.items()}
         self.seats = frozenset(seats)
         self.show = dict(show or {})
 

@@ -144,3 +144,25 @@ def test_every_event_the_rules_emit_is_named_and_narrated_in_words() -> None:
                     line = narrate(e, ("Ann", "Bob"))
                     assert line is None or not line.startswith(f"{e.type}:"), line
     assert len(seen) >= 35
+
+
+def test_the_templated_events_each_have_a_template_and_write_seat_names() -> None:
+    from typing import get_args
+
+    from knockabout.core.events import Event
+    from knockabout.games.knockdown.narration import _TEMPLATES, Templated
+
+    assert set(_TEMPLATES) == set(get_args(Templated))
+    assert set(_TEMPLATES) <= EVENT_NAMES
+    names = ("Ann", "Bob")
+    assert narrate(Event("wound_moved", {"player": 0, "kind": "heavy", "to": 1}), names) == (
+        "Ann passes a heavy wound to Bob."
+    )
+    assert narrate(Event("new_round", {"round": 2, "first": 1}), names) == "Round 2 begins; Bob goes first."
+    assert narrate(Event("ko_test", {"player": 1, "target": 0}), names) == (
+        "Bob goes for the K.O.: Ann must pass a Knockdown Test!"
+    )
+    # the events narrated by code still are
+    assert narrate(Event("tokens", {"player": 0, "change": -2, "token": "poison"}), names) == (
+        "Ann loses 2 poison tokens."
+    )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import assert_never, cast
+from typing import Final, Literal, assert_never, cast
+
+from typing_extensions import TypeIs
 
 from knockabout.core.events import Event
+from knockabout.core.narration import EventLines
 from knockabout.games.knockdown.content import builtin_boxes
 from knockabout.games.knockdown.events import EVENT_NAMES, EventName
 from knockabout.games.knockdown.text import counted, wounds_text
@@ -36,6 +39,79 @@ def _plays(card: str) -> str:
     return f"attacks with {card}" if _card_types().get(card, "strike") != "ability" else f"plays {card}"
 
 
+Templated = Literal[
+    "skill_kept",
+    "skill_face_chosen",
+    "combo_end",
+    "ko_skip",
+    "stunned",
+    "move_cancelled",
+    "mist",
+    "dangerous_edge",
+    "stop",
+    "skill_kept_card",
+    "skill_revealed",
+    "first_player",
+    "opening_pick",
+    "row_take",
+    "take",
+    "turn",
+    "out_of_range",
+    "reaction",
+    "attack_ignored",
+    "discard",
+    "reveal",
+    "wound_moved",
+    "trap_set",
+    "trap_sprung",
+    "ko_test",
+    "tower_challenge",
+    "deck_empty",
+    "round_won",
+    "new_round",
+]
+"""The events whose line is a template filled from the event's data (:data:`LINES`)."""
+
+_TEMPLATES: Final[dict[Templated, str]] = {
+    "skill_kept": "{player} keeps a Skill card.",
+    "skill_face_chosen": "{player} places their Skill cards.",
+    "combo_end": "{player} ends the Combo.",
+    "ko_skip": "{player} lets the Knockdown Test go.",
+    "stunned": "{player} is stunned and has only one action this turn.",
+    "move_cancelled": "{player}'s movement is cancelled!",
+    "mist": "Mist swallows a light wound aimed at {player}.",
+    "dangerous_edge": "{player} stands on a Dangerous Edge: the attack gains a heavy wound.",
+    "stop": "{player} stops moving.",
+    "skill_kept_card": "You keep {skill}.",
+    "skill_revealed": "{player} reveals the Skill card {skill} (initiative {initiative}).",
+    "first_player": "{player} has the higher initiative ({initiative}) and goes first.",
+    "opening_pick": "{player} takes {card} from the Attack Row.",
+    "row_take": "{player} takes {card} from the Attack Row.",
+    "take": "{player} adds {card} to their hand.",
+    "turn": "— Round {round}, turn {turn}: {player} to play.",
+    "out_of_range": "{card} does not reach: {player} just takes the card.",
+    "reaction": "{player} reacts with {special}!",
+    "attack_ignored": "{player} ignores {attack} entirely.",
+    "discard": "{player} discards {card}.",
+    "reveal": "{player} reveals {card}.",
+    "wound_moved": "{player} passes a {kind} wound to {to}.",
+    "trap_set": "{player} sets a Trap on {at}.",
+    "trap_sprung": "{player} springs a Trap and suffers a heavy wound!",
+    "ko_test": "{player} goes for the K.O.: {target} must pass a Knockdown Test!",
+    "tower_challenge": "{player} has {seconds} seconds to build a tower of {cubes} cubes!",
+    "deck_empty": "The Attack deck is spent: {winner} has the fewest wounds.",
+    "round_won": "{player} wins round {round}!",
+    "new_round": "Round {round} begins; {first} goes first.",
+}
+
+LINES: Final = EventLines(_TEMPLATES, seats=("player", "target", "to", "winner", "first"))
+"""Each template's seat fields are written as the seat's display name."""
+
+
+def _templated(kind: EventName) -> TypeIs[Templated]:
+    return kind in _TEMPLATES
+
+
 def narrate(event: Event, names: Sequence[str]) -> str | None:
     """One sentence for an event (None for events not worth a line)."""
     d = event.data
@@ -48,50 +124,18 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         return names[int(d[key])]
 
     kind = cast(EventName, t)
+    if _templated(kind):
+        return LINES.line(event, names)
     match kind:
-        case "skill_kept":
-            return f"{who()} keeps a Skill card."
-        case "skill_face_chosen":
-            return f"{who()} places their Skill cards."
-        case "combo_end":
-            return f"{who()} ends the Combo."
-        case "ko_skip":
-            return f"{who()} lets the Knockdown Test go."
-        case "stunned":
-            return f"{who()} is stunned and has only one action this turn."
-        case "move_cancelled":
-            return f"{who()}'s movement is cancelled!"
-        case "mist":
-            return f"Mist swallows a light wound aimed at {who()}."
-        case "dangerous_edge":
-            return f"{who()} stands on a Dangerous Edge: the attack gains a heavy wound."
-        case "stop":
-            return f"{who()} stops moving."
-        case "skill_kept_card":
-            return f"You keep {d['skill']}."
         case "skills_received":
             return f"You receive {', '.join(d['skills'])}."
-        case "skill_revealed":
-            return f"{who()} reveals the Skill card {d['skill']} (initiative {d['initiative']})."
-        case "first_player":
-            return f"{who()} has the higher initiative ({d['initiative']}) and goes first."
-        case "opening_pick" | "row_take":
-            return f"{who()} takes {d['card']} from the Attack Row."
-        case "take":
-            return f"{who()} adds {d['card']} to their hand."
-        case "turn":
-            return f"— Round {d['round']}, turn {d['turn']}: {who()} to play."
         case "moved":
             return f"{who()} {_MOVES.get(d['how'], 'moves')} to {d['at']}."
         case "attack":
             return f"{who()} {_plays(d['card'])}."
-        case "out_of_range":
-            return f"{d['card']} does not reach: {who()} just takes the card."
         case "special":
             paid = ", ".join(d["paid"])
             return f"{who()} performs {d['special']} (paying {paid})."
-        case "reaction":
-            return f"{who()} reacts with {d['special']}!"
         case "dash":
             moves = int(d["moves"])
             return f"{who()} discards {d['card']} to Dash {'once' if moves == 1 else f'{moves} times'}."
@@ -104,8 +148,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
             if d["effect"]:
                 parts.append("cancels the effect")
             return f"{who()} blocks ({', '.join(d['cards'])}) and " + " and ".join(parts) + "."
-        case "attack_ignored":
-            return f"{who()} ignores {d['attack']} entirely."
         case "wounds":
             via = _WOUND_SOURCES.get(d["source"], "")
             return f"{who()} suffers {_wounds(d['heavy'], d['light'])}{via}."
@@ -118,20 +160,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
             return f"{who()} {'gains' if n > 0 else 'loses'} {counted(abs(n), str(d['token']) + ' token')}."
         case "tokens_spent":
             return f"{who()} spends {counted(d['count'], str(d['token']) + ' token')}."
-        case "discard":
-            return f"{who()} discards {d['card']}."
-        case "reveal":
-            return f"{who()} reveals {d['card']}."
-        case "wound_moved":
-            return f"{who()} passes a {d['kind']} wound to {who('to')}."
-        case "trap_set":
-            return f"{who()} sets a Trap on {d['at']}."
-        case "trap_sprung":
-            return f"{who()} springs a Trap and suffers a heavy wound!"
-        case "ko_test":
-            return f"{who()} goes for the K.O.: {who('target')} must pass a Knockdown Test!"
-        case "tower_challenge":
-            return f"{who()} has {d['seconds']} seconds to build a tower of {d['cubes']} cubes!"
         case "test_result":
             roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
             return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
@@ -140,12 +168,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         case "candle":
             return (f"A Candle card burns: the Menhir's candles stand at columns {_column(d['left'])} "
                     f"and {_column(d['right'])}.")
-        case "deck_empty":
-            return f"The Attack deck is spent: {who('winner')} has the fewest wounds."
-        case "round_won":
-            return f"{who()} wins round {d['round']}!"
-        case "new_round":
-            return f"Round {d['round']} begins; {who('first')} goes first."
         case "game_over":
             if d["draw"]:
                 return "The match ends in a draw."
