@@ -87,6 +87,11 @@ class Outcome:
             "reason": self.reason,
         }
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Outcome:
+        """The outcome :meth:`to_dict` gave (a saved state's ``result``)."""
+        return cls(tuple(d["winners"]), tuple(d["payoffs"]), bool(d["draw"]), str(d["reason"]))
+
 
 C = TypeVar("C", bound=BaseModel)
 

@@ -54,7 +54,6 @@ def to_dict(s: KnockbackState) -> dict[str, Any]:
 def from_dict(cls: type[KnockbackState], d: Mapping[str, Any]) -> KnockbackState:
     """The state ``to_dict`` gave (KeyError, TypeError, ValueError, IndexError: not one)."""
     s = cls()
-    s._legal = None
     s.whole_line = bool(d["whole_line"])
     s.scoring = SCORING_NAMES.index(d["scoring"])
     s.best_of = int(d["best_of"])
@@ -76,11 +75,7 @@ def from_dict(cls: type[KnockbackState], d: Mapping[str, Any]) -> KnockbackState
     s.wins = [int(x) for x in d["wins"]]
     s.stay_ready = bool(d["stay_ready"])
     r = d["result"]
-    s.result = (
-        None
-        if r is None
-        else Outcome(tuple(r["winners"]), tuple(r["payoffs"]), bool(r["draw"]), r["reason"])
-    )
+    s.result = None if r is None else Outcome.from_dict(r)
     s.rng = Rng(int(d["rng"]))
     if s.phase == SYMBOL:
         s._legal = None

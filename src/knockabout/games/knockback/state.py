@@ -149,7 +149,9 @@ class KnockbackState(State):
 
     def __init__(self) -> None:
         """An empty shell that the constructors below fill in (a plain constructor, not
-        ``cls.__new__``, so that the mypyc build compiles the same source)."""
+        ``cls.__new__``, so that the mypyc build compiles the same source); its cache of
+        legal actions starts empty."""
+        self._legal = None
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -169,7 +171,6 @@ class KnockbackState(State):
         draft of the whole pool (each seat is dealt half; drafting stops once each seat
         has kept three cards, so a 12-card pool leaves three in each hand)."""
         s = cls()
-        s._legal = None
         s.whole_line = whole_line
         s.scoring = SCORING_NAMES.index(scoring)
         s.best_of = best_of

@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from knockabout.core.terminal import PROMPT
 from knockabout.core.view import View
 from knockabout.games.knockback.cards import CardFace
 from knockabout.games.knockback.view import CardView, KnockbackView
@@ -217,14 +218,14 @@ class KnockbackRenderer:
         if act is not None:
             syms = [SYMBOL[s] for s in act.symbols]
             syms[act.index] = f"[{syms[act.index]}]"
-            parts.append(Text(f"{_name(v, act.card)} is active: " + " → ".join(syms), style="bold yellow"))
+            parts.append(Text(f"{_name(v, act.card)} is active: " + " → ".join(syms), style=PROMPT))
         pun = v.punch
         if pun is not None:
             parts.append(
                 Text(
                     f"{_name(v, pun.attacker)} punches the exhausted {_name(v, pun.target)} "
                     f"with attack {pun.attack}: choose the edge that takes it ({', '.join(pun.sides)}).",
-                    style="bold yellow",
+                    style=PROMPT,
                 )
             )
         d = v.decision

@@ -23,7 +23,6 @@ def new_match(
 ) -> KnockdownState:
     """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
     s = cls()
-    s._legal = None
     s.setup = setup
     s.cfg = cfg
     s.rng = rng

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Final, Literal, assert_never, cast
+from typing import Any, Final, Literal, assert_never, cast
 
 from typing_extensions import TypeIs
 
@@ -58,6 +58,20 @@ Templated = Literal[
     "turn",
     "out_of_range",
     "reaction",
+    "skills_received",
+    "moved",
+    "candle",
+    "attack",
+    "dash",
+    "sequence",
+    "wounds",
+    "heal",
+    "tokens",
+    "tokens_spent",
+    "test_result",
+    "special",
+    "potion",
+    "recover",
     "attack_ignored",
     "discard",
     "reveal",
@@ -91,6 +105,20 @@ _TEMPLATES: Final[dict[Templated, str]] = {
     "turn": "— Round {round}, turn {turn}: {player} to play.",
     "out_of_range": "{card} does not reach: {player} just takes the card.",
     "reaction": "{player} reacts with {special}!",
+    "skills_received": "You receive {skills}.",
+    "moved": "{player} {how} to {at}.",
+    "candle": "A Candle card burns: the Menhir's candles stand at columns {left} and {right}.",
+    "attack": "{player} {plays}.",
+    "dash": "{player} discards {card} to Dash {times}.",
+    "sequence": "{attack} hits {target} for {hurt}.",
+    "wounds": "{player} suffers {hurt}{via}.",
+    "heal": "{player} recovers {hurt}.",
+    "tokens": "{player} {token_change}.",
+    "tokens_spent": "{player} spends {spent}.",
+    "test_result": "{player} {verdict} the Knockdown Test{rolled}.",
+    "special": "{player} performs {special} (paying {paid}).",
+    "potion": "{player} drinks a Potion and recovers {healed}.",
+    "recover": "{player} shakes off {light}.",
     "attack_ignored": "{player} ignores {attack} entirely.",
     "discard": "{player} discards {card}.",
     "reveal": "{player} reveals {card}.",
@@ -104,8 +132,53 @@ _TEMPLATES: Final[dict[Templated, str]] = {
     "new_round": "Round {round} begins; {first} goes first.",
 }
 
-LINES: Final = EventLines(_TEMPLATES, seats=("player", "target", "to", "winner", "first"))
-"""Each template's seat fields are written as the seat's display name."""
+
+
+def _moves(how: str) -> str:
+    return _MOVES.get(how, "moves")
+
+
+def _dash_times(d: Mapping[str, Any]) -> str:
+    moves = int(d["moves"])
+    return "once" if moves == 1 else f"{moves} times"
+
+
+def _token_change(d: Mapping[str, Any]) -> str:
+    n = int(d["change"])
+    return f"{'gains' if n > 0 else 'loses'} {counted(abs(n), str(d['token']) + ' token')}"
+
+
+def _light_wounds(n: int) -> str:
+    return counted(n, "light wound")
+
+
+LINES: Final = EventLines(
+    _TEMPLATES,
+    seats=("player", "target", "to", "winner", "first"),
+    show={
+        "paid": ", ".join,
+        "skills": ", ".join,
+        "healed": _light_wounds,
+        "light": _light_wounds,
+        "how": _moves,
+        "left": _column,
+        "right": _column,
+    },
+    derive={
+        "plays": lambda d: _plays(d["card"]),
+        "times": _dash_times,
+        "hurt": lambda d: _wounds(d["heavy"], d["light"]),
+        "via": lambda d: _WOUND_SOURCES.get(d["source"], ""),
+        "token_change": _token_change,
+        "spent": lambda d: counted(d["count"], str(d["token"]) + " token"),
+        "verdict": lambda d: "passes" if d["passed"] else "fails",
+        "rolled": lambda d: f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else "",
+    },
+)
+"""Each template's seat fields are written as the seat's display name; lists of cards are
+joined, a count of light wounds is written out (``2 light wounds``), a way of moving as its
+verb and a column as the arena labels it; the derived phrases put several fields in words
+(``hurt``: the heavy and light wounds together)."""
 
 
 def _templated(kind: EventName) -> TypeIs[Templated]:
@@ -127,20 +200,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if _templated(kind):
         return LINES.line(event, names)
     match kind:
-        case "skills_received":
-            return f"You receive {', '.join(d['skills'])}."
-        case "moved":
-            return f"{who()} {_MOVES.get(d['how'], 'moves')} to {d['at']}."
-        case "attack":
-            return f"{who()} {_plays(d['card'])}."
-        case "special":
-            paid = ", ".join(d["paid"])
-            return f"{who()} performs {d['special']} (paying {paid})."
-        case "dash":
-            moves = int(d["moves"])
-            return f"{who()} discards {d['card']} to Dash {'once' if moves == 1 else f'{moves} times'}."
-        case "sequence":
-            return f"{d['attack']} hits {who('target')} for {_wounds(d['heavy'], d['light'])}."
         case "block":
             parts = []
             if d["heavy"] or d["light"]:
@@ -148,26 +207,6 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
             if d["effect"]:
                 parts.append("cancels the effect")
             return f"{who()} blocks ({', '.join(d['cards'])}) and " + " and ".join(parts) + "."
-        case "wounds":
-            via = _WOUND_SOURCES.get(d["source"], "")
-            return f"{who()} suffers {_wounds(d['heavy'], d['light'])}{via}."
-        case "heal":
-            return f"{who()} recovers {_wounds(d['heavy'], d['light'])}."
-        case "potion":
-            return f"{who()} drinks a Potion and recovers {counted(d['healed'], 'light wound')}."
-        case "tokens":
-            n = int(d["change"])
-            return f"{who()} {'gains' if n > 0 else 'loses'} {counted(abs(n), str(d['token']) + ' token')}."
-        case "tokens_spent":
-            return f"{who()} spends {counted(d['count'], str(d['token']) + ' token')}."
-        case "test_result":
-            roll = f" (rolled {sum(d['roll'])} against {d['wounds']})" if d.get("roll") else ""
-            return f"{who()} {'passes' if d['passed'] else 'fails'} the Knockdown Test{roll}."
-        case "recover":
-            return f"{who()} shakes off {counted(d['light'], 'light wound')}."
-        case "candle":
-            return (f"A Candle card burns: the Menhir's candles stand at columns {_column(d['left'])} "
-                    f"and {_column(d['right'])}.")
         case "game_over":
             if d["draw"]:
                 return "The match ends in a draw."

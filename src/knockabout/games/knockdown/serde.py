@@ -65,7 +65,6 @@ def to_dict(self: KnockdownState) -> dict[str, Any]:
 
 def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState:
     s = cls()
-    s._legal = None
     s.setup = build_setup(Picks.from_dict(d["picks"]))
     c = d["cfg"]
     s.cfg = (str(c[0]), float(c[1]), float(c[2]), int(c[3]))
@@ -105,8 +104,7 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     s.atk_by, s.atk_src, s.atk_type, s.atk_h, s.atk_l, s.atk_fx = (int(x) for x in a[:6])
     s.atk_ko, s.atk_hits, s.atk_blockfx, s.atk_void = (bool(x) for x in a[6:])
     r = d["result"]
-    s.result = None if r is None else Outcome(tuple(r["winners"]), tuple(r["payoffs"]), bool(r["draw"]),
-                                               str(r["reason"]))
+    s.result = None if r is None else Outcome.from_dict(r)
     return s
 
 

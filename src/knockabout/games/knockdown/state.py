@@ -230,7 +230,9 @@ class KnockdownState(State):
 
     def __init__(self) -> None:
         """An empty shell that the constructors below fill in (a plain constructor, not
-        ``cls.__new__``, so that the mypyc build compiles the same source)."""
+        ``cls.__new__``, so that the mypyc build compiles the same source); its cache of
+        legal actions starts empty."""
+        self._legal = None
 
     # ------------------------------------------------------------------ setup
     @classmethod

@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from knockabout.core.terminal import board_with_prompt
 from knockabout.core.view import View
 from knockabout.games.knockdown.view import FighterView, KnockdownView, SkillView
 
@@ -206,10 +207,7 @@ class KnockdownRenderer:
         if v.candles_in_deck:
             row.append(f" ({v.candles_in_deck} Candle cards inside)", style="dim")
         parts: list[RenderableType] = [top, arena_grid(v), fighters, row]
-        line = pending_line(v, names)
-        if line:
-            parts.append(Text(line, style="bold yellow"))
-        return Group(*parts)
+        return board_with_prompt(parts, pending_line(v, names))
 
     def hand(self, view: View, names: Sequence[str], seat: int) -> RenderableType:
         v = _knockdown(view)

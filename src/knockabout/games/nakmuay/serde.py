@@ -60,7 +60,6 @@ def to_dict(s: NakMuayState) -> dict[str, Any]:
 def from_dict(cls: type[NakMuayState], d: Mapping[str, Any]) -> NakMuayState:
     """Rebuild a state of class ``cls`` from :func:`to_dict` output."""
     s = cls()
-    s._legal = None
     s.n = int(d["players"])
     s.strict = bool(d["strict"])
     s.seconds = float(d["seconds"])
@@ -78,8 +77,6 @@ def from_dict(cls: type[NakMuayState], d: Mapping[str, Any]) -> NakMuayState:
     s.scout_cards = [int(x) for x in d["scout_cards"]]
     s.absent = [int(x) for x in d["absent"]]
     r = d["result"]
-    s.result = (
-        None if r is None else Outcome(tuple(r["winners"]), tuple(r["payoffs"]), bool(r["draw"]), r["reason"])
-    )
+    s.result = None if r is None else Outcome.from_dict(r)
     s.rng = Rng(int(d["rng"]))
     return s

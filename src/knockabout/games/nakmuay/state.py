@@ -171,7 +171,9 @@ class NakMuayState(State):
 
     def __init__(self) -> None:
         """An empty shell that the constructors below fill in (a plain constructor, not
-        ``cls.__new__``, so that the mypyc build compiles the same source)."""
+        ``cls.__new__``, so that the mypyc build compiles the same source); its cache of
+        legal actions starts empty."""
+        self._legal = None
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -179,7 +181,6 @@ class NakMuayState(State):
         cls, players: int, strict: bool, seconds: float, max_turns: int, seed: int
     ) -> NakMuayState:
         s = cls()
-        s._legal = None
         s.n = players
         s.strict = strict
         s.seconds = seconds

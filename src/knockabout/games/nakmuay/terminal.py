@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from knockabout.core.terminal import board_with_prompt
 from knockabout.core.view import View
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.narration import countdown_title
@@ -111,10 +112,7 @@ class NakMuayRenderer:
             piles.append("empty")
         piles.append(f"   Direction: {arrow}   Turn {v.turn}")
         parts: list[RenderableType] = [t, piles]
-        line = _pending_line(v, names)
-        if line:
-            parts.append(Text(line, style="bold yellow"))
-        return Group(*parts)
+        return board_with_prompt(parts, _pending_line(v, names))
 
     def hand(self, view: View, names: Sequence[str], seat: int) -> RenderableType:
         v = _nak_muay(view)
