@@ -147,3 +147,38 @@ def test_a_server_that_warms_its_bots_starts_the_search_processes_before_any_tab
         assert c.app.state.manager.thinkers._processes == {}
     with make_client(bot_processes=1) as c:  # the default: processes start with the first table
         assert c.app.state.manager.thinkers._processes == {}
+
+
+_KILLED_SERVER = """
+import os, signal, sys
+from knockabout.server.bot_pools import BotPools
+pools = BotPools(processes=1)
+worker = pools.process_pool("hard").submit(os.getpid).result(timeout=60)
+print(worker, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: as the OOM killer or kill -9 leaves it
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has exited
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc (Linux)")
+def test_worker_processes_leave_when_the_server_is_killed() -> None:
+    """A server killed outright leaves no worker process behind waiting for work."""
+    import subprocess
+    import sys
+
+    from knockabout.server.bot_pools import PARENT_CHECK
+
+    done = subprocess.run([sys.executable, "-c", _KILLED_SERVER], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    worker = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 10 * PARENT_CHECK + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker), f"worker {worker} outlived the server"

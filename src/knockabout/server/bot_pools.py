@@ -25,6 +25,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -68,7 +69,7 @@ class BotPools:
         if pool is None:
             # spawn, not fork: the server has threads, which a forked child would inherit half-way
             pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=lower_priority)
+                                       initializer=start_worker)
             self._processes[level] = pool
         return pool
 
@@ -148,10 +149,27 @@ BOT_NICENESS = 10
 search that keeps a core busy then never delays the event loop's turn on it."""
 
 
-def lower_priority() -> None:
-    """A worker process's first act: give way to the server (see :data:`BOT_NICENESS`)."""
+PARENT_CHECK = 1.0
+"""Seconds between a worker process's looks at whether the server that started it lives."""
+
+
+def start_worker() -> None:
+    """A worker process's first acts: give way to the server (see :data:`BOT_NICENESS`) and
+    watch it, to leave when it is gone. A server killed outright (``kill -9``, the OOM
+    killer) cannot shut its pool down, and the workers would otherwise wait for work
+    forever: each holds the writing end of its own job queue, so the queue never reports
+    that the server has closed it."""
     with contextlib.suppress(OSError):  # (where priorities cannot be changed, the searches run as they are)
         os.nice(BOT_NICENESS)
+    server = os.getppid()
+    threading.Thread(target=_leave_with, args=(server,), name="knockabout-server-watch", daemon=True).start()
+
+
+def _leave_with(server: int) -> None:
+    while True:
+        time.sleep(PARENT_CHECK)
+        if os.getppid() != server:  # adopted by another process: the server died
+            os._exit(0)
 
 
 def _run_timed(thought: Thought) -> float:
