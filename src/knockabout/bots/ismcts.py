@@ -37,6 +37,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -45,7 +46,7 @@ from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 
-ROLLOUT_CAP = 5_000
+ROLLOUT_CAP: Final = 5_000
 """Rollouts longer than this many actions are scored as a draw among all players."""
 
 Policy = Callable[[State, Sequence[Action], Rng], Action]
@@ -213,8 +214,13 @@ class ISMCTSBot(Bot):
         evaluator = self.evaluator
         cap = ROLLOUT_CAP if self.rollout_depth is None else self.rollout_depth
         steps_used = 0
-        # MAST table: (player, action code) -> [total payoff, count]
-        table: dict[tuple[int, int], list[float]] = {}
+        # MAST table, flat and indexed by player * width + action code: the payoff total and
+        # count of each (player, action), and their mean (1.0 until the action is first seen)
+        width = len(view.game.actions)
+        slots = width * view.game.facts.max_players if mast else 0
+        sums = [0.0] * slots
+        counts = [0.0] * slots
+        means = [1.0] * slots
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if time_ms is None else time.perf_counter() + time_ms / 1000.0
         start = time.perf_counter()
@@ -227,7 +233,7 @@ class ISMCTSBot(Bot):
             state: State = view.sample(rng)
             node = root
             path: list[_Node] = []
-            moves: list[tuple[int, int]] = []
+            moves: list[int] = []  # player * width + action code, for MAST
             # selection and expansion
             while True:
                 decision = state.to_act()
@@ -247,7 +253,7 @@ class ISMCTSBot(Bot):
                     children[a.code] = child
                     state.apply(a)
                     path.append(child)
-                    moves.append((player, a.code))
+                    moves.append(player * width + a.code)
                     break
                 best_a = legal[0]
                 best_child: _Node | None = None
@@ -262,7 +268,7 @@ class ISMCTSBot(Bot):
                 state.apply(best_a)
                 node = best_child
                 path.append(node)
-                moves.append((player, best_a.code))
+                moves.append(player * width + best_a.code)
             # rollout
             steps = 0
             while steps < cap:
@@ -279,15 +285,15 @@ class ISMCTSBot(Bot):
                 elif mast and rng.random() >= eps:
                     a = legal[0]
                     best_v = -1.0
+                    base = player * width
                     for cand in legal:
-                        entry = table.get((player, cand.code))
-                        v = 1.0 if entry is None else entry[0] / entry[1]
+                        v = means[base + cand.code]
                         if v > best_v:
                             best_v, a = v, cand
                 else:
                     a = legal[rng.below(n)]
                 if mast and n > 1:
-                    moves.append((player, a.code))
+                    moves.append(player * width + a.code)
                 state.apply(a)
                 steps += 1
             steps_used += steps + len(path)
@@ -305,12 +311,11 @@ class ISMCTSBot(Bot):
                 nd.reward += payoffs[nd.mover]
             if mast:
                 for key in moves:
-                    entry = table.get(key)
-                    if entry is None:
-                        table[key] = [payoffs[key[0]], 1.0]
-                    else:
-                        entry[0] += payoffs[key[0]]
-                        entry[1] += 1.0
+                    total = sums[key] + payoffs[key // width]
+                    count = counts[key] + 1.0
+                    sums[key] = total
+                    counts[key] = count
+                    means[key] = total / count
             done += 1
         space = view.game.actions
         self.last = SearchStats(

@@ -9,11 +9,11 @@ files store, and what ``str(action)`` prints. ``space.parse(str(a)) is a``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from knockabout.core.errors import ActionParseError
 
-_SPACES: dict[str, ActionSpace] = {}
+_SPACES: Final[dict[str, ActionSpace]] = {}
 
 
 def _restore(game_id: str, text: str) -> Action:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, final
 
-_NO_DATA: Mapping[str, Any] = {}
+_NO_DATA: Final[Mapping[str, Any]] = {}
 
 
 @final

@@ -27,21 +27,21 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import MutableSequence, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import i64
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
-SECRET_SEED_BITS = 256
+SECRET_SEED_BITS: Final = 256
 """Seeds from ``2**64`` up to (not including) ``2**256`` select the secret stream."""
 
-_KEY_MASK = (1 << SECRET_SEED_BITS) - 1
-_SECRET_TAG = 1 << (SECRET_SEED_BITS + 64)  # marks a saved secret state (key and counter)
-_PERSON = b"knockabout-rng"
+_KEY_MASK: Final = (1 << SECRET_SEED_BITS) - 1
+_SECRET_TAG: Final = 1 << (SECRET_SEED_BITS + 64)  # marks a saved secret state (key and counter)
+_PERSON: Final = b"knockabout-rng"
 
 
 def fresh_seed() -> int:
@@ -112,11 +112,11 @@ def _splitmix_out(z: int) -> int:
 # and unbounded arithmetic agree, so it gives the same draws in plain Python too, where
 # it is half as fast as that loop and so not used. A known-answer check at import (below)
 # makes sure the compiled code really does wrap before the compiled build uses it.
-_G64: i64 = _GOLDEN - (1 << 64)  # the constants as signed 64-bit values (same bits)
-_C64A: i64 = 0xBF58476D1CE4E5B9 - (1 << 64)
-_C64B: i64 = 0x94D049BB133111EB - (1 << 64)
-_LOW: i64 = (1 << 32) - 1
-_WORD_BOUND = 1 << 31  # bounds below this are drawn on words
+_G64: Final[i64] = _GOLDEN - (1 << 64)  # the constants as signed 64-bit values (same bits)
+_C64A: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
+_C64B: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+_LOW: Final[i64] = (1 << 32) - 1
+_WORD_BOUND: Final = 1 << 31  # bounds below this are drawn on words
 
 
 def _mixed_words(state: int) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, Final, assert_never
 
 from knockabout.core.events import Event
 from knockabout.games.knockback.actions import LABELS
@@ -30,7 +30,7 @@ from knockabout.games.knockback.ops import AttackWhen, Effect, HeartWhen, Op
 if TYPE_CHECKING:
     from knockabout.games.knockback.state import KnockbackState
 
-DEFAULT_KNOCKBACK = 1
+DEFAULT_KNOCKBACK: Final = 1
 """Cells a punch pushes when no ability says otherwise."""
 
 

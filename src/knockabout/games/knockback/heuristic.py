@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
-from typing import cast
+from typing import Final, cast
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -45,24 +45,24 @@ from knockabout.games.knockback.grid import DELTA, OPP, coords
 from knockabout.games.knockback.phases import BEST_OF, DRAFT, EDGE, MIDDLE, SPEED, SYMBOL, TURN
 from knockabout.games.knockback.state import KnockbackState
 
-ROUND = 1000.0
-CARD = 10.0
-DANGER = 6.0
-CHANCE = 3.0
-RESTED = 1.0
-TIRED_ENEMY = 0.5
-NEAR = 0.2
-NODE_CAP = 4000
-NOISE = 1.5
+ROUND: Final = 1000.0
+CARD: Final = 10.0
+DANGER: Final = 6.0
+CHANCE: Final = 3.0
+RESTED: Final = 1.0
+TIRED_ENEMY: Final = 0.5
+NEAR: Final = 0.2
+NODE_CAP: Final = 4000
+NOISE: Final = 1.5
 """Up to this many points of random preference between root choices, so the bot does
 not play the same game twice (less than a card, about a rested card)."""
-STALL = 8.0
+STALL: Final = 8.0
 """What a pure pass costs (see :func:`is_stalled`): more than walking one card into danger."""
-STALLED_DANGER = 3.0
+STALLED_DANGER: Final = 3.0
 """The danger weight while the bot would otherwise pass: it accepts some risk to get going."""
-STALLED_NEAR = 2.0
+STALLED_NEAR: Final = 2.0
 """The pull towards the enemy per cell on a stalled turn (ten times :data:`NEAR`) ..."""
-STALLED_FAR = 4
+STALLED_FAR: Final = 4
 """... counted up to this many cells, so closing in never outweighs a knockout."""
 
 
@@ -268,20 +268,20 @@ class HeuristicBot(Bot):
 
 
 # ---------------------------------------------------------------- search support
-ROLLOUT_DEPTH = 0
+ROLLOUT_DEPTH: Final = 0
 """ISMCTS playouts stop after this many actions and :func:`rollout_value` scores them.
 0: no playout at all, every new leaf is scored by the estimate. Random playouts blunder
 cards away and made the search weaker than this heuristic (it lost 4 of 5 matches to
 `easy` with 40-action playouts, and won 6 of 6 with none)."""
 
-SEARCH_PRIOR_VISITS = 150
+SEARCH_PRIOR_VISITS: Final = 150
 """On a stalled turn (see :func:`is_stalled`) the ISMCTS levels start their search with
 this heuristic's move holding 150 virtual wins (:meth:`HeuristicBot.hint`). Without it,
 two `hard` bots rest until the turn limit (37 of 60 single-round matches ended drawn
 that way): the search sees the danger of closing in, not the cost of a pass; the
 anti-stall rule supplies that. Elsewhere the search is on its own."""
 
-ROUND_SCALE = 3.0
+ROUND_SCALE: Final = 3.0
 """Board-score points per logit of the chance to win the round: fitted on 10,700
 positions of `easy` against `easy` (log-likelihood -0.24 a position; a card up, 10
 points, is then worth a 97 % round)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, NamedTuple, assert_never
+from typing import Any, Final, NamedTuple, assert_never
 
 
 class Op(StrEnum):
@@ -59,14 +59,14 @@ class Kind(StrEnum):
     PASSIVE = "passive"
 
 
-OPS_BY_KIND: dict[Kind, frozenset[Op]] = {
+OPS_BY_KIND: Final[dict[Kind, frozenset[Op]]] = {
     Kind.PUNCHING: frozenset({Op.ATTACK_BONUS, Op.KNOCKBACK, Op.EXHAUST_TARGET, Op.READY_ON_KNOCKOUT}),
     Kind.MOVING: frozenset({Op.SHOVE, Op.CHARGE, Op.INTIMIDATE}),
     Kind.PASSIVE: frozenset({Op.HEART_BONUS, Op.STEADFAST, Op.AURA_ATTACK, Op.AURA_HEART}),
 }
 """The ops each kind of ability may use."""
 
-REPEATABLE: frozenset[Op] = frozenset({Op.ATTACK_BONUS, Op.HEART_BONUS})
+REPEATABLE: Final[frozenset[Op]] = frozenset({Op.ATTACK_BONUS, Op.HEART_BONUS})
 """Ops an ability may list more than once (with different conditions)."""
 
 

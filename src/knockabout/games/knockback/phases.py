@@ -42,7 +42,7 @@ def bits(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(6) if mask >> i & 1)
 
 
-_PROMPTS = {
+_PROMPTS: Final = {
     DRAFT: "Draft: keep one card of the hand you hold; the rest pass to your opponent.",
     PLACE: "Placement: put one of your cards on an empty cell next to a card.",
     TURN: "Your turn: activate one of your rested cards, or rest.",

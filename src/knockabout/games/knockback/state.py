@@ -59,7 +59,7 @@ _TURN_ACTIONS: Final = {
 }
 _FORCED_REST: Final = (A.REST,)
 _MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in bits(mask)) for mask in range(64))
-_EMPTY: tuple[Action, ...] = ()
+_EMPTY: Final[tuple[Action, ...]] = ()
 
 
 class KnockbackState(State):

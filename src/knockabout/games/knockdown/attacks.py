@@ -3,7 +3,7 @@ Mist, the Block, the wounds landing and the effect."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
@@ -19,7 +19,7 @@ from knockabout.games.knockdown.tasks import SEQUENCE_BLOCK, SEQUENCE_KO, SEQUEN
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
 
-ATTACK_TYPES = ("strike", "ability", "reaction")
+ATTACK_TYPES: Final = ("strike", "ability", "reaction")
 """``atk_type`` values by name."""
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import product
-from typing import cast
+from typing import Final, cast
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -50,18 +50,21 @@ from knockabout.games.knockdown.state import (
     KnockdownState,
 )
 
-ROUND = 400.0
-HEAVY = 2.2
-LIGHT = 1.0
-CARD = 0.45
-DECK = 0.05
-NODE_CAP = 48  # nodes searched below each candidate action
-DEPTH = 5
+ROUND: Final = 400.0
+HEAVY: Final = 2.2
+LIGHT: Final = 1.0
+CARD: Final = 0.45
+DECK: Final = 0.05
+NODE_CAP: Final = 48  # nodes searched below each candidate action
+DEPTH: Final = 5
 
-TOKEN_VALUE = {TK_CURSE: -0.6, TK_STUN: -1.5, TK_POISON: -1.0, TK_MIST: 0.5, TK_POTION: 1.2, TK_AMMO: 0.5,
-               TK_FLAME: -2.0}
-SKILL_VALUE = {"pool_bonus": 3.0, "pool_reduction": 3.0, "block_bonus": 2.0, "hand_limit": 1.5, "range_bonus": 2.0,
-               "extra_symbol": 1.5, "round_start": 1.5, "turn_start": 2.5}
+TOKEN_VALUE: Final = {
+    TK_CURSE: -0.6, TK_STUN: -1.5, TK_POISON: -1.0, TK_MIST: 0.5, TK_POTION: 1.2, TK_AMMO: 0.5, TK_FLAME: -2.0,
+}
+SKILL_VALUE: Final = {
+    "pool_bonus": 3.0, "pool_reduction": 3.0, "block_bonus": 2.0, "hand_limit": 1.5, "range_bonus": 2.0,
+    "extra_symbol": 1.5, "round_start": 1.5, "turn_start": 2.5,
+}
 
 
 def _dice_below(total: int) -> float:
@@ -188,7 +191,7 @@ class _Planner:
         return best_a
 
 
-_FREE: frozenset[Action] = frozenset((*A.CORRIDOR, A.POTION))
+_FREE: Final[frozenset[Action]] = frozenset((*A.CORRIDOR, A.POTION))
 
 
 def _plain_choice(s: KnockdownState, legal: Sequence[Action]) -> Action:
@@ -292,18 +295,18 @@ def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
 
 
 # ---------------------------------------------------------------- search support
-ROLLOUT_DEPTH = 0
+ROLLOUT_DEPTH: Final = 0
 """ISMCTS playouts stop after this many actions and :func:`rollout_value` scores them.
 0: no playout, every new leaf is scored by the estimate. Against `easy`, 300 iterations
 with 4-action playouts won 3 of 6 matches; 1500 iterations with none won 5 of 6, at
 about a tenth of the time a move of whole-match playouts."""
 
-ROUND_SCALE = 4.0
+ROUND_SCALE: Final = 4.0
 """Table-score points per logit of the chance to win the round: fitted on 2,100 positions
 of `easy` against `easy` (log-likelihood -0.60 a position; a heavy wound up, 2.2 points,
 is then worth a 63 % round)."""
 
-_MATCH = {(1, 1): 0.5, (1, 0): 0.75, (0, 1): 0.25, (0, 0): 0.5}
+_MATCH: Final = {(1, 1): 0.5, (1, 0): 0.75, (0, 1): 0.25, (0, 0): 0.5}
 """Seat 0's match chance by victories (first to two), later rounds even."""
 
 

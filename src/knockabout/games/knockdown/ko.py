@@ -3,7 +3,7 @@ failing it loses the round, passing it washes away half the light wounds."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
@@ -16,7 +16,7 @@ from knockabout.games.knockdown.tasks import KnockdownTest, RunOps
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
 
-TOWER_SECONDS = 10
+TOWER_SECONDS: Final = 10
 
 
 def ko_choice(s: KnockdownState, action: Action, ev: list[Event]) -> None:

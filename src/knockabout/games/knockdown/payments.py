@@ -7,7 +7,9 @@ paying at most one slot, and every card in the set paying at least one slot.
 
 from __future__ import annotations
 
-_PAY_CACHE: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], tuple[int, ...]] = {}
+from typing import Final
+
+_PAY_CACHE: Final[dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], tuple[int, ...]]] = {}
 
 
 def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tuple[int, ...]) -> tuple[int, ...]:
@@ -65,7 +67,7 @@ def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tu
     return res
 
 
-_CAN_PAY_CACHE: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
+_CAN_PAY_CACHE: Final[dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], bool]] = {}
 
 
 def can_pay(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tuple[int, ...]) -> bool:

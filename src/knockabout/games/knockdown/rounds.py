@@ -3,7 +3,7 @@ turn, the turn limit, winning a round (Knockdown Test or empty deck) and the nex
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from knockabout.core.events import Event
 from knockabout.core.protocol import Outcome
@@ -15,7 +15,7 @@ from knockabout.games.knockdown.tasks import START_TURN, TURN_READY, RunOps
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
 
-CANDLE = -2
+CANDLE: Final = -2
 """A Candle card in the deck (the Fading Menhir arena)."""
 
 

@@ -27,7 +27,7 @@ opponent, the opponent's picks and their face-down Skill card until it is reveal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, assert_never
+from typing import TYPE_CHECKING, Any, ClassVar, Final, assert_never
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
@@ -117,10 +117,10 @@ from knockabout.games.knockdown.tasks import (
 if TYPE_CHECKING:
     from knockabout.games.knockdown.view import KnockdownView
 
-_DECISIONS: dict[tuple[Phase, int], Decision] = {}
+_DECISIONS: Final[dict[tuple[Phase, int], Decision]] = {}
 """The pending decision by phase and seat (see ``to_act``)."""
 
-_COMBO_OPENING = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
+_COMBO_OPENING: Final = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
                   Decision(1, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT))
 """A Combo's decision before anything is played in it, by seat (it cannot be ended yet)."""
 

@@ -3,7 +3,7 @@ Combo's Special Attacks and Dashes, paying their cost, moving step by step, and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
@@ -37,7 +37,7 @@ from knockabout.games.knockdown.tasks import (
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
 
-HEAVY_TYPES: dict[str, int] = {"strike": 0, "ability": 1, "reaction": 2}
+HEAVY_TYPES: Final[dict[str, int]] = {"strike": 0, "ability": 1, "reaction": 2}
 """Attack types as stored in ``atk_type``."""
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import permutations
 from math import comb
+from typing import Final
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -42,7 +43,7 @@ from knockabout.games.nakmuay.state import NakMuayState
 from knockabout.games.nakmuay.view import NakMuayView, Pending
 
 # How much a card in hand is worth to this player (to keep, to take, to ask for).
-VALUE: dict[int, float] = {
+VALUE: Final[dict[int, float]] = {
     C.BLOCK: 10.0,
     C.DODGE: 7.0,
     C.COUNTDOWN: 6.0,
@@ -56,13 +57,13 @@ for _h in C.HOLDS:
     VALUE[_h] = 1.0
 
 # Thresholds of the rules (probabilities).
-COUNTDOWN_KILL = 0.25
-SCOUT_RISK = 0.08
-ATTACK_ODDS = 0.25
-DODGE_RISK = 0.30
-DODGE_ATTACK_RISK = 0.10
-NAME_ORDER = (C.BLOCK, C.DODGE, C.COUNTDOWN, C.ATTACK3, C.ATTACK2)
-ANSWERS = (C.BLOCK, C.DODGE, *C.HOLDS)
+COUNTDOWN_KILL: Final = 0.25
+SCOUT_RISK: Final = 0.08
+ATTACK_ODDS: Final = 0.25
+DODGE_RISK: Final = 0.30
+DODGE_ATTACK_RISK: Final = 0.10
+NAME_ORDER: Final = (C.BLOCK, C.DODGE, C.COUNTDOWN, C.ATTACK3, C.ATTACK2)
+ANSWERS: Final = (C.BLOCK, C.DODGE, *C.HOLDS)
 
 
 def hypergeom_at_least(total: int, good: int, drawn: int, k: int) -> float:

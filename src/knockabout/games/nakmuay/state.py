@@ -17,7 +17,7 @@ is built in :mod:`.view`, determinizations in :mod:`.search`, the saved form in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
@@ -58,17 +58,20 @@ __all__ = [  # the phases are re-exported: tests and tools build positions by th
     "THEN_END_TURN", "TRIPLE_NAME", "NakMuayState",
 ]
 
-_EMPTY: tuple[Action, ...] = ()
-_MOVES_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
-_DECISIONS: dict[tuple[int, int, float], Decision] = {}  # decisions are immutable: shared
+_EMPTY: Final[tuple[Action, ...]] = ()
+_MOVES_CACHE: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
+# decisions are immutable, so shared: untimed ones by phase and seat (a few dozen in all),
+# the Countdown's by seat and length
+_DECISIONS: Final[dict[int, Decision]] = {}
+_TIMED_DECISIONS: Final[dict[tuple[int, float], Decision]] = {}
 # the cards dealt from (all but the KOs and Countdowns), in kind order: built once, not at every deal
-_BASE_DECK: tuple[int, ...] = tuple(
+_BASE_DECK: Final[tuple[int, ...]] = tuple(
     k for k in range(C.NUM_KINDS) if k not in (C.KO, C.COUNTDOWN) for _ in range(C.COPIES[k])
 )
 # a draw's two events (a third of all events), by seat and card kind: events are immutable,
 # so each is built once and shared instead of made at every draw
-_DRAW: tuple[Event, ...] = tuple(public("draw", player=p) for p in range(A.MAX_SEATS))
-_DREW: tuple[tuple[Event, ...], ...] = tuple(
+_DRAW: Final[tuple[Event, ...]] = tuple(public("draw", player=p) for p in range(A.MAX_SEATS))
+_DREW: Final[tuple[tuple[Event, ...], ...]] = tuple(
     tuple(private(ONLY[p], "drew", player=p, card=C.NAMES[k]) for k in range(C.NUM_KINDS)) for p in range(A.MAX_SEATS)
 )
 
@@ -228,18 +231,20 @@ class NakMuayState(State):
         phase = self.phase
         if phase == OVER:
             return None
-        key = (phase, self.decider, self.seconds)
-        decision = _DECISIONS.get(key)
-        if decision is None:
-            if phase == COUNTDOWN:
-                decision = Decision(
+        if phase == COUNTDOWN:  # the only decision with a time limit: the table's Countdown length
+            timed = (self.decider, self.seconds)
+            decision = _TIMED_DECISIONS.get(timed)
+            if decision is None:
+                if len(_TIMED_DECISIONS) > 10_000:
+                    _TIMED_DECISIONS.clear()
+                decision = _TIMED_DECISIONS[timed] = Decision(
                     self.decider, "countdown_response", self.seconds, A.NO_RESPONSE, PHASE_PROMPTS[phase]
                 )
-            else:
-                decision = Decision(self.decider, PHASE_NAMES[phase], None, None, PHASE_PROMPTS[phase])
-            if len(_DECISIONS) > 10_000:
-                _DECISIONS.clear()
-            _DECISIONS[key] = decision
+            return decision
+        key = phase * A.MAX_SEATS + self.decider
+        decision = _DECISIONS.get(key)
+        if decision is None:
+            decision = _DECISIONS[key] = Decision(self.decider, PHASE_NAMES[phase], None, None, PHASE_PROMPTS[phase])
         return decision
 
     def outcome(self) -> Outcome | None:
