@@ -28,8 +28,8 @@ def ready(s: KnockdownState, skills: bool = False) -> KnockdownState:
 
 def mute_skills(s: KnockdownState) -> None:
     s.reveal_done = False
-    plain = s.setup.symbol_table(())
-    s.symtab = [plain, plain]
+    s.refresh_symbols(0)
+    s.refresh_symbols(1)
     s._legal = None
 
 
@@ -41,8 +41,8 @@ def give_skill(s: KnockdownState, p: int, name: str) -> None:
     other = 1 - p
     if s.keep1[other] == sid:
         s.keep1[other] = s.keep2[other]
-    s.symtab[p] = s.setup.symbol_table(s.active_skills(p))
-    s.symtab[other] = s.setup.symbol_table(s.active_skills(other))
+    s.refresh_symbols(p)
+    s.refresh_symbols(other)
     s._legal = None
 
 

@@ -38,6 +38,8 @@ def new_match(
     s.reveal_done = False
     plain = setup.symbol_table(())
     s.symtab = [plain, plain]
+    none = setup.skill_sums(())
+    s.sums = [none, none]
     s.victories = [0, 0]
     s.round_no = 1
     s.first = 0

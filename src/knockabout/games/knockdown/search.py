@@ -30,6 +30,7 @@ def clone(self: KnockdownState) -> KnockdownState:
     s.revealed = self.revealed[:]
     s.reveal_done = self.reveal_done
     s.symtab = self.symtab[:]
+    s.sums = self.sums[:]
     s.victories = self.victories[:]
     s.round_no = self.round_no
     s.first = self.first

@@ -81,6 +81,7 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     s.revealed = [bool(x) for x in d["revealed"]]
     s.reveal_done = bool(d["reveal_done"])
     s.symtab = [(), ()]
+    s.sums = [(0, 0, 0), (0, 0, 0)]
     s.refresh_symbols(0)
     s.refresh_symbols(1)
     s.victories = [int(x) for x in d["victories"]]

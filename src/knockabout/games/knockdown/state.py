@@ -169,6 +169,7 @@ class KnockdownState(State):
         "round_no",
         "row",
         "setup",
+        "sums",
         "symtab",
         "tasks",
         "tokens",
@@ -195,6 +196,9 @@ class KnockdownState(State):
     revealed: list[bool]
     reveal_done: bool
     symtab: list[tuple[tuple[int, ...], ...]]
+    sums: list[tuple[int, int, int]]
+    """Per seat, what its active skills add up to: hand limit change, range bonus, Block
+    bonus (:meth:`MatchSetup.skill_sums`); kept beside ``symtab`` and refreshed with it."""
     victories: list[int]
     round_no: int
     first: int
@@ -268,13 +272,16 @@ class KnockdownState(State):
         return [sk[i] for i in self.active_skills(p)]
 
     def hand_limit(self, p: int) -> int:
-        return 6 + self.setup.skill_sums(self.active_skills(p))[0]
+        return 6 + self.sums[p][0]
 
     def range_bonus(self, p: int) -> int:
-        return self.setup.skill_sums(self.active_skills(p))[1]
+        return self.sums[p][1]
 
     def refresh_symbols(self, p: int) -> None:
-        self.symtab[p] = self.setup.symbol_table(self.active_skills(p))
+        """Seat ``p``'s symbol table and skill sums, after its active skills changed."""
+        active = self.active_skills(p)
+        self.symtab[p] = self.setup.symbol_table(active)
+        self.sums[p] = self.setup.skill_sums(active)
 
     # ------------------------------------------------------------------ geometry
     def in_range(self, rng: tuple[int, int, int], a: int, b: int, bonus: int) -> bool:
