@@ -208,3 +208,43 @@ def test_an_event_cannot_be_changed_where_the_build_enforces_it() -> None:
     with pytest.raises(AttributeError):
         a.type = "drew"  # type: ignore[misc]
     assert a == E.Event("draw", {"player": 1})
+
+
+_REBOUND = {"_WORDS"}  # rebound once at import, by design (rng's known-answer check turns it on)
+
+
+def _is_type_alias(value: object) -> bool:
+    import ast
+
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        return value.value.id in ("Literal", "Callable")
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return value.func.id == "TypeVar"
+    return isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr)
+
+
+def test_module_constants_of_compiled_modules_are_final() -> None:
+    """mypyc reads a module-level name that is not ``Final`` from the module's dict on every
+    use (a quarter of a Nak Muay ``hard`` move went to such lookups); a ``Final`` one it
+    reads statically. Every upper-case module constant or cache of a compiled module must
+    be declared ``Final``."""
+    import ast
+
+    package = Path(compiled.__file__).resolve().parent
+    missing = []
+    for name in COMPILED_MODULES:
+        path = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target, annotation, value = node.targets[0].id, None, node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                target, annotation, value = node.target.id, node.annotation, node.value
+            else:
+                continue
+            bare = target.lstrip("_")
+            if not bare.isupper() or target in _REBOUND or target.startswith("__") or _is_type_alias(value):
+                continue
+            final = annotation is not None and "Final" in ast.unparse(annotation)
+            if not final:
+                missing.append(f"{name}:{node.lineno} {target}")
+    assert not missing, "not Final: " + ", ".join(missing)

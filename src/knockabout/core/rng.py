@@ -268,7 +268,7 @@ def _words_agree() -> bool:
     return True
 
 
-COMPILED = not __file__.endswith(".py")
+COMPILED: Final = not __file__.endswith(".py")
 """Whether this module runs compiled (mypyc sets ``__file__`` to the extension's path)."""
 _WORDS = False
 _WORDS = COMPILED and _words_agree()
