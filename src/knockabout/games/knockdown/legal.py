@@ -54,7 +54,8 @@ def legal_actions(s: KnockdownState) -> tuple[Action, ...]:
         _purpose, p, k = s.pend
         sp = s.setup.specials[p][k]
         hand = tuple(s.hands[p])
-        return tuple(A.PAY[m] for m in payments(hand, tuple(s.symtab[p][d] for d in hand), sp.slots))
+        table = s.symtab[p]
+        return tuple([A.PAY[m] for m in payments(hand, tuple([table[d] for d in hand]), sp.slots)])
     if ph is CARD:
         return card_actions(s)
     if ph is BLOCK:
@@ -116,7 +117,8 @@ def special_ready(s: KnockdownState, p: int, k: int) -> bool:
         if toks[t] < n:
             return False
     hand = tuple(s.hands[p])
-    return can_pay(hand, tuple(s.symtab[p][d] for d in hand), sp.slots)
+    table = s.symtab[p]
+    return can_pay(hand, tuple([table[d] for d in hand]), sp.slots)
 
 
 def has_combo(s: KnockdownState, p: int) -> bool:
@@ -157,7 +159,7 @@ def performable_specials(s: KnockdownState, p: int, used: int) -> Iterator[int]:
         if hand_t is None:
             hand_t = tuple(s.hands[p])
             syms = s.symtab[p]
-            hand_syms = tuple(syms[d] for d in hand_t)
+            hand_syms = tuple([syms[d] for d in hand_t])
         if can_pay(hand_t, hand_syms, sp.slots):  # the payments are listed once one is chosen
             yield k
 

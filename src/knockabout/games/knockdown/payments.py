@@ -64,7 +64,14 @@ def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tu
     if len(_PAY_CACHE) > 50_000:
         _PAY_CACHE.clear()
     _PAY_CACHE[key] = res
+    _remember_can_pay(key, bool(res))
     return res
+
+
+def _remember_can_pay(key: tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], res: bool) -> None:
+    if len(_CAN_PAY_CACHE) > 50_000:
+        _CAN_PAY_CACHE.clear()
+    _CAN_PAY_CACHE[key] = res
 
 
 _CAN_PAY_CACHE: Final[dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], bool]] = {}
@@ -79,10 +86,7 @@ def can_pay(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tup
     symbols (any such matching uses some set of cards, which is then a payment).
     """
     key = (hand, syms, slots)
-    listed = _PAY_CACHE.get(key)
-    if listed is not None:
-        return bool(listed)
-    found = _CAN_PAY_CACHE.get(key)
+    found = _CAN_PAY_CACHE.get(key)  # (payments() answers here too: one look-up of the key)
     if found is not None:
         return found
     nslots = len(slots)
@@ -103,7 +107,5 @@ def can_pay(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tup
         return False
 
     res = bool(nslots) and match(0)  # a cost without card slots is never paid with cards
-    if len(_CAN_PAY_CACHE) > 50_000:
-        _CAN_PAY_CACHE.clear()
-    _CAN_PAY_CACHE[key] = res
+    _remember_can_pay(key, res)
     return res
