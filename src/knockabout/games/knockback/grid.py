@@ -1,7 +1,9 @@
 """The boundless KNOCKBACK grid packed into ints, for fast neighbours and copies.
 
 A cell is one int, ``x * 2**32 + y``, so a neighbour is one addition away
-(:data:`DELTA`). Directions are indices 0-3: north, east, south, west (north is up on
+(:data:`DELTA`). The packing is written with shifts (``x << 32``, the same value for
+every int): the compiled build multiplies by 2**32 on its slow path for big numbers, but
+shifts inline. Directions are indices 0-3: north, east, south, west (north is up on
 the shared board); :data:`OPP` turns one around.
 """
 
@@ -20,10 +22,10 @@ OPP: Final = (2, 3, 0, 1)
 
 def cell(x: int, y: int) -> int:
     """The packed cell of coordinates ``(x, y)``."""
-    return x * STRIDE + y
+    return (x << 32) + y
 
 
 def coords(k: int) -> tuple[int, int]:
     """The coordinates ``(x, y)`` of packed cell ``k``."""
     x = (k + HALF) >> 32
-    return x, k - x * STRIDE
+    return x, k - (x << 32)

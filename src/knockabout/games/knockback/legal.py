@@ -15,7 +15,7 @@ from knockabout.core.actions import Action
 from knockabout.games.knockback import actions as A
 from knockabout.games.knockback.cards import MOVE, PUNCH
 from knockabout.games.knockback.effects import may_shove, stopper
-from knockabout.games.knockback.grid import DELTA, HALF, OPP, STRIDE
+from knockabout.games.knockback.grid import DELTA, HALF, OPP
 from knockabout.games.knockback.lines import beyond
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def symbol_options(s: KnockbackState) -> tuple[Action, ...]:
     grid = s.grid
     here = s.pos[a]
     hx = (here + HALF) >> 32
-    hy = here - hx * STRIDE
+    hy = here - (hx << 32)
     # Speed: one pass over the other cards instead of one per direction. A neighbour
     # cell is one step nearer to or farther from each card than this cell. So a move
     # ends within ``lim`` of a card that is nearer than ``lim`` whichever way it goes,
@@ -75,7 +75,7 @@ def symbol_options(s: KnockbackState) -> tuple[Action, ...]:
             k = pos[i]
             x = (k + HALF) >> 32
             dx = x - hx
-            dy = k - x * STRIDE - hy
+            dy = k - (x << 32) - hy
             dist = abs(dx) + abs(dy)
             if dist < near:
                 near = dist
