@@ -103,7 +103,13 @@ def test_a_person_plays_to_the_end_on_patches_and_a_bad_one_brings_a_fresh_sync(
     page.route_web_socket(re.compile(r"/ws/tables/"), route)
     page.goto(server.url + "/")
     page.fill("#name", "Ann")
-    page.select_option("select[data-seat='1']", "random")
+    # five players: a live table's deal is secret, and a 2- or 3-player game can end in a
+    # handful of moves (3 of 300 seeded 3-player random games took under 5); five needed 16
+    # moves at the least, so the spoilt fifth patch always comes, with more after it
+    page.fill("#players", "5")
+    page.locator("#players").dispatch_event("change")
+    for seat in range(1, 5):
+        page.select_option(f"select[data-seat='{seat}']", "random")
     page.click("#create-btn")
     page.wait_for_selector("#invite")
     url = page.input_value("#invite")
@@ -112,7 +118,7 @@ def test_a_person_plays_to_the_end_on_patches_and_a_bad_one_brings_a_fresh_sync(
         if not click_some_action(page, "last"):
             page.wait_for_timeout(30)
     assert page.locator("#outcome").count(), "the game reached its end on patches"
-    assert seen["patches"] >= 10
+    assert seen["patches"] >= 6, "the page carried on on patches after the spoilt one"
     kinds = [m["type"] for m in asked]
     assert kinds.count("sync") == 1, "the spoilt patch made the page ask for a sync, once"
     assert kinds.count("act") >= 1, "the person played (a live table's deal is secret, so a game may be short)"
