@@ -248,3 +248,30 @@ def test_module_constants_of_compiled_modules_are_final() -> None:
             if not final:
                 missing.append(f"{name}:{node.lineno} {target}")
     assert not missing, "not Final: " + ", ".join(missing)
+
+
+def test_tuple_constants_of_compiled_modules_have_unstated_length() -> None:
+    """mypyc keeps a module-level tuple of a known length (``Final = (1, 2, 3)``) as a C
+    struct, and indexing it by a variable, iterating it or returning it boxes every item
+    into a new tuple each time (KNOCKBACK's direction table cost a tenth of a random step
+    that way). Declared ``tuple[X, ...]`` it stays one tuple object. Every upper-case tuple
+    constant of a compiled module written as a tuple display must be declared so."""
+    import ast
+
+    package = Path(compiled.__file__).resolve().parent
+    fixed = []
+    for name in COMPILED_MODULES:
+        path = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target, annotation, value = node.targets[0].id, None, node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                target, annotation, value = node.target.id, node.annotation, node.value
+            else:
+                continue
+            if not target.lstrip("_").isupper() or not isinstance(value, ast.Tuple):
+                continue
+            if annotation is None or not ast.unparse(annotation).replace(" ", "").endswith(",...]]"):
+                fixed.append(f"{name}:{node.lineno} {target}")
+    assert not fixed, "tuple constants of a fixed length (declare Final[tuple[X, ...]]): " + ", ".join(fixed)
+

@@ -23,7 +23,7 @@ from typing import Final
 from knockabout.core.actions import Action, ActionSpace
 from knockabout.games.knockback.grid import DIRS
 
-LABELS: Final = ("A1", "A2", "A3", "B1", "B2", "B3")
+LABELS: Final[tuple[str, ...]] = ("A1", "A2", "A3", "B1", "B2", "B3")
 MAX_HAND: Final = 6
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Final, Literal
 
 Dir = Literal["N", "E", "S", "W"]
-DIRS: Final[tuple[Dir, Dir, Dir, Dir]] = ("N", "E", "S", "W")
+DIRS: Final[tuple[Dir, ...]] = ("N", "E", "S", "W")
 STRIDE: Final = 1 << 32
 HALF: Final = 1 << 31
-DELTA: Final = (1, STRIDE, -1, -STRIDE)  # N E S W
-STEP: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
-OPP: Final = (2, 3, 0, 1)
+# Tuples of unstated length: the compiled build keeps a fixed-length tuple of ints as a C
+# struct and boxes all of it into a new tuple at every indexing by a variable
+DELTA: Final[tuple[int, ...]] = (1, STRIDE, -1, -STRIDE)  # N E S W
+STEP: Final[tuple[tuple[int, int], ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+OPP: Final[tuple[int, ...]] = (2, 3, 0, 1)
 
 
 def cell(x: int, y: int) -> int:

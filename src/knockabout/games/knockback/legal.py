@@ -76,7 +76,8 @@ def symbol_options(s: KnockbackState) -> tuple[Action, ...]:
             x = (k + HALF) >> 32
             dx = x - hx
             dy = k - (x << 32) - hy
-            dist = abs(dx) + abs(dy)
+            # abs() is a boxed call when compiled
+            dist = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
             if dist < near:
                 near = dist
             if dist <= lim + 1:  # the bits follow STEP: N E S W

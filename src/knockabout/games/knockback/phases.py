@@ -33,7 +33,7 @@ MIDDLE: Final = -1
 """Where the score token lies when neither seat has it."""
 
 # the six labels as bits
-SEAT_MASK: Final = (0b000111, 0b111000)
+SEAT_MASK: Final[tuple[int, ...]] = (0b000111, 0b111000)  # unstated length: see grid.DELTA
 ALL_SIX: Final = 0b111111
 
 

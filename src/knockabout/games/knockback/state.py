@@ -57,7 +57,7 @@ from knockabout.games.knockback.scoring import end_round, end_turn
 _TURN_ACTIONS: Final = {
     mask: (*(A.ACTIVATE[i] for i in bits(mask)), A.REST) for mask in range(64)
 }
-_FORCED_REST: Final = (A.REST,)
+_FORCED_REST: Final[tuple[Action, ...]] = (A.REST,)
 _MASK_LABELS: Final = tuple(tuple(LABELS[i] for i in bits(mask)) for mask in range(64))
 _EMPTY: Final[tuple[Action, ...]] = ()
 
@@ -527,4 +527,4 @@ class KnockbackState(State):
         return serde.from_dict(cls, d)
 
 
-_ONLY_SKIP: Final = (A.SKIP,)
+_ONLY_SKIP: Final[tuple[Action, ...]] = (A.SKIP,)

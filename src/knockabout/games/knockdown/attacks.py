@@ -19,7 +19,7 @@ from knockabout.games.knockdown.tasks import SEQUENCE_BLOCK, SEQUENCE_KO, SEQUEN
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
 
-ATTACK_TYPES: Final = ("strike", "ability", "reaction")
+ATTACK_TYPES: Final[tuple[str, ...]] = ("strike", "ability", "reaction")
 """``atk_type`` values by name."""
 
 

@@ -54,7 +54,7 @@ OVER: Final = Phase.OVER
 BUSY: Final = Phase.BUSY
 
 
-PHASE_KINDS: Final = (
+PHASE_KINDS: Final[tuple[str, ...]] = (
     "skill_draft", "skill_draft", "skill_face_up", "opening_pick", "turn", "combo", "pay", "move_step",
     "blink", "choose_card", "block", "reaction", "knockdown", "tower_challenge", "token_count",
     "take_from_row", "over", "busy",
@@ -64,7 +64,7 @@ PHASE_KINDS: Final = (
 COMBO_OPENING_PROMPT: Final = "Combo: perform a Special Attack or a Dash (then you may end the Combo)."
 """The Combo's prompt before anything is played in it (``combo:end`` is not offered yet)."""
 
-PHASE_PROMPTS: Final = (
+PHASE_PROMPTS: Final[tuple[str, ...]] = (
     "Skill draft: keep one of the three Skill cards dealt to you (the other two go to your opponent).",
     "Skill draft: keep one of the two Skill cards your opponent passed you (the other leaves the game).",
     "Skill draft: choose which of your two Skill cards is face up (active).",
@@ -123,7 +123,7 @@ TRIG_MOVE: Final = Trigger.MOVE
 TRIG_ATTACKED: Final = Trigger.ATTACKED
 
 
-TRIGGERS: Final = ("opponent_moves", "attacked")
+TRIGGERS: Final[tuple[str, ...]] = ("opponent_moves", "attacked")
 """Each trigger's name in the content (``Special.trigger``), by value."""
 
 

@@ -120,7 +120,7 @@ if TYPE_CHECKING:
 _DECISIONS: Final[dict[tuple[Phase, int], Decision]] = {}
 """The pending decision by phase and seat (see ``to_act``)."""
 
-_COMBO_OPENING: Final = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
+_COMBO_OPENING: Final[tuple[Decision, ...]] = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
                   Decision(1, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT))
 """A Combo's decision before anything is played in it, by seat (it cannot be ended yet)."""
 

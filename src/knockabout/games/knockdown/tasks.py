@@ -137,7 +137,7 @@ END_TURN: Final = EndTurn()
 START_TURN: Final = StartTurn()
 TURN_READY: Final = TurnReady()
 AFTER_OPENING: Final = AfterOpening()
-CHECK_HAND_LIMIT: Final = (CheckHandLimit(0), CheckHandLimit(1))  # by seat
+CHECK_HAND_LIMIT: Final[tuple[CheckHandLimit, ...]] = (CheckHandLimit(0), CheckHandLimit(1))  # by seat
 
 TASK_TYPES: Final[tuple[type[Task], ...]] = (
     ActionDone, ComboNext, SequenceStart, SequenceBlock, SequenceWounds, SequenceKO, RunOps, Take,

@@ -57,9 +57,9 @@ TITLES: Final[tuple[str, ...]] = (
 )
 KIND_BY_NAME: Final[dict[str, int]] = {n: i for i, n in enumerate(NAMES)}
 
-ATTACKS: Final = (ATTACK1, ATTACK2, ATTACK3)
+ATTACKS: Final[tuple[int, ...]] = (ATTACK1, ATTACK2, ATTACK3)
 ATTACK_VALUE: Final[dict[int, int]] = {ATTACK1: 1, ATTACK2: 2, ATTACK3: 3}
-HOLDS: Final = (PLUM, COLLAR_TIE, UNDERHOOK, OVERHOOK, BODY_LOCK)
+HOLDS: Final[tuple[int, ...]] = (PLUM, COLLAR_TIE, UNDERHOOK, OVERHOOK, BODY_LOCK)
 NAMEABLE: Final = tuple(range(1, NUM_KINDS))  # any card type but KO
 
 # Copies in the box (45 cards).

@@ -62,8 +62,8 @@ SCOUT_RISK: Final = 0.08
 ATTACK_ODDS: Final = 0.25
 DODGE_RISK: Final = 0.30
 DODGE_ATTACK_RISK: Final = 0.10
-NAME_ORDER: Final = (C.BLOCK, C.DODGE, C.COUNTDOWN, C.ATTACK3, C.ATTACK2)
-ANSWERS: Final = (C.BLOCK, C.DODGE, *C.HOLDS)
+NAME_ORDER: Final[tuple[int, ...]] = (C.BLOCK, C.DODGE, C.COUNTDOWN, C.ATTACK3, C.ATTACK2)
+ANSWERS: Final[tuple[int, ...]] = (C.BLOCK, C.DODGE, *C.HOLDS)
 
 
 def hypergeom_at_least(total: int, good: int, drawn: int, k: int) -> float:

@@ -26,7 +26,7 @@ TRIPLE_NAME: Final = 9
 OVER: Final = 10
 BUSY: Final = 11  # transient, never visible between actions
 
-PHASE_NAMES: Final = (
+PHASE_NAMES: Final[tuple[str, ...]] = (
     "action",
     "attack_response",
     "ko_block",
@@ -42,7 +42,7 @@ PHASE_NAMES: Final = (
 )
 """The decision kind each phase asks (``Decision.kind``)."""
 
-PHASE_PROMPTS: Final = (
+PHASE_PROMPTS: Final[tuple[str, ...]] = (
     "Your turn: play a card or draw.",
     "You are attacked: Dodge or take the draws.",
     "You drew a KO: you must play a Block.",
