@@ -46,6 +46,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.games.knockdown.hands",
     "knockabout.games.knockdown.ko",
     "knockabout.games.knockdown.legal",
+    "knockabout.games.knockdown.match",  # the setup every rule reads: native attribute access
     "knockabout.games.knockdown.payments",
     "knockabout.games.knockdown.heuristic",  # its rollout policy runs in every hard playout
     "knockabout.games.knockdown.phases",

@@ -9,7 +9,7 @@ state stores.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Final
 
@@ -31,8 +31,8 @@ from knockabout.games.knockdown.models import (
 from knockabout.games.knockdown.ops import Op, reaches_opponent
 from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, SYMBOLS, TOKENS, Range
 
-DIRS: Final = ("up", "down", "left", "right")
-DXY: Final = ((0, -1), (0, 1), (-1, 0), (1, 0))
+DIRS: Final[tuple[str, ...]] = ("up", "down", "left", "right")
+DXY: Final[tuple[tuple[int, int], ...]] = ((0, -1), (0, 1), (-1, 0), (1, 0))
 TOKEN_INDEX: Final = {t: i for i, t in enumerate(TOKENS)}
 NTOK: Final = len(TOKENS)
 # token indices the rules name (the order of content.TOKENS)
@@ -42,6 +42,13 @@ ALL_SYMBOLS: Final = (1 << len(SYMBOLS)) - 1
 RANGE_ANY: Final = 0
 RANGE_SPAN: Final = 1
 RANGE_PROJECTILE: Final = 2
+
+
+def _by_fields(record: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of the frozen dataclasses below: the compiled build (this module is
+    compiled, for native attribute reads on the hot path) cannot unpickle a frozen dataclass
+    field by field, and states go to worker processes pickled."""
+    return (type(record), tuple(getattr(record, f.name) for f in fields(record)))
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ class Arena:
     width: int
     height: int
     labels: tuple[str, ...]  # per space: its board coordinate, e.g. "c2"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
 
     @property
     def size(self) -> int:
@@ -189,6 +199,9 @@ class CardInfo:
     model: AttackCard | None
     contamination: bool = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
+
 
 @dataclass(frozen=True)
 class SpecialInfo:
@@ -205,6 +218,9 @@ class SpecialInfo:
     hits: bool
     model: Special
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
+
 
 @dataclass(frozen=True)
 class Picks:
@@ -213,6 +229,9 @@ class Picks:
     fighters: tuple[tuple[str, str], tuple[str, str]]  # (box, fighter id) per seat
     skills_box: str
     arena_box: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -250,6 +269,9 @@ class MatchSetup:
     catalog: dict[str, dict[str, Any]]  # card name -> what a player reads on it (JSON-able, read-only)
     sheets: tuple[dict[str, Any], dict[str, Any]]  # per seat: the fighter sheet as data and text
     _sums: dict[tuple[int, ...], tuple[int, int, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
 
     def skill_sums(self, skill_ids: tuple[int, ...]) -> tuple[int, int, int]:
         """(hand limit change, range bonus, Block bonus) of a fighter with these active skills.
