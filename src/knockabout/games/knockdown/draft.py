@@ -114,7 +114,7 @@ def draft(s: KnockdownState, ph: Phase, i: int, ev: list[Event]) -> None:
 
 def row_pick_task(s: KnockdownState, task: RowPick, ev: list[Event]) -> None:
     """Ask for the next card from the row (the last opening pick takes the only card left)."""
-    p, left, opening = task
+    p, left, opening = task.player, task.left, task.opening
     cards = [i for i in range(4) if s.row[i] >= 0]
     if cards and left > 0:
         if opening and len(cards) == 1:

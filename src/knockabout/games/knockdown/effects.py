@@ -64,7 +64,7 @@ def _holds(s: KnockdownState, c: Cond | None, actor: int) -> bool:
 
 def run_ops(s: KnockdownState, task: RunOps, ev: list[Event]) -> None:
     """Run the task's program from its op ``pc`` on for its actor, until it ends or waits for a decision."""
-    prog, pc, actor = task
+    prog, pc, actor = task.program, task.pc, task.actor
     ops = s.setup.programs[prog]
     opp = 1 - actor
     tasks = s.tasks

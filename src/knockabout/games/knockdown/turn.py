@@ -159,7 +159,7 @@ def step(s: KnockdownState, action: Action, ev: list[Event]) -> None:
 
 
 def move(s: KnockdownState, task: Move, ev: list[Event]) -> None:
-    mover, dest, react = task
+    mover, dest, react = task.mover, task.dest, task.react
     if react:
         opp = 1 - mover
         opts = legal.reactions(s, opp, "opponent_moves")
