@@ -112,9 +112,18 @@ def _splitmix_out(z: int) -> int:
 # and unbounded arithmetic agree, so it gives the same draws in plain Python too, where
 # it is half as fast as that loop and so not used. A known-answer check at import (below)
 # makes sure the compiled code really does wrap before the compiled build uses it.
-_G64: Final[i64] = _GOLDEN - (1 << 64)  # the constants as signed 64-bit values (same bits)
-_C64A: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
-_C64B: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+def _word(value: int) -> i64:
+    """An unsigned 64-bit value as the signed machine word of the same bits."""
+    return value - (1 << 64) if value >> 63 else value
+
+
+# The constants as signed 64-bit words (same bits), made by a call: mypyc folds a constant
+# expression to a literal, and a literal beyond 62 bits stays a boxed int converted at every
+# use (three conversions in each step of the shuffle loop); a call's result it keeps as a
+# machine word.
+_G64: Final[i64] = _word(_GOLDEN)
+_C64A: Final[i64] = _word(0xBF58476D1CE4E5B9)
+_C64B: Final[i64] = _word(0x94D049BB133111EB)
 _LOW: Final[i64] = (1 << 32) - 1
 _WORD_BOUND: Final = 1 << 31  # bounds below this are drawn on words
 
