@@ -11,6 +11,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,6 +224,27 @@ def _is_type_alias(value: object) -> bool:
     return isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr)
 
 
+def _module_constants() -> list[tuple[str, int, str, Any, Any]]:
+    """Each upper-case module-level assignment of the compiled modules: (module, line, name,
+    annotation node or None, value node)."""
+    import ast
+
+    package = Path(compiled.__file__).resolve().parent
+    out: list[tuple[str, int, str, Any, Any]] = []
+    for name in COMPILED_MODULES:
+        path = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target, annotation, value = node.targets[0].id, None, node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                target, annotation, value = node.target.id, node.annotation, node.value
+            else:
+                continue
+            if target.lstrip("_").isupper() and not target.startswith("__"):
+                out.append((name, node.lineno, target, annotation, value))
+    return out
+
+
 def test_module_constants_of_compiled_modules_are_final() -> None:
     """mypyc reads a module-level name that is not ``Final`` from the module's dict on every
     use (a quarter of a Nak Muay ``hard`` move went to such lookups); a ``Final`` one it
@@ -230,48 +252,21 @@ def test_module_constants_of_compiled_modules_are_final() -> None:
     be declared ``Final``."""
     import ast
 
-    package = Path(compiled.__file__).resolve().parent
-    missing = []
-    for name in COMPILED_MODULES:
-        path = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                target, annotation, value = node.targets[0].id, None, node.value
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                target, annotation, value = node.target.id, node.annotation, node.value
-            else:
-                continue
-            bare = target.lstrip("_")
-            if not bare.isupper() or target in _REBOUND or target.startswith("__") or _is_type_alias(value):
-                continue
-            final = annotation is not None and "Final" in ast.unparse(annotation)
-            if not final:
-                missing.append(f"{name}:{node.lineno} {target}")
+    missing = [f"{name}:{line} {target}" for name, line, target, annotation, value in _module_constants()
+               if target not in _REBOUND and not _is_type_alias(value)
+               and (annotation is None or "Final" not in ast.unparse(annotation))]
     assert not missing, "not Final: " + ", ".join(missing)
 
 
 def test_tuple_constants_of_compiled_modules_have_unstated_length() -> None:
     """mypyc keeps a module-level tuple of a known length (``Final = (1, 2, 3)``) as a C
     struct, and indexing it by a variable, iterating it or returning it boxes every item
-    into a new tuple each time (KNOCKBACK's direction table cost a tenth of a random step
+    into a new tuple each time (KNOCKBACK's direction table cost a fifth of a random step
     that way). Declared ``tuple[X, ...]`` it stays one tuple object. Every upper-case tuple
     constant of a compiled module written as a tuple display must be declared so."""
     import ast
 
-    package = Path(compiled.__file__).resolve().parent
-    fixed = []
-    for name in COMPILED_MODULES:
-        path = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                target, annotation, value = node.targets[0].id, None, node.value
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                target, annotation, value = node.target.id, node.annotation, node.value
-            else:
-                continue
-            if not target.lstrip("_").isupper() or not isinstance(value, ast.Tuple):
-                continue
-            if annotation is None or not ast.unparse(annotation).replace(" ", "").endswith(",...]]"):
-                fixed.append(f"{name}:{node.lineno} {target}")
+    fixed = [f"{name}:{line} {target}" for name, line, target, annotation, value in _module_constants()
+             if isinstance(value, ast.Tuple)
+             and (annotation is None or not ast.unparse(annotation).replace(" ", "").endswith(",...]]"))]
     assert not fixed, "tuple constants of a fixed length (declare Final[tuple[X, ...]]): " + ", ".join(fixed)
-
