@@ -159,6 +159,16 @@ os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: as the OOM killer or kill -
 """
 
 
+_KILLED_WHILE_STARTING = """
+import os, signal
+from knockabout.server.bot_pools import BotPools
+pool = BotPools(processes=2).process_pool("hard")
+pool.submit(os.getpid)  # starts the workers; the server dies before they have even imported
+print(*pool._processes, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -182,3 +192,24 @@ def test_worker_processes_leave_when_the_server_is_killed() -> None:
     while _alive(worker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(worker), f"worker {worker} outlived the server"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc (Linux)")
+def test_workers_leave_when_the_server_is_killed_before_they_have_started() -> None:
+    """A server killed while its workers are still starting leaves none behind either (they
+    must not take the process that adopted them for the server)."""
+    import subprocess
+    import sys
+
+    from knockabout.server.bot_pools import PARENT_CHECK
+
+    done = subprocess.run([sys.executable, "-c", _KILLED_WHILE_STARTING], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    workers = [int(w) for w in done.stdout.split()]
+    assert workers, done.stdout
+    deadline = time.monotonic() + 10 * PARENT_CHECK + 30  # they first finish starting Python
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), f"workers {workers} outlived the server"
+

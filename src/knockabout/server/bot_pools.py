@@ -69,7 +69,7 @@ class BotPools:
         if pool is None:
             # spawn, not fork: the server has threads, which a forked child would inherit half-way
             pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=start_worker)
+                                       initializer=start_worker, initargs=(os.getpid(),))
             self._processes[level] = pool
         return pool
 
@@ -153,15 +153,18 @@ PARENT_CHECK = 1.0
 """Seconds between a worker process's looks at whether the server that started it lives."""
 
 
-def start_worker() -> None:
-    """A worker process's first acts: give way to the server (see :data:`BOT_NICENESS`) and
-    watch it, to leave when it is gone. A server killed outright (``kill -9``, the OOM
-    killer) cannot shut its pool down, and the workers would otherwise wait for work
-    forever: each holds the writing end of its own job queue, so the queue never reports
-    that the server has closed it."""
+def start_worker(server: int) -> None:
+    """A worker process's first acts: give way to the server (process ``server``, see
+    :data:`BOT_NICENESS`) and watch it, to leave when it is gone. A server killed outright
+    (``kill -9``, the OOM killer) cannot shut its pool down, and the workers would otherwise
+    wait for work forever: each holds the writing end of its own job queue, so the queue
+    never reports that the server has closed it. The server passes its own id: one killed
+    while this process was still starting is already gone here, and ``getppid()`` would
+    name whoever adopted it."""
+    if os.getppid() != server:
+        os._exit(0)
     with contextlib.suppress(OSError):  # (where priorities cannot be changed, the searches run as they are)
         os.nice(BOT_NICENESS)
-    server = os.getppid()
     threading.Thread(target=_leave_with, args=(server,), name="knockabout-server-watch", daemon=True).start()
 
 
