@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 
 import pytest
@@ -192,3 +193,32 @@ def test_a_prior_hint_seeds_the_root_and_a_declined_hint_does_not() -> None:
     free = ISMCTSBot(iterations=20, prior=_Hinter(None), prior_visits=500)
     free.choose(SeatView(s, 0), s.legal_actions(), Rng(1))
     assert max(free.last.visits.values()) <= 20
+
+
+def test_the_cyclic_collector_is_paused_while_searching_and_resumed_however_it_ends() -> None:
+    s = _midgame()
+    seen: list[bool] = []
+
+    def evaluator(state: State) -> tuple[float, ...]:
+        seen.append(gc.isenabled())
+        if len(seen) == 30:
+            raise RuntimeError("an evaluator that fails mid-search")
+        return (0.5, 0.5)
+
+    assert gc.isenabled()
+    bot = ISMCTSBot(iterations=20, evaluator=evaluator, rollout_depth=0)
+    bot.choose(SeatView(s, s.current), s.legal_actions(), Rng(1))
+    assert seen and not any(seen)
+    assert gc.isenabled()
+    bot = ISMCTSBot(iterations=50, evaluator=evaluator, rollout_depth=0)
+    with pytest.raises(RuntimeError, match="fails mid-search"):
+        bot.choose(SeatView(s, s.current), s.legal_actions(), Rng(1))
+    assert gc.isenabled()
+    # a caller that had paused it itself finds it still paused
+    gc.disable()
+    try:
+        ISMCTSBot(iterations=5, evaluator=lambda st: (0.5, 0.5), rollout_depth=0).choose(
+            SeatView(s, s.current), s.legal_actions(), Rng(1))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

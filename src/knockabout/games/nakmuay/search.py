@@ -46,7 +46,8 @@ def determinize(state: NakMuayState, player: int, rng: Rng) -> NakMuayState:
     rng.shuffle(pool)
     # deal the other hands (most constrained first), honouring public "no" answers
     others = [p for p in range(state.n) if p != player and state.sizes[p]]
-    others.sort(key=lambda p: -bin(state.absent[p]).count("1"))
+    if len(others) > 1:  # (a stable sort of one seat is that seat)
+        others.sort(key=lambda p: -bin(state.absent[p]).count("1"))
     for p in others:
         need = state.sizes[p]
         banned = state.absent[p]
