@@ -17,16 +17,17 @@ TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train
 TEST_STAMP  := $(VENV)/.test-stamp
 TORCH_CPU   ?= torch==2.13.0
 # The working copy's .venv holds the plain package (an editable install that compiled its
-# modules would run stale code after every edit); `make builds` (part of `make test`) builds
-# the mypyc-compiled modules apart, under build/, and checks both builds agree.
-# COMPILE=1 compiles the editable install too (see docs/speed.md).
+# modules would run stale code after every edit); the mypyc-compiled modules are built
+# apart, under build/compiled, which `make run` plays on and `make builds` (part of
+# `make test`) checks against the plain build. COMPILE=1 compiles the editable install
+# too (see docs/speed.md).
 COMPILE     ?= 0
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "knockabout needs Python 3.11 or newer (set PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	KNOCKABOUT_COMPILE=$(COMPILE) $(BIN)/python -m pip install --quiet -e .
+	KNOCKABOUT_COMPILE=$(COMPILE) $(BIN)/python -m pip install --quiet -e '.[compile]'
 	@touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
@@ -34,8 +35,13 @@ $(TEST_STAMP): $(STAMP)
 	KNOCKABOUT_COMPILE=$(COMPILE) $(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
 	@touch $(TEST_STAMP)
 
+# `make run` plays on the compiled engine (built under build/compiled by
+# scripts/build-compiled.sh, the same build `make test` checks; rebuilt only when a source
+# changed), or on the plain package with one notice line where this machine cannot compile.
 run: $(STAMP)
-	$(BIN)/knockabout serve --host $(HOST) --port $(PORT)
+	@status=0; dir=$$(bash scripts/build-compiled.sh) || status=$$?; \
+	[ $$status = 0 ] || [ $$status = 3 ] || echo "knockabout: playing on the plain Python package"; \
+	PYTHONPATH="$$dir" exec $(BIN)/knockabout serve --host $(HOST) --port $(PORT)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks examples

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import os
 import runpy
-import shutil
 import sys
-import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -27,33 +25,18 @@ def _notice(why: str) -> None:
     print(f"knockabout: building the plain Python package ({why})", file=sys.stderr)
 
 
-def _compiler_missing() -> str | None:
-    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
-        return f"no C compiler {cc!r} found"
-    include = sysconfig.get_paths().get("include", "")
-    if not (Path(include) / "Python.h").exists():
-        return f"no Python headers in {include}"
-    return None
-
-
 def compiled_extensions() -> list[Any]:
     """mypyc extension modules for the declared hot modules, or [] with one notice."""
-    if os.environ.get("KNOCKABOUT_COMPILE", "1").strip() == "0":
-        _notice("KNOCKABOUT_COMPILE=0")
-        return []
     if "sdist" in sys.argv or "egg_info" in sys.argv or "dist_info" in sys.argv:
         return []
-    missing = _compiler_missing()
-    if missing:
-        _notice(missing)
+    build = runpy.run_path(str(SRC / "knockabout" / "compiled.py"))
+    blocker = build["compile_blocker"]()
+    if blocker:
+        _notice(blocker)
         return []
-    try:
-        from mypyc.build import mypycify
-    except ImportError:
-        _notice("mypyc is not installed")
-        return []
-    modules = runpy.run_path(str(SRC / "knockabout" / "compiled.py"))["COMPILED_MODULES"]
+    from mypyc.build import mypycify
+
+    modules = build["COMPILED_MODULES"]
     paths = [str(Path("src", *m.split(".")).with_suffix(".py")) for m in modules]
     os.environ.setdefault("MYPYPATH", "src")
     try:

@@ -11,6 +11,10 @@ Python imports the extension first. This module imports nothing from knockabout,
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
+import os
+import shutil
+import sysconfig
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +62,23 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.bots.ismcts",
 )
 """The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths)."""
+
+
+def compile_blocker() -> str | None:
+    """Why this machine builds the plain package only, or None when it can compile:
+    ``KNOCKABOUT_COMPILE=0``, no C compiler, no Python headers, or no mypyc (it comes with
+    mypy). ``setup.py`` and ``scripts/build-compiled.sh`` both ask this."""
+    if os.environ.get("KNOCKABOUT_COMPILE", "1").strip() == "0":
+        return "KNOCKABOUT_COMPILE=0"
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(cc) is None:
+        return f"no C compiler {cc!r} found"
+    include = sysconfig.get_paths().get("include", "")
+    if not (Path(include) / "Python.h").exists():
+        return f"no Python headers in {include}"
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed"
+    return None
 
 
 @dataclass(frozen=True)

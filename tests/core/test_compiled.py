@@ -270,3 +270,57 @@ def test_tuple_constants_of_compiled_modules_have_unstated_length() -> None:
              if isinstance(value, ast.Tuple)
              and (annotation is None or not ast.unparse(annotation).replace(" ", "").endswith(",...]]"))]
     assert not fixed, "tuple constants of a fixed length (declare Final[tuple[X, ...]]): " + ", ".join(fixed)
+
+
+BUILD_SCRIPT = ROOT / "scripts" / "build-compiled.sh"
+
+
+def _build_script(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, "PYTHON": sys.executable, "KNOCKABOUT_BUILD_DIR": str(out), **env}
+    return subprocess.run(["bash", str(BUILD_SCRIPT)], env=full, capture_output=True, text=True, timeout=300)
+
+
+def test_make_run_plays_plain_with_one_notice_where_nothing_can_compile(tmp_path: Path) -> None:
+    """`make run` builds the compiled engine with scripts/build-compiled.sh; a machine
+    without a C compiler gets status 3, no directory to run from, and one notice line."""
+    done = _build_script(tmp_path / "b", CC="/nonexistent/cc")
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == ""
+    notices = [line for line in done.stderr.splitlines() if line.strip()]
+    assert notices == ["knockabout: running the plain Python package (no C compiler '/nonexistent/cc' found)"]
+    assert not (tmp_path / "b").exists()
+
+
+def test_an_up_to_date_compiled_build_is_not_rebuilt(tmp_path: Path) -> None:
+    """The stamp holds a hash of every source: while it matches (and the shared library
+    is there) the script only names the build; a changed source rebuilds."""
+    out = tmp_path / "b"
+    (out / "src").mkdir(parents=True)
+    (out / "src" / "0123__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    digest = subprocess.run(
+        ["bash", "-c", f". {BUILD_SCRIPT}; _source_hash"], cwd=ROOT, env={**os.environ, "PY": sys.executable},
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout.strip()
+    assert len(digest) == 64
+    (out / ".built-from").write_text(digest + "\n")
+    done = _build_script(out, CC="/nonexistent/cc")
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, str(out / "src"), "")
+    (out / ".built-from").write_text("0" * 64 + "\n")  # as if a source had changed since
+    assert _build_script(out, CC="/nonexistent/cc").returncode == 3
+
+
+def test_compile_blocker_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from knockabout.compiled import compile_blocker
+
+    monkeypatch.delenv("KNOCKABOUT_COMPILE", raising=False)
+    monkeypatch.delenv("CC", raising=False)
+    assert compile_blocker() is None  # this machine compiles (make test installs mypy)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "mypyc" else real(name))
+    assert compile_blocker() == "mypyc is not installed"
+    monkeypatch.setenv("CC", "/nonexistent/cc --flag")
+    assert compile_blocker() == "no C compiler '/nonexistent/cc' found"
+    monkeypatch.setenv("KNOCKABOUT_COMPILE", " 0 ")
+    assert compile_blocker() == "KNOCKABOUT_COMPILE=0"
