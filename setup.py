@@ -40,8 +40,8 @@ def compiled_extensions() -> list[Any]:
     paths = [str(Path("src", *m.split(".")).with_suffix(".py")) for m in modules]
     os.environ.setdefault("MYPYPATH", "src")
     try:
-        # -O2, not -O3: a third less compile time (47 instead of 72 CPU s for the 40 modules)
-        # for 0.6-1.0 % more instructions in a `hard` move (docs/speed.md)
+        # -O2, not -O3: gcc takes 50 instead of 60 s on the 40 modules (one C file), and
+        # a `hard` move takes 0.6-1.0 % more instructions (docs/speed.md)
         extensions = mypycify(paths, opt_level="2", debug_level="0")
     except (Exception, SystemExit) as exc:  # mypyc exits on a type error it cannot compile past
         _notice(f"mypyc could not compile: {exc}")
