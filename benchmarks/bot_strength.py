@@ -17,6 +17,11 @@ this script (``results/bot_strength-PAIRING.json``); ``knockabout report`` reope
     .venv/bin/python benchmarks/bot_strength.py --games 400 --workers 2
     .venv/bin/python benchmarks/bot_strength.py --only easy-random --games 1000
     .venv/bin/python benchmarks/bot_strength.py --group hard-easy --games 200 --workers 2
+    .venv/bin/python benchmarks/bot_strength.py --only hard-easy-knockback-tug --budget-scale 2
+
+``--budget-scale S`` plays a ``hard`` with S times the level's budgets (its ISMCTS
+iterations and its simulated actions per decision) in place of ``hard``, to see whether
+more search buys strength; its results are saved under the pairing's name plus ``-xS``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from knockabout.bots.ismcts import ISMCTSBot
+from knockabout.bots.levels import LEVELS, search_bot
 from knockabout.core.rng import mix_seed
 from knockabout.sim import SimResults, SimSpec, run, summarize
 
@@ -60,9 +67,30 @@ CASES = {**BARS, **HARD_EASY}
 GROUPS = {"bars": list(BARS), "hard-easy": list(HARD_EASY)}
 
 
-def pairing(name: str, games: int, block: int, seed: int, workers: int, out: Path) -> bool:
+def scaled_hard(scale: float) -> str:
+    """Register a level like ``hard`` with ``scale`` times its budgets, and name it. The
+    simulation's worker processes are forked from this one, so they know it too."""
+    name = f"hard-x{scale:g}"
+
+    def make(game_id: str) -> ISMCTSBot:
+        bot = search_bot("hard", game_id, label=name)
+        if bot.iterations is not None:
+            bot.iterations = round(bot.iterations * scale)
+        if bot.max_steps is not None:
+            bot.max_steps = round(bot.max_steps * scale)
+        return bot
+
+    LEVELS[name] = make
+    return name
+
+
+def pairing(name: str, games: int, block: int, seed: int, workers: int, out: Path, scale: float = 1.0) -> bool:
     case = CASES[name]
     bot, rival, bar = case.bot, case.rival, case.bar
+    if scale != 1.0:
+        bot = scaled_hard(scale) if bot == "hard" else bot
+        rival = scaled_hard(scale) if rival == "hard" else rival
+        name = f"{name}-x{scale:g}"
     t0 = time.perf_counter()
     merged: SimResults | None = None
     b = 0
@@ -105,12 +133,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=sorted(CASES), action="append", help="run only these pairings")
     ap.add_argument("--group", choices=sorted(GROUPS), default="bars",
                     help="the pairings to run without --only: issue 3's bars, or hard vs easy on every game")
+    ap.add_argument("--budget-scale", type=float, default=1.0,
+                    help="play hard with this many times its budgets (default 1: the level itself)")
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     args = ap.parse_args(argv)
+    if args.budget_scale <= 0:
+        ap.error(f"--budget-scale must be positive, not {args.budget_scale:g}")
     args.out.mkdir(parents=True, exist_ok=True)
     failed = 0
     for name in args.only or GROUPS[args.group]:
-        failed += not pairing(name, args.games, args.block, args.seed, args.workers, args.out)
+        failed += not pairing(name, args.games, args.block, args.seed, args.workers, args.out, args.budget_scale)
     return 1 if failed else 0
 
 
