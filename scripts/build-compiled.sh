@@ -85,8 +85,16 @@ build_compiled() {
     rm -f "$stamp"
     copy_src "$out/src" keep
     cp setup.py pyproject.toml README.md "$out/"
+    # setuptools recompiles only C newer than its extension, not C whose compiler flags
+    # changed: when setup.py changed since the last build (or no build recorded it), all
+    # of it is recompiled
+    local setup_now force=()
+    setup_now=$(sha256sum setup.py | cut -d' ' -f1)
+    if compgen -G "$out/src/*__mypyc*" >/dev/null && [[ "$(cat "$out/.built-setup" 2>/dev/null)" != "$setup_now" ]]; then
+        force=(--force)
+    fi
     echo "knockabout: compiling the engine with mypyc (about a minute the first time; log: $log)" >&2
-    if ! (cd "$out" && "$PY" setup.py build_ext --inplace -j 2 >"$log" 2>&1); then
+    if ! (cd "$out" && "$PY" setup.py build_ext --inplace -j 2 "${force[@]}" >"$log" 2>&1); then
         echo "knockabout: the compiled build failed (see $log)" >&2
         return 1
     fi
@@ -101,6 +109,7 @@ build_compiled() {
     # gcc leaves an extension alone when its C did not change (a source touched but not
     # edited), so it can be older than its .py; it was just built from that very source
     find "$out/src" \( -name '*.so' -o -name '*.pyd' \) -exec touch {} +
+    echo "$setup_now" >"$out/.built-setup"
     echo "$want" >"$stamp"
     echo "$out/src"
 }
