@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -67,7 +68,8 @@ def free_port() -> int:
 def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
                  bot_processes: int | None = None, compress: bool = False) -> subprocess.Popen[bytes]:
     src = Path(__file__).resolve().parents[1] / "src"
-    env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    # a PYTHONPATH given (build/compiled/src: the compiled engine, as `make run` serves) goes first
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (os.environ.get("PYTHONPATH"), str(src)) if x))
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
            "--message-rate", "off", "--finished-ttl", "5",
@@ -89,55 +91,93 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
     raise SystemExit("the server did not start")
 
 
-async def person(base: str, n: int, bot: str, stop: float, tally: Tally, rng: random.Random) -> None:
-    """One seat at a time: create a table, play it to the end as fast as allowed, repeat."""
-    # no kept-alive connection: a game outlasts the server's keep-alive timeout, and reusing a
-    # connection the server is just closing fails the next create with a ReadError
-    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30,
-                                 limits=httpx.Limits(max_keepalive_connections=0)) as http:
-        while time.monotonic() < stop:
-            game = GAMES[n % len(GAMES)]
-            made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
-            if "id" not in made:
-                tally.errors += 1
-                await asyncio.sleep(1)
-                continue
-            async with connect(f"ws://{base}/ws/tables/{made['id']}", max_size=None) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
-                sent: tuple[int, float] | None = None
-                last = -1
-                copy = Follower(keep=False)
-                while time.monotonic() < stop:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-                    except TimeoutError:
+def http_client(base: str) -> httpx.AsyncClient:
+    """The HTTP client a load process's people share. One per process: each
+    ``AsyncClient`` builds an SSL context (loading the CA bundle, about 30 ms of CPU) even
+    for plain http, and a client per person took a whole core for the first half minute
+    of a 1,000-table level, which the round trips then measured. No kept-alive
+    connections: a game outlasts the server's keep-alive timeout, and reusing a connection
+    the server is just closing fails the next create with a ReadError."""
+    return httpx.AsyncClient(base_url=f"http://{base}", timeout=30, trust_env=False,
+                             limits=httpx.Limits(max_connections=None, max_keepalive_connections=0))
+
+
+async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: float, tally: Tally,
+                 rng: random.Random, think: float = 0.0) -> None:
+    """One seat at a time: create a table, play it to the end, repeat; each action sent as
+    soon as allowed (``think`` 0) or after a person's thinking time (:func:`think_time`)."""
+    while time.monotonic() < stop:
+        game = GAMES[n % len(GAMES)]
+        made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
+        if "id" not in made:
+            tally.errors += 1
+            await asyncio.sleep(1)
+            continue
+        async with connect(f"ws://{base}/ws/tables/{made['id']}", max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            sent: tuple[int, float] | None = None
+            planned: tuple[int, str, float] | None = None  # (version, action, when to send it)
+            last = -1
+            copy = Follower(keep=False)
+            while time.monotonic() < stop:
+                if planned is not None and time.monotonic() >= planned[2]:
+                    version, action, _ = planned
+                    planned = None
+                    sent = (version, time.perf_counter())
+                    await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+                    continue
+                until = stop if planned is None else min(stop, planned[2])
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.001, until - time.monotonic()))
+                except TimeoutError:
+                    if planned is None:
                         break
-                    tally.frames += 1
-                    tally.bytes += len(raw)
-                    try:
-                        msg = copy.read(json.loads(raw))  # a patch read as the update it stands for
-                    except OutOfStep:
-                        tally.errors += 1
-                        await ws.send(json.dumps({"type": "sync"}))
-                        continue
-                    if msg.get("type") == "error":
-                        tally.errors += 1
-                        sent = None
-                        continue
-                    if msg.get("type") not in ("sync", "update"):
-                        continue
-                    if sent is not None and msg["version"] > sent[0]:
-                        tally.rtts.append(time.perf_counter() - sent[1])
-                        sent = None
-                    if msg["outcome"] is not None:
-                        tally.games += 1
-                        break
-                    d = msg["decision"]
-                    if d is not None and d["player"] == msg["seat"] and msg["legal"] and msg["version"] > last:
-                        last = msg["version"]
+                    continue
+                tally.frames += 1
+                tally.bytes += len(raw)
+                try:
+                    msg = copy.read(json.loads(raw))  # a patch read as the update it stands for
+                except OutOfStep:
+                    tally.errors += 1
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                if msg.get("type") == "error":
+                    tally.errors += 1
+                    sent = None
+                    continue
+                if msg.get("type") not in ("sync", "update"):
+                    continue
+                if sent is not None and msg["version"] > sent[0]:
+                    tally.rtts.append(time.perf_counter() - sent[1])
+                    sent = None
+                if msg["outcome"] is not None:
+                    tally.games += 1
+                    break
+                if planned is not None and msg["version"] != planned[0]:
+                    planned = None  # the table moved on meanwhile (a timeout): decide again
+                d = msg["decision"]
+                if d is not None and d["player"] == msg["seat"] and msg["legal"] and msg["version"] > last:
+                    last = msg["version"]
+                    action = rng.choice(msg["legal"])
+                    pause = think_time(think, rng, msg.get("clock"))
+                    if pause <= 0:
                         sent = (msg["version"], time.perf_counter())
-                        action = rng.choice(msg["legal"])
                         await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
+                    else:
+                        planned = (msg["version"], action, time.monotonic() + pause)
+
+
+def think_time(mean: float, rng: random.Random, clock: dict[str, Any] | None) -> float:
+    """How long a scripted person thinks before acting: 0 with ``--think 0`` (act as soon
+    as allowed), else drawn from a log-normal distribution with that mean (most answers
+    quick, a few slow, as people are), and on a timed decision at most half the time left."""
+    if mean <= 0:
+        return 0.0
+    sigma = 0.8
+    pause = rng.lognormvariate(math.log(mean) - sigma * sigma / 2, sigma)
+    if clock is not None and clock.get("left") is not None:
+        pause = min(pause, 0.5 * float(clock["left"]))
+    return min(pause, 30.0)
 
 
 class Window:
@@ -184,7 +224,8 @@ class Window:
 
 
 async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process,
-                windows: int = 1, report: Callable[[dict[str, float]], None] | None = None) -> dict[str, float]:
+                windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
+                think: float = 0.0) -> dict[str, float]:
     """N people each playing table after table for ``windows`` x ``seconds``; with ``report``,
     each window's line is given to it as the window closes (the people play on across
     windows, so no table is left half played at a window's end). Returns the last window."""
@@ -192,7 +233,9 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
     stop = time.monotonic() + seconds * windows
     window = Window(tally, proc)
     rng = random.Random(tables)
-    people = asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in range(tables)))
+    http = http_client(base)
+    people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think)
+                              for i in range(tables)))
     line: dict[str, float] = {}
     for k in range(windows):
         await asyncio.sleep(max(0.0, stop - seconds * (windows - k - 1) - time.monotonic()))
@@ -200,12 +243,13 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
         if report is not None:
             report(line)
     await people
+    await http.aclose()
     return line
 
 
 def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process, clients: int,
-                       windows: int = 1, report: Callable[[dict[str, float]], None] | None = None
-                       ) -> dict[str, float]:
+                       windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
+                       think: float = 0.0) -> dict[str, float]:
     """:func:`level` with the people shared out over ``clients`` processes (table i in
     process i mod clients), so that at hundreds of tables the load client's own event
     loop is not what the round trips measure. Each process reports its window's tally at
@@ -215,7 +259,7 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: p
     start = time.monotonic() + 3.0  # every process started and ready (spawn imports all again)
     rng = random.Random(tables)
     procs = [ctx.Process(target=people_apart, daemon=True, args=(
-        base, list(range(k, tables, clients)), bot, start, seconds, windows, rng.random(), out))
+        base, list(range(k, tables, clients)), bot, start, seconds, windows, rng.random(), out, think))
         for k in range(clients)]
     for p in procs:
         p.start()
@@ -241,7 +285,7 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: p
 
 
 def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: float, windows: int, seed: float,
-                 out: Any) -> None:
+                 out: Any, think: float = 0.0) -> None:
     """A client process of :func:`level_in_processes`: the people of tables ``ids``,
     sending each window's tally (``(window, Tally)``) as the window ends."""
     async def run() -> None:
@@ -249,13 +293,16 @@ def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: flo
         tally, told = Tally(), Tally()
         stop = start + seconds * windows
         rng = random.Random(seed)
-        people = asyncio.gather(*(person(base, i, bot, stop, tally, random.Random(rng.random())) for i in ids))
+        http = http_client(base)
+        people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think)
+                                  for i in ids))
         for k in range(windows):
             await asyncio.sleep(max(0.0, start + seconds * (k + 1) - time.monotonic()))
             out.put((k, Tally(tally.rtts[len(told.rtts):], tally.frames - told.frames, tally.bytes - told.bytes,
                               tally.games - told.games, tally.errors - told.errors)))
             told = Tally(list(tally.rtts), tally.frames, tally.bytes, tally.games, tally.errors)
         await people
+        await http.aclose()
 
     asyncio.run(run())
 
@@ -278,6 +325,9 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=1,
                     help="load-client processes the people are shared out over (1: this process; use 2-4"
                     " at hundreds of tables, where one client's event loop would lag behind the server)")
+    ap.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                    help="each person's mean thinking time before an action (log-normal; at most half a timed"
+                    " decision's time left). 0, the default: act as soon as allowed")
     ap.add_argument("--compress", action="store_true",
                     help="the server's --compress (permessage-deflate frames; off by default)")
     args = ap.parse_args()
@@ -288,6 +338,8 @@ def main() -> None:
         if not 0 < args.soak <= 1440:
             raise SystemExit("--soak takes 1-1440 minutes")
         levels = levels[:1]
+    if not 0 <= args.think <= 60:
+        raise SystemExit("--think takes 0-60 seconds (the mean thinking time before each action)")
     if not 1 <= args.clients <= 16:
         raise SystemExit("--clients takes 1-16 processes")
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
@@ -299,7 +351,8 @@ def main() -> None:
         try:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
-                  f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level")
+                  f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level, "
+                  f"people {'think ' + format(args.think, 'g') + ' s on average' if args.think else 'act at once'}")
             for i in range(min(args.hard_tables, 20)):
                 httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
                     "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
@@ -320,15 +373,17 @@ def main() -> None:
             if args.soak is None:
                 for n in levels:
                     if args.clients > 1:
-                        show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients))
+                        show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients,
+                                                think=args.think))
                     else:
-                        show(asyncio.run(level(base, n, args.seconds, args.bot, proc)))
+                        show(asyncio.run(level(base, n, args.seconds, args.bot, proc, think=args.think)))
             else:  # one level, played on across windows
                 windows = max(1, round(args.soak * 60 / args.seconds))
                 if args.clients > 1:
-                    level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show)
+                    level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show,
+                                       args.think)
                 else:
-                    asyncio.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show))
+                    asyncio.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think))
             if args.soak is not None and len(rss) >= 2:
                 hours = (len(rss) - 1) * args.seconds / 3600
                 half = rss[len(rss) // 2:]  # the second half: past the warm-up
