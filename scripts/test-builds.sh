@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the conformance suite, the golden replays and the bot-determinism tests against
 # both builds of the engine: the plain Python source, and the mypyc-compiled hot modules
-# (src/knockabout/compiled.py lists them) built from that same source.
+# (src/knockabout/compiled.py lists them) built from that same source, and on the compiled
+# build the server frame tests too (its frames module is compiled).
 #
 #   scripts/test-builds.sh [extra pytest args]
 #   BUILDS=compiled scripts/test-builds.sh      # one build only (default: "plain compiled")
@@ -17,12 +18,15 @@ PY=${PYTHON:-$ROOT/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 BUILDS=${BUILDS:-plain compiled}
 TESTS=(tests/conformance tests/golden tests/bots tests/core/test_compiled.py tests/sim/test_bench.py)
+# the server's frames are compiled too (every change's patch); the unit suite already runs
+# these tests on the plain source, so the compiled build alone adds them
+COMPILED_TESTS=(tests/server/test_frames.py tests/server/test_patch_frames.py)
 
 # copy_src and build_compiled
 . scripts/build-compiled.sh
 
-run_tests() {  # build-name pythonpath-dir
-    echo "== $1 build: ${TESTS[*]}"
+run_tests() {  # build-name pythonpath-dir [more tests and pytest args]
+    echo "== $1 build: ${TESTS[*]} ${*:3}"
     PYTHONPATH="$2:$ROOT" KNOCKABOUT_EXPECT_BUILD="$1" "$PY" -m pytest -q -p no:cacheprovider "${TESTS[@]}" "${@:3}"
 }
 
@@ -39,4 +43,4 @@ if [[ $status == 3 ]]; then
     exit 0
 fi
 [[ $status == 0 ]] || { echo "knockabout: the compiled build failed; tested the plain build only"; exit 1; }
-run_tests compiled "$dir" "$@"
+run_tests compiled "$dir" "${COMPILED_TESTS[@]}" "$@"

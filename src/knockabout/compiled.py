@@ -60,6 +60,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "knockabout.games.knockdown.tasks",
     "knockabout.games.knockdown.turn",
     "knockabout.bots.ismcts",
+    "knockabout.server.frames",  # every change's message, patch and frame text on a live server
 )
 """The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths)."""
 
