@@ -14,6 +14,7 @@ from rich.console import Console
 
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.server import ServerSettings, create_app
+from knockabout.server.collector import FULL_GC_EVERY
 from knockabout.server.guards import MAX_MESSAGE_CHARS
 from knockabout.server.quotas import rate
 from knockabout.store import Store, default_data_dir
@@ -54,6 +55,11 @@ def serve(
         help="worker processes each bot level that searches (medium, hard) thinks in, off the server's"
         " interpreter (0: threads instead)",
     ),
+    full_gc_every: float = typer.Option(
+        FULL_GC_EVERY, "--full-gc-every", min=0.0,
+        help="seconds between full garbage collections, each a pause of every table (a few hundred ms at 1,000"
+        " tables); Python's own schedule ran one every few seconds under load (0: Python's schedule)",
+    ),
     compress: bool = typer.Option(
         False, "--compress/--no-compress",
         help="compress WebSocket frames (permessage-deflate) for browsers that offer it: less traffic on a"
@@ -72,7 +78,7 @@ def serve(
         db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
-        bot_processes=bot_processes, warm_bots=True,
+        bot_processes=bot_processes, warm_bots=True, full_gc_every=full_gc_every,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     for line in where_to_open(host, port):

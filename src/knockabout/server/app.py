@@ -54,6 +54,7 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.protocol import Game
 from knockabout.core.registry import all_games, game_ids, get_game
 from knockabout.core.replay import GameRecord
+from knockabout.server.collector import CollectorSchedule
 from knockabout.server.guards import (
     GONE,
     NOT_JSON,
@@ -186,9 +187,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.state.resumed = manager.resume_all()
         if cfg.warm_bots:
             manager.thinkers.warm_all(game_ids())
+        collector = CollectorSchedule(cfg.full_gc_every)  # full collections on a schedule (see .collector)
+        collector.start()
+        app.state.collector = collector
         try:
             yield
         finally:
+            await collector.stop()
             await manager.close()
             store.close()
 

@@ -28,5 +28,7 @@ class ServerSettings:
     bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
     slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
     warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
+    # seconds between full garbage collections (0: Python's own schedule; serve: FULL_GC_EVERY)
+    full_gc_every: float = 0.0
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
