@@ -384,7 +384,7 @@ def main() -> None:
                                        args.think)
                 else:
                     asyncio.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think))
-            if args.soak is not None and len(rss) >= 2:
+            if args.soak is not None and len(rss) >= 4:  # (a trend needs two windows in the second half)
                 hours = (len(rss) - 1) * args.seconds / 3600
                 half = rss[len(rss) // 2:]  # the second half: past the warm-up
                 slope = statistics.linear_regression(range(len(half)), half).slope * 3600 / args.seconds

@@ -229,6 +229,23 @@ def test_nothing_changed_sends_nothing_and_a_long_patch_sends_the_whole_update()
     assert shown(other).text == frame_text({k: v for k, v in other.items() if k not in ("type", "events")})
 
 
+def test_a_connection_keeps_its_last_message_as_text_and_patches_from_it_exactly() -> None:
+    message = {"type": "update", "seat": 0, "version": 7, "view": {"hand": ["jab", "cross"], "hp": 1.0},
+               "table": {"seed": None}, "events": []}
+    kept = shown(message)
+    assert kept.exact is None, "no objects of the message are kept: the garbage collector never walks them"
+    assert kept.version == 7 and kept.state() == state_of(message)
+    assert kept.state() is not kept.state()
+    # a finished table's 256-bit seed: orjson would read its text back as a float, so that state is kept whole
+    seed = 2**255 + 12345
+    over = {**message, "version": 8, "table": {"seed": seed}}
+    last = shown(over)
+    assert last.exact is not None and last.state()["table"]["seed"] == seed
+    after = {**over, "version": 9}
+    frame = json.loads(change_frame(last, shown(after), after) or "")
+    assert frame["ops"] == [{"op": "replace", "path": "/version", "value": 9}], "the seed is not sent again"
+
+
 @pytest.mark.parametrize(("old", "new"), [
     ({"a": 1}, {"a": True}), ({"a": 1}, {"a": 1.0}), ({"a": [1, 2]}, {"a": [True, 2]}),
     ({"a": [{"x": 0}]}, {"a": [{"x": False}]}), ({"a": {"b": [1, 2, 3]}}, {"a": {"b": [0, 1, 2, 3]}}),
