@@ -1,0 +1,58 @@
+"""The load benchmark (benchmarks/load.py) in small: its people act and think as the
+script says, and a few tables against a real `knockabout serve` give round trips with no
+error and no server traceback. The numbers themselves belong in docs/live-play.md."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).parents[2] / "benchmarks" / "load.py"
+
+
+@pytest.fixture(scope="module")
+def load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("load_benchmark", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_people_think_as_told(load: ModuleType) -> None:
+    rng = random.Random(4)
+    assert load.think_time(0.0, rng, None) == 0.0, "--think 0: act as soon as allowed"
+    pauses = [load.think_time(3.0, rng, None) for _ in range(4000)]
+    assert 2.6 < statistics.fmean(pauses) < 3.4, "the mean asked for"
+    assert statistics.median(pauses) < 3.0, "most answers quicker than the mean, a few slow"
+    assert max(pauses) <= 30.0
+    timed = [load.think_time(3.0, rng, {"seat": 0, "left": 4.0, "limit": 10}) for _ in range(500)]
+    assert max(timed) <= 2.0, "at most half a timed decision's time left"
+
+
+def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--levels", "3", "--seconds", "6", "--think", "0.3", "--pace", "0.1",
+         "--bot-delay", "0.2", "--db", f"sqlite:///{tmp_path / 'load.db'}"],
+        capture_output=True, text=True, timeout=180, check=True).stdout
+    assert "people think 0.3 s on average" in out
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 1, out
+    tables, actions, p50, p99 = (float(x) for x in rows[0][:4])
+    errors = float(rows[0][8])
+    assert tables == 3 and actions >= 5 and errors == 0, out
+    assert 0 < p50 <= p99, out
+    assert "server tracebacks: 0" in out
+
+
+def test_bad_flags_are_one_clear_line() -> None:
+    r = subprocess.run([sys.executable, str(SCRIPT), "--think", "-1"], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "--think takes 0-60 seconds" in r.stderr
