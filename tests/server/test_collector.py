@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from knockabout.cli.main import app as cli
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.collector import NEVER, CollectorSchedule
+from tests.server.test_durable_store import run_async  # (asyncio.run on a thread of its own)
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +39,7 @@ def test_a_running_schedule_stops_full_collections_and_freezes_what_the_server_h
         finally:
             await schedule.stop()
 
-    during, frozen = asyncio.run(run())
+    during, frozen = run_async(run())
     assert during == (young, middle, NEVER)
     assert frozen > 0
     assert gc.get_threshold() == (young, middle, oldest)
@@ -61,7 +62,7 @@ def test_the_schedule_runs_full_collections_itself_and_they_free_cycles() -> Non
         finally:
             await schedule.stop()
 
-    pauses = asyncio.run(run())
+    pauses = run_async(run())
     assert len(pauses) >= 2, "a full collection every 0.05 s"
     assert not any(isinstance(o, Node) for o in gc.get_objects())
 
@@ -80,7 +81,7 @@ def test_servers_in_one_process_share_one_schedule() -> None:
         seen.append(gc.get_threshold()[2])
         return seen
 
-    assert asyncio.run(run()) == [NEVER, NEVER, before[2]]
+    assert run_async(run()) == [NEVER, NEVER, before[2]]
 
 
 def test_zero_leaves_pythons_schedule_alone() -> None:
@@ -94,7 +95,7 @@ def test_zero_leaves_pythons_schedule_alone() -> None:
         finally:
             await schedule.stop()
 
-    assert asyncio.run(run()) == before
+    assert run_async(run()) == before
     with pytest.raises(ValueError, match=r"0 \(Python's schedule\) or more"):
         CollectorSchedule(-1.0)
 
