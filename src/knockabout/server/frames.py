@@ -45,10 +45,15 @@ def frame_text(data: Any) -> str:
     Any JSON value may be given (tests compare parts of messages by their texts).
     orjson stops at 64-bit integers, so a frame that carries a finished table's 256-bit
     seed is written by the standard library instead."""
+    return _written(data)[0]
+
+
+def _written(data: Any) -> tuple[str, bool]:
+    """:func:`frame_text`, and whether orjson wrote it (so reads it back exactly)."""
     try:
-        return orjson.dumps(data).decode()
+        return orjson.dumps(data).decode(), True
     except orjson.JSONEncodeError:
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False), False
 
 
 def update_message(
@@ -99,7 +104,7 @@ class Shown:
     walk its few hundred lists and dicts (a Knockdown message) again and again and then
     promote them to the oldest, whose full collections they made frequent. With 1,000
     connections that was most of the young collections' work. The next patch reads the
-    text back (:meth:`state`: orjson, about 20 µs for a 10 KB message), and the objects
+    text back (:meth:`state`: orjson, about 50 µs for an 11 KB Knockdown message), and the objects
     it makes are gone again as soon as the patch is built. A state whose text orjson
     cannot read back exactly (a finished table's 256-bit seed, which it would read as a
     float) is kept as it is."""
@@ -111,10 +116,8 @@ class Shown:
     @classmethod
     def of(cls, message: dict[str, Any]) -> Shown:
         state = state_of(message)
-        try:
-            return cls(orjson.dumps(state).decode(), state["version"])
-        except orjson.JSONEncodeError:
-            return cls(json.dumps(state, separators=(",", ":"), ensure_ascii=False), state["version"], state)
+        text, exact = _written(state)
+        return cls(text, state["version"], None if exact else state)
 
     def state(self) -> dict[str, Any]:
         """The message's state (a new copy each call, unless kept)."""
