@@ -23,6 +23,7 @@ A database made by an older version gains the newer columns when it is opened
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -240,22 +241,45 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
         s.add(_table_row(c.table))
     if creates:
         s.flush()  # a refused row fails here
-    tables = cast(Table, TableRow.__table__)
+    statements = _statements()
     if seats:
-        _update_rows(s, update(tables).where(tables.c.id == bindparam("b_id")).values(
-            seats=bindparam("b_seats"), status=bindparam("b_status")),
-            [{"b_id": w.table_id, "b_seats": w.seats, "b_status": w.status} for w in seats.values()])
+        _update_rows(s, statements.seats,
+                     [{"b_id": w.table_id, "b_seats": w.seats, "b_status": w.status} for w in seats.values()])
     if actions:
-        s.execute(insert(cast(Table, ActionRow.__table__)), actions)
+        s.execute(statements.actions, actions)
     if clocks:
-        _update_rows(s, update(tables).where(tables.c.id == bindparam("b_id")).values(
-            clock_step=bindparam("b_step"), clock_deadline=bindparam("b_deadline")),
-            [{"b_id": w.table_id, "b_step": w.step, "b_deadline": w.deadline} for w in clocks.values()])
+        _update_rows(s, statements.clocks,
+                     [{"b_id": w.table_id, "b_step": w.step, "b_deadline": w.deadline} for w in clocks.values()])
     if finishes:
-        _update_rows(s, update(tables).where(tables.c.id == bindparam("b_id")).values(
+        _update_rows(s, statements.finishes,
+                     [{"b_id": w.table_id, "b_result": w.result, "b_at": w.at} for w in finishes.values()])
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """The batched writes' statements, built once: building one (its clauses and its
+    cache key, which SQLAlchemy memoizes per statement object) cost about as much Python
+    as the rest of a small group commit."""
+
+    seats: Any
+    actions: Any
+    clocks: Any
+    finishes: Any
+
+
+@functools.cache
+def _statements() -> _Statements:
+    tables = cast(Table, TableRow.__table__)
+    by_id = tables.c.id == bindparam("b_id")
+    return _Statements(
+        seats=update(tables).where(by_id).values(seats=bindparam("b_seats"), status=bindparam("b_status")),
+        actions=insert(cast(Table, ActionRow.__table__)),
+        clocks=update(tables).where(by_id).values(clock_step=bindparam("b_step"),
+                                                  clock_deadline=bindparam("b_deadline")),
+        finishes=update(tables).where(by_id).values(
             status="finished", result=bindparam("b_result"), finished_at=bindparam("b_at"),
             clock_step=None, clock_deadline=None),
-            [{"b_id": w.table_id, "b_result": w.result, "b_at": w.at} for w in finishes.values()])
+    )
 
 
 def _update_rows(s: Session, stmt: Any, rows: list[dict[str, Any]]) -> None:
