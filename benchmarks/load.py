@@ -15,6 +15,17 @@ With ``--soak MINUTES`` the first level runs that long, in windows of ``--second
 (default 60 then), one line per window, and ends with the RSS of the first and last
 windows and its growth per hour (a leak shows as steady growth).
 
+To measure a server alone, run it yourself (on this machine or another, started as you
+would serve it) and give ``--server http://HOST:PORT``: the script then only plays, so the
+load client can run on another machine and take none of the server's cores. Give
+``--server-pid PID`` as well when the server runs on this machine, for its CPU and RSS
+columns (without it they show as ``-``). Start such a server with ``--create-rate off
+--message-rate off`` (the people create tables and send messages far faster than a
+person would) and a long ``--grace``.
+
+    knockabout serve --port 8765 --create-rate off --message-rate off --grace 86400 &
+    .venv/bin/python benchmarks/load.py --server http://127.0.0.1:8765 --server-pid $! --levels 100
+
 Bounded: at most 1,000 tables and 600 s per level.
 """
 
@@ -40,7 +51,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import psutil
+import uvloop
 from websockets.asyncio.client import connect
 
 from knockabout.server.frames import Follower, OutOfStep
@@ -98,7 +111,7 @@ def http_client(base: str) -> httpx.AsyncClient:
     of a 1,000-table level, which the round trips then measured. No kept-alive
     connections: a game outlasts the server's keep-alive timeout, and reusing a connection
     the server is just closing fails the next create with a ReadError."""
-    return httpx.AsyncClient(base_url=f"http://{base}", timeout=30, trust_env=False,
+    return httpx.AsyncClient(base_url=base, timeout=30, trust_env=False,
                              limits=httpx.Limits(max_connections=None, max_keepalive_connections=0))
 
 
@@ -113,7 +126,7 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
             tally.errors += 1
             await asyncio.sleep(1)
             continue
-        async with connect(f"ws://{base}/ws/tables/{made['id']}", max_size=None) as ws:
+        async with connect(f"ws{base.removeprefix('http')}/ws/tables/{made['id']}", max_size=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
             sent: tuple[int, float] | None = None
             planned: tuple[int, str, float] | None = None  # (version, action, when to send it)
@@ -128,7 +141,8 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
                     continue
                 until = stop if planned is None else min(stop, planned[2])
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.001, until - time.monotonic()))
+                    async with asyncio.timeout(max(0.001, until - time.monotonic())):
+                        raw = await ws.recv()
                 except TimeoutError:
                     if planned is None:
                         break
@@ -136,7 +150,7 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
                 tally.frames += 1
                 tally.bytes += len(raw)
                 try:
-                    msg = copy.read(json.loads(raw))  # a patch read as the update it stands for
+                    msg = copy.read(orjson.loads(raw))  # a patch read as the update it stands for
                 except OutOfStep:
                     tally.errors += 1
                     await ws.send(json.dumps({"type": "sync"}))
@@ -185,7 +199,8 @@ class Window:
     server's, its bot processes', and the load client's: this process and its client
     processes, with ``--clients``)."""
 
-    def __init__(self, tally: Tally, proc: psutil.Process, clients: list[psutil.Process] | None = None) -> None:
+    def __init__(self, tally: Tally, proc: psutil.Process | None,
+                 clients: list[psutil.Process] | None = None) -> None:
         self.tally, self.proc = tally, proc
         self.clients = [psutil.Process(), *(clients or [])]
         self._look()
@@ -201,15 +216,29 @@ class Window:
         t = self.tally
         self.rtts, self.frames, self.games, self.errors = len(t.rtts), t.frames, t.games, t.errors
         self.bytes = t.bytes
-        self.cpu, self.mine, self.at = self.proc.cpu_times(), self._client_cpu(), time.monotonic()
-        self.kids = {k.pid: sum(k.cpu_times()[:2]) for k in self.proc.children(recursive=True)}
+        self.cpu, self.mine, self.at = self._server_cpu(), self._client_cpu(), time.monotonic()
+        self.kids = self._kids_cpu()
+
+    def _server_cpu(self) -> float:
+        """The server process's CPU seconds so far (NaN for a server given by ``--server``
+        alone: its process is not known here)."""
+        if self.proc is None:
+            return math.nan
+        cpu = self.proc.cpu_times()
+        return float(cpu.user + cpu.system)
+
+    def _kids_cpu(self) -> dict[int, float]:
+        if self.proc is None:
+            return {}
+        return {k.pid: sum(k.cpu_times()[:2]) for k in self.proc.children(recursive=True)}
 
     def close(self, tables: int) -> dict[str, float]:
         """The window since the last look (or the start), as one result line; starts the next."""
-        t, cpu, mine, at = self.tally, self.proc.cpu_times(), self._client_cpu(), time.monotonic()
+        t, cpu, mine, at = self.tally, self._server_cpu(), self._client_cpu(), time.monotonic()
         span = at - self.at
-        busy = (cpu.user - self.cpu.user) + (cpu.system - self.cpu.system)
-        kids = sum(sum(k.cpu_times()[:2]) - self.kids.get(k.pid, 0.0) for k in self.proc.children(recursive=True))
+        busy = cpu - self.cpu
+        now = self._kids_cpu()
+        kids = math.nan if self.proc is None else sum(v - self.kids.get(pid, 0.0) for pid, v in now.items())
         client = mine - self.mine
         rtts = sorted(t.rtts[self.rtts:])
         q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
@@ -217,13 +246,14 @@ class Window:
                "frames_per_s": (t.frames - self.frames) / span, "cpu_pct": 100 * busy / span,
                "bytes_per_frame": (t.bytes - self.bytes) / max(1, t.frames - self.frames),
                "client_cpu_pct": 100 * client / span, "bots_cpu_pct": 100 * kids / span,
-               "rss_mb": self.proc.memory_info().rss / 2**20, "games": t.games - self.games,
+               "rss_mb": math.nan if self.proc is None else self.proc.memory_info().rss / 2**20,
+               "games": t.games - self.games,
                "errors": t.errors - self.errors}
         self._look()
         return out
 
 
-async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process,
+async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process | None,
                 windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
                 think: float = 0.0) -> dict[str, float]:
     """N people each playing table after table for ``windows`` x ``seconds``; with ``report``,
@@ -247,7 +277,8 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
     return line
 
 
-def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process, clients: int,
+def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process | None,
+                       clients: int,
                        windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
                        think: float = 0.0) -> dict[str, float]:
     """:func:`level` with the people shared out over ``clients`` processes (table i in
@@ -304,7 +335,7 @@ def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: flo
         await people
         await http.aclose()
 
-    asyncio.run(run())
+    uvloop.run(run())
 
 
 def main() -> None:
@@ -330,6 +361,11 @@ def main() -> None:
                     " decision's time left). 0, the default: act as soon as allowed")
     ap.add_argument("--compress", action="store_true",
                     help="the server's --compress (permessage-deflate frames; off by default)")
+    ap.add_argument("--server", default=None, metavar="URL",
+                    help="play against this running server (http://HOST:PORT) instead of starting one; the"
+                    " server options (--db, --pace, --bot-delay, --bot-processes, --compress) are then its own")
+    ap.add_argument("--server-pid", type=int, default=None, metavar="PID",
+                    help="with --server on this machine: its process, for the CPU and RSS columns")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if args.seconds is None:
@@ -344,6 +380,15 @@ def main() -> None:
         raise SystemExit("--clients takes 1-16 processes")
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
+    if args.server is not None:
+        given = [f for f, v in (("--db", args.db), ("--bot-processes", args.bot_processes),
+                                ("--compress", args.compress or None)) if v is not None]
+        if given:
+            raise SystemExit(f"{', '.join(given)}: with --server these are the running server's own options")
+        play_given(args, levels)
+        return
+    if args.server_pid is not None:
+        raise SystemExit("--server-pid goes with --server (a server this script starts is measured anyway)")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
@@ -352,45 +397,8 @@ def main() -> None:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level, "
-                  f"people {'think ' + format(args.think, 'g') + ' s on average' if args.think else 'act at once'}")
-            for i in range(min(args.hard_tables, 20)):
-                httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
-                    "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
-            if args.hard_tables:
-                print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
-            print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
-                  "  bot procs cpu %  B/frame")
-            rss: list[float] = []
-
-            def show(r: dict[str, float]) -> None:
-                rss.append(r["rss_mb"])
-                print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
-                      f"{r['frames_per_s']:8.0f}  {r['cpu_pct']:5.0f}  {r['rss_mb']:6.0f}  {r['games']:5.0f}  "
-                      f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {r['bots_cpu_pct']:15.0f}  "
-                      f"{r['bytes_per_frame']:7.0f}", flush=True)
-
-            base = f"127.0.0.1:{port}"
-            if args.soak is None:
-                for n in levels:
-                    if args.clients > 1:
-                        show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients,
-                                                think=args.think))
-                    else:
-                        show(asyncio.run(level(base, n, args.seconds, args.bot, proc, think=args.think)))
-            else:  # one level, played on across windows
-                windows = max(1, round(args.soak * 60 / args.seconds))
-                if args.clients > 1:
-                    level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show,
-                                       args.think)
-                else:
-                    asyncio.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think))
-            if args.soak is not None and len(rss) >= 4:  # (a trend needs two windows in the second half)
-                hours = (len(rss) - 1) * args.seconds / 3600
-                half = rss[len(rss) // 2:]  # the second half: past the warm-up
-                slope = statistics.linear_regression(range(len(half)), half).slope * 3600 / args.seconds
-                print(f"soak: RSS {rss[0]:.0f} MB in the first window, {rss[-1]:.0f} MB in the last "
-                      f"({hours:.2f} h later), at most {max(rss):.0f} MB; second half's trend "
-                      f"{slope:+.1f} MB per hour")
+                  f"people {people_text(args.think)}")
+            run_levels(args, levels, f"http://127.0.0.1:{port}", proc)
         finally:
             server.terminate()
             try:
@@ -401,6 +409,78 @@ def main() -> None:
             tracebacks = err.decode(errors="replace").count("Traceback")
             print(f"server tracebacks: {tracebacks}")
 
+
+def people_text(think: float) -> str:
+    return f"think {think:g} s on average" if think else "act at once"
+
+
+def play_given(args: argparse.Namespace, levels: list[int]) -> None:
+    """The levels against a server started elsewhere (``--server``)."""
+    base = args.server.rstrip("/")
+    if not base.startswith(("http://", "https://")) or "/" in base.split("://", 1)[1]:
+        raise SystemExit(f"--server takes the server's address as http://HOST:PORT, not {args.server!r}")
+    try:
+        httpx.get(f"{base}/api/games", timeout=5, trust_env=False).raise_for_status()
+    except httpx.HTTPError as exc:
+        raise SystemExit(f"no knockabout server answers at {base} ({exc})") from None
+    proc = None
+    if args.server_pid is not None:
+        try:
+            proc = psutil.Process(args.server_pid)
+        except psutil.Error:
+            raise SystemExit(f"--server-pid {args.server_pid}: no such process on this machine") from None
+    print(f"server {base} (started elsewhere{'' if proc is None else f', pid {proc.pid}'}), bot {args.bot}, "
+          f"{args.seconds:.0f}s per level, people {people_text(args.think)}")
+    run_levels(args, levels, base, proc)
+    print("server tracebacks: not seen here (read the server's own log)")
+
+
+def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psutil.Process | None) -> None:
+    """Play the levels (or the soak) against the server at ``base``, a line per level or window."""
+    for i in range(min(args.hard_tables, 20)):
+        httpx.post(f"{base}/api/tables", json={
+            "game": GAMES[i % len(GAMES)], "seats": ["hard", "hard"], "config": {}}).raise_for_status()
+    if args.hard_tables:
+        print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
+    print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
+          "  bot procs cpu %  B/frame")
+    rss: list[float] = []
+
+    def show(r: dict[str, float]) -> None:
+        rss.append(r["rss_mb"])
+        print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
+              f"{r['frames_per_s']:8.0f}  {shown(r['cpu_pct'], 5)}  {shown(r['rss_mb'], 6)}  {r['games']:5.0f}  "
+              f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {shown(r['bots_cpu_pct'], 15)}  "
+              f"{r['bytes_per_frame']:7.0f}", flush=True)
+
+    if args.soak is None:
+        for n in levels:
+            if args.clients > 1:
+                show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients,
+                                        think=args.think))
+            else:
+                show(uvloop.run(level(base, n, args.seconds, args.bot, proc, think=args.think)))
+    else:  # one level, played on across windows
+        windows = max(1, round(args.soak * 60 / args.seconds))
+        if args.clients > 1:
+            level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show,
+                               args.think)
+        else:
+            uvloop.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think))
+    # (a trend needs two windows in the second half, and the server's RSS)
+    if args.soak is not None and len(rss) >= 4 and not math.isnan(rss[0]):
+        hours = (len(rss) - 1) * args.seconds / 3600
+        half = rss[len(rss) // 2:]  # the second half: past the warm-up
+        slope = statistics.linear_regression(range(len(half)), half).slope * 3600 / args.seconds
+        print(f"soak: RSS {rss[0]:.0f} MB in the first window, {rss[-1]:.0f} MB in the last "
+              f"({hours:.2f} h later), at most {max(rss):.0f} MB; second half's trend "
+              f"{slope:+.1f} MB per hour")
+
+
+
+def shown(value: float, width: int) -> str:
+    """A column's number, or ``-`` where it was not measured (a server started elsewhere)."""
+    return f"{'-':>{width}}" if math.isnan(value) else f"{value:{width}.0f}"
 
 if __name__ == "__main__":
     main()

@@ -9,9 +9,11 @@ import random
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
+import httpx
 import pytest
 
 SCRIPT = Path(__file__).parents[2] / "benchmarks" / "load.py"
@@ -56,3 +58,55 @@ def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) ->
 def test_bad_flags_are_one_clear_line() -> None:
     r = subprocess.run([sys.executable, str(SCRIPT), "--think", "-1"], capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and "--think takes 0-60 seconds" in r.stderr
+
+
+def test_a_server_started_elsewhere_is_played_and_measured_by_its_pid(tmp_path: Path) -> None:
+    """``--server URL`` plays against a running server (so the load client can run on another
+    machine); ``--server-pid`` adds its CPU and RSS, which are ``-`` without it."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", f"sqlite:///{tmp_path / 'elsewhere.db'}", "--create-rate", "off", "--message-rate", "off",
+         "--grace", "86400", "--pace", "0.1", "--bot-delay", "0.2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(400):
+            try:
+                httpx.get(f"{base}/api/games", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        out = subprocess.run(
+            [sys.executable, str(SCRIPT), "--server", base + "/", "--server-pid", str(server.pid), "--levels", "3",
+             "--seconds", "5", "--think", "0.2"], capture_output=True, text=True, timeout=120, check=True).stdout
+        assert f"started elsewhere, pid {server.pid}" in out, out
+        row = next(line.split() for line in out.splitlines() if line.strip()[:1].isdigit())
+        tables, actions, cpu, rss, errors = float(row[0]), float(row[1]), row[5], row[6], float(row[8])
+        assert tables == 3 and actions >= 3 and errors == 0, out
+        assert float(cpu) >= 0 and float(rss) > 20, "the server's own CPU and RSS, by its pid"
+        bare = subprocess.run([sys.executable, str(SCRIPT), "--server", base, "--levels", "2", "--seconds", "3",
+                               "--think", "0.2"], capture_output=True, text=True, timeout=120, check=True).stdout
+        row = next(line.split() for line in bare.splitlines() if line.strip()[:1].isdigit())
+        assert row[5] == "-" and row[6] == "-" and row[10] == "-", "not measured, and not made up"
+        assert "not seen here" in bare
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize(("flags", "says"), [
+    (["--server", "localhost:8000"], "--server takes the server's address as http://HOST:PORT"),
+    (["--server", "http://127.0.0.1:9"], "no knockabout server answers at http://127.0.0.1:9"),
+    (["--server", "http://127.0.0.1:9", "--db", "sqlite://"], "--db: with --server these are the running"),
+    (["--server-pid", "1"], "--server-pid goes with --server"),
+])
+def test_bad_server_flags_are_one_clear_line(flags: list[str], says: str) -> None:
+    r = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
