@@ -203,6 +203,7 @@ class Window:
                  clients: list[psutil.Process] | None = None) -> None:
         self.tally, self.proc = tally, proc
         self.clients = [psutil.Process(), *(clients or [])]
+        self.every: list[float] = []  # every round trip of every window so far (for a soak's whole run)
         self._look()
 
     def _client_cpu(self) -> float:
@@ -242,13 +243,16 @@ class Window:
         client = mine - self.mine
         rtts = sorted(t.rtts[self.rtts:])
         q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
+        self.every += rtts
+        whole = statistics.quantiles(self.every, n=100) if len(self.every) >= 2 else [float("nan")] * 99
         out = {"tables": tables, "actions": len(rtts), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
                "frames_per_s": (t.frames - self.frames) / span, "cpu_pct": 100 * busy / span,
                "bytes_per_frame": (t.bytes - self.bytes) / max(1, t.frames - self.frames),
                "client_cpu_pct": 100 * client / span, "bots_cpu_pct": 100 * kids / span,
                "rss_mb": math.nan if self.proc is None else self.proc.memory_info().rss / 2**20,
                "games": t.games - self.games,
-               "errors": t.errors - self.errors}
+               "errors": t.errors - self.errors,
+               "all_actions": len(self.every), "all_p50_ms": whole[49] * 1000, "all_p99_ms": whole[98] * 1000}
         self._look()
         return out
 
@@ -445,9 +449,11 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psu
     print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
           "  bot procs cpu %  B/frame")
     rss: list[float] = []
+    lines: list[dict[str, float]] = []
 
     def show(r: dict[str, float]) -> None:
         rss.append(r["rss_mb"])
+        lines.append(r)
         print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
               f"{r['frames_per_s']:8.0f}  {shown(r['cpu_pct'], 5)}  {shown(r['rss_mb'], 6)}  {r['games']:5.0f}  "
               f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {shown(r['bots_cpu_pct'], 15)}  "
@@ -467,6 +473,11 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psu
                                args.think)
         else:
             uvloop.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think))
+    if args.soak is not None and lines:
+        last, over = lines[-1], sum(1 for r in lines if r["p99_ms"] > 50)
+        print(f"soak: {last['all_actions']:.0f} actions in {len(lines)} windows, round trip p50 "
+              f"{last['all_p50_ms']:.1f} ms, p99 {last['all_p99_ms']:.1f} ms over the whole run; "
+              f"{over} of {len(lines)} windows had a p99 over 50 ms")
     # (a trend needs two windows in the second half, and the server's RSS)
     if args.soak is not None and len(rss) >= 4 and not math.isnan(rss[0]):
         hours = (len(rss) - 1) * args.seconds / 3600

@@ -110,3 +110,18 @@ def test_bad_server_flags_are_one_clear_line(flags: list[str], says: str) -> Non
     r = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and says in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_soak_sums_up_the_whole_run(tmp_path: Path) -> None:
+    """Besides a line per window, a soak gives the round trip over all its windows and how
+    many windows had a p99 over 50 ms (a pause once in a while shows there)."""
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--levels", "2", "--soak", "0.1", "--seconds", "3", "--think", "0.2",
+         "--pace", "0.1", "--bot-delay", "0.2", "--db", f"sqlite:///{tmp_path / 'soak.db'}"],
+        capture_output=True, text=True, timeout=180, check=True).stdout
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 2, out
+    summary = next(line for line in out.splitlines() if line.startswith("soak:") and "whole run" in line)
+    actions = int(summary.split()[1])
+    assert actions == sum(int(r[1]) for r in rows), "every window's round trips, no more"
+    assert "of 2 windows had a p99 over 50 ms" in summary
