@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -9,6 +12,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
@@ -40,6 +44,29 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., Any]]:
 
 
 _FOLLOWERS: WeakKeyDictionary[Any, Follower] = WeakKeyDictionary()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def uvicorn_running(config: uvicorn.Config) -> Iterator[None]:
+    """A real uvicorn server on a thread of this process, from started to stopped."""
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 def follower(ws: Any) -> Follower:

@@ -5,39 +5,19 @@ protocol and its parser refer to each other, and after an upgrade nothing broke 
 from __future__ import annotations
 
 import gc
-import socket
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.sync.client import connect
 
 from knockabout.cli.serve import server_config
 from knockabout.server import ServerSettings, create_app
+from tests.server.conftest import free_port, uvicorn_running
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@contextmanager
-def running(config: uvicorn.Config) -> Iterator[None]:
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def protocols() -> int:
@@ -49,14 +29,12 @@ def left_behind(tmp_path: Path, stock: bool, connections: int = 12) -> int:
     """How many HTTP protocol objects are still tracked after ``connections`` WebSocket
     connections opened and closed, with the cyclic collector off meanwhile (so what only it
     could free is still there)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / f'c{stock}.db'}"))
     config = server_config(app, "127.0.0.1", port, compress=False)
     if stock:
         config.http = "httptools"  # uvicorn's own protocol, as before
-    with running(config):
+    with uvicorn_running(config):
         table = httpx.post(f"http://127.0.0.1:{port}/api/tables",
                            json={"game": "nak-muay", "seats": ["random", "random"]}).json()
         gc.collect()
