@@ -116,9 +116,11 @@ def http_client(base: str) -> httpx.AsyncClient:
 
 
 async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: float, tally: Tally,
-                 rng: random.Random, think: float = 0.0) -> None:
+                 rng: random.Random, think: float = 0.0, delay: float = 0.0) -> None:
     """One seat at a time: create a table, play it to the end, repeat; each action sent as
-    soon as allowed (``think`` 0) or after a person's thinking time (:func:`think_time`)."""
+    soon as allowed (``think`` 0) or after a person's thinking time (:func:`think_time`).
+    The first table is created ``delay`` seconds in (:func:`arrival`)."""
+    await asyncio.sleep(delay)
     while time.monotonic() < stop:
         game = GAMES[n % len(GAMES)]
         made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
@@ -179,6 +181,13 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
                         await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
                     else:
                         planned = (msg["version"], action, time.monotonic() + pause)
+
+
+def arrival(i: int, tables: int, ramp: float) -> float:
+    """When person ``i`` of ``tables`` sits down at its first table, in seconds from the
+    level's start: all at once with ``ramp`` 0, else evenly over the first ``ramp`` seconds
+    (people arriving, as at a real server, rather than a thousand tables made in one second)."""
+    return ramp * i / tables if tables > 0 else 0.0
 
 
 def think_time(mean: float, rng: random.Random, clock: dict[str, Any] | None) -> float:
@@ -259,7 +268,7 @@ class Window:
 
 async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process | None,
                 windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
-                think: float = 0.0) -> dict[str, float]:
+                think: float = 0.0, ramp: float = 0.0) -> dict[str, float]:
     """N people each playing table after table for ``windows`` x ``seconds``; with ``report``,
     each window's line is given to it as the window closes (the people play on across
     windows, so no table is left half played at a window's end). Returns the last window."""
@@ -268,8 +277,8 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
     window = Window(tally, proc)
     rng = random.Random(tables)
     http = http_client(base)
-    people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think)
-                              for i in range(tables)))
+    people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think,
+                                     arrival(i, tables, ramp)) for i in range(tables)))
     line: dict[str, float] = {}
     for k in range(windows):
         await asyncio.sleep(max(0.0, stop - seconds * (windows - k - 1) - time.monotonic()))
@@ -284,7 +293,7 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
 def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process | None,
                        clients: int,
                        windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
-                       think: float = 0.0) -> dict[str, float]:
+                       think: float = 0.0, ramp: float = 0.0) -> dict[str, float]:
     """:func:`level` with the people shared out over ``clients`` processes (table i in
     process i mod clients), so that at hundreds of tables the load client's own event
     loop is not what the round trips measure. Each process reports its window's tally at
@@ -294,7 +303,8 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: p
     start = time.monotonic() + 3.0  # every process started and ready (spawn imports all again)
     rng = random.Random(tables)
     procs = [ctx.Process(target=people_apart, daemon=True, args=(
-        base, list(range(k, tables, clients)), bot, start, seconds, windows, rng.random(), out, think))
+        base, list(range(k, tables, clients)), bot, start, seconds, windows, rng.random(), out, think, ramp,
+        tables))
         for k in range(clients)]
     for p in procs:
         p.start()
@@ -320,7 +330,7 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: p
 
 
 def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: float, windows: int, seed: float,
-                 out: Any, think: float = 0.0) -> None:
+                 out: Any, think: float = 0.0, ramp: float = 0.0, tables: int = 0) -> None:
     """A client process of :func:`level_in_processes`: the people of tables ``ids``,
     sending each window's tally (``(window, Tally)``) as the window ends."""
     async def run() -> None:
@@ -329,8 +339,8 @@ def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: flo
         stop = start + seconds * windows
         rng = random.Random(seed)
         http = http_client(base)
-        people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think)
-                                  for i in ids))
+        people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think,
+                                         arrival(i, tables, ramp)) for i in ids))
         for k in range(windows):
             await asyncio.sleep(max(0.0, start + seconds * (k + 1) - time.monotonic()))
             out.put((k, Tally(tally.rtts[len(told.rtts):], tally.frames - told.frames, tally.bytes - told.bytes,
@@ -365,6 +375,9 @@ def main() -> None:
                     " decision's time left). 0, the default: act as soon as allowed")
     ap.add_argument("--compress", action="store_true",
                     help="the server's --compress (permessage-deflate frames; off by default)")
+    ap.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
+                    help="the people arrive evenly over the first SECONDS of each level (0, the default: all at"
+                    " once; the first window then holds every table's creation)")
     ap.add_argument("--server", default=None, metavar="URL",
                     help="play against this running server (http://HOST:PORT) instead of starting one; the"
                     " server options (--db, --pace, --bot-delay, --bot-processes, --compress) are then its own")
@@ -380,6 +393,8 @@ def main() -> None:
         levels = levels[:1]
     if not 0 <= args.think <= 60:
         raise SystemExit("--think takes 0-60 seconds (the mean thinking time before each action)")
+    if not 0 <= args.ramp <= args.seconds:
+        raise SystemExit(f"--ramp takes 0 to --seconds ({args.seconds:g}) seconds")
     if not 1 <= args.clients <= 16:
         raise SystemExit("--clients takes 1-16 processes")
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
@@ -401,7 +416,7 @@ def main() -> None:
             proc = psutil.Process(server.pid)
             print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level, "
-                  f"people {people_text(args.think)}")
+                  f"people {people_text(args.think, args.ramp)}")
             run_levels(args, levels, f"http://127.0.0.1:{port}", proc)
         finally:
             server.terminate()
@@ -414,8 +429,9 @@ def main() -> None:
             print(f"server tracebacks: {tracebacks}")
 
 
-def people_text(think: float) -> str:
-    return f"think {think:g} s on average" if think else "act at once"
+def people_text(think: float, ramp: float = 0.0) -> str:
+    text = f"think {think:g} s on average" if think else "act at once"
+    return text + (f", arriving over {ramp:g} s" if ramp else "")
 
 
 def play_given(args: argparse.Namespace, levels: list[int]) -> None:
@@ -434,7 +450,7 @@ def play_given(args: argparse.Namespace, levels: list[int]) -> None:
         except psutil.Error:
             raise SystemExit(f"--server-pid {args.server_pid}: no such process on this machine") from None
     print(f"server {base} (started elsewhere{'' if proc is None else f', pid {proc.pid}'}), bot {args.bot}, "
-          f"{args.seconds:.0f}s per level, people {people_text(args.think)}")
+          f"{args.seconds:.0f}s per level, people {people_text(args.think, args.ramp)}")
     run_levels(args, levels, base, proc)
     print("server tracebacks: not seen here (read the server's own log)")
 
@@ -463,16 +479,17 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psu
         for n in levels:
             if args.clients > 1:
                 show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients,
-                                        think=args.think))
+                                        think=args.think, ramp=args.ramp))
             else:
-                show(uvloop.run(level(base, n, args.seconds, args.bot, proc, think=args.think)))
+                show(uvloop.run(level(base, n, args.seconds, args.bot, proc, think=args.think, ramp=args.ramp)))
     else:  # one level, played on across windows
         windows = max(1, round(args.soak * 60 / args.seconds))
         if args.clients > 1:
             level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show,
-                               args.think)
+                               args.think, args.ramp)
         else:
-            uvloop.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think))
+            uvloop.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think,
+                             args.ramp))
     if args.soak is not None and lines:
         last, over = lines[-1], sum(1 for r in lines if r["p99_ms"] > 50)
         print(f"soak: {last['all_actions']:.0f} actions in {len(lines)} windows, round trip p50 "

@@ -43,9 +43,9 @@ def test_people_think_as_told(load: ModuleType) -> None:
 def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, str(SCRIPT), "--levels", "3", "--seconds", "6", "--think", "0.3", "--pace", "0.1",
-         "--bot-delay", "0.2", "--db", f"sqlite:///{tmp_path / 'load.db'}"],
+         "--bot-delay", "0.2", "--ramp", "1", "--db", f"sqlite:///{tmp_path / 'load.db'}"],
         capture_output=True, text=True, timeout=180, check=True).stdout
-    assert "people think 0.3 s on average" in out
+    assert "people think 0.3 s on average, arriving over 1 s" in out
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
     assert len(rows) == 1, out
     tables, actions, p50, p99 = (float(x) for x in rows[0][:4])
@@ -55,9 +55,17 @@ def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) ->
     assert "server tracebacks: 0" in out
 
 
+def test_people_arrive_evenly_over_the_ramp(load: ModuleType) -> None:
+    assert [load.arrival(i, 4, 0.0) for i in range(4)] == [0.0] * 4, "--ramp 0: all at once"
+    assert [load.arrival(i, 4, 10.0) for i in range(4)] == [0.0, 2.5, 5.0, 7.5]
+
+
 def test_bad_flags_are_one_clear_line() -> None:
     r = subprocess.run([sys.executable, str(SCRIPT), "--think", "-1"], capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and "--think takes 0-60 seconds" in r.stderr
+    r = subprocess.run([sys.executable, str(SCRIPT), "--ramp", "30", "--seconds", "20"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode != 0 and "--ramp takes 0 to --seconds (20) seconds" in r.stderr
 
 
 def test_a_server_started_elsewhere_is_played_and_measured_by_its_pid(tmp_path: Path) -> None:
