@@ -72,6 +72,15 @@ class Tally:
     errors: int = 0
 
 
+def is_worker(p: psutil.Process) -> bool:
+    """Whether a child of a ``serve --workers`` front is one of its workers."""
+    try:
+        line = " ".join(p.cmdline())
+    except psutil.Error:
+        return False
+    return "spawn_main" in line and "resource_tracker" not in line
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -79,7 +88,8 @@ def free_port() -> int:
 
 
 def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
-                 bot_processes: int | None = None, compress: bool = False) -> subprocess.Popen[bytes]:
+                 bot_processes: int | None = None, compress: bool = False,
+                 workers: int = 1) -> subprocess.Popen[bytes]:
     src = Path(__file__).resolve().parents[1] / "src"
     # a PYTHONPATH given (build/compiled/src: the compiled engine, as `make run` serves) goes first
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (os.environ.get("PYTHONPATH"), str(src)) if x))
@@ -93,6 +103,8 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
         cmd += ["--bot-processes", str(bot_processes)]
     if compress:
         cmd += ["--compress"]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(400):
         try:
@@ -226,28 +238,49 @@ class Window:
         t = self.tally
         self.rtts, self.frames, self.games, self.errors = len(t.rtts), t.frames, t.games, t.errors
         self.bytes = t.bytes
-        self.cpu, self.mine, self.at = self._server_cpu(), self._client_cpu(), time.monotonic()
-        self.kids = self._kids_cpu()
+        self.cpu, self.kids = self._cpu()
+        self.mine, self.at = self._client_cpu(), time.monotonic()
 
-    def _server_cpu(self) -> float:
-        """The server process's CPU seconds so far (NaN for a server given by ``--server``
-        alone: its process is not known here)."""
+    def _server(self) -> list[psutil.Process]:
+        """The server's own processes: the one, or with ``serve --workers`` the front and its
+        workers (its other children are bot processes and multiprocessing's helpers)."""
         if self.proc is None:
-            return math.nan
-        cpu = self.proc.cpu_times()
-        return float(cpu.user + cpu.system)
+            return []
+        with contextlib.suppress(psutil.Error):
+            if "--workers" in self.proc.cmdline():
+                return [self.proc, *(k for k in self.proc.children() if is_worker(k))]
+        return [self.proc]
 
-    def _kids_cpu(self) -> dict[int, float]:
+    def _cpu(self) -> tuple[dict[int, float], dict[int, float]]:
+        """CPU seconds so far by process: the server's, and its bot processes' (everything
+        else it started)."""
+        server: dict[int, float] = {}
+        kids: dict[int, float] = {}
         if self.proc is None:
-            return {}
-        return {k.pid: sum(k.cpu_times()[:2]) for k in self.proc.children(recursive=True)}
+            return server, kids
+        own = self._server()
+        for p in own:
+            with contextlib.suppress(psutil.Error):
+                server[p.pid] = sum(p.cpu_times()[:2])
+        with contextlib.suppress(psutil.Error):
+            for k in self.proc.children(recursive=True):
+                if k.pid not in server:
+                    with contextlib.suppress(psutil.Error):
+                        kids[k.pid] = sum(k.cpu_times()[:2])
+        return server, kids
+
+    def _rss(self) -> float:
+        total = 0.0
+        for p in self._server():
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
+        return total / 2**20 if total else math.nan
 
     def close(self, tables: int) -> dict[str, float]:
         """The window since the last look (or the start), as one result line; starts the next."""
-        t, cpu, mine, at = self.tally, self._server_cpu(), self._client_cpu(), time.monotonic()
+        t, (cpu, now), mine, at = self.tally, self._cpu(), self._client_cpu(), time.monotonic()
         span = at - self.at
-        busy = cpu - self.cpu
-        now = self._kids_cpu()
+        busy = math.nan if self.proc is None else sum(v - self.cpu.get(pid, 0.0) for pid, v in cpu.items())
         kids = math.nan if self.proc is None else sum(v - self.kids.get(pid, 0.0) for pid, v in now.items())
         client = mine - self.mine
         rtts = sorted(t.rtts[self.rtts:])
@@ -258,7 +291,7 @@ class Window:
                "frames_per_s": (t.frames - self.frames) / span, "cpu_pct": 100 * busy / span,
                "bytes_per_frame": (t.bytes - self.bytes) / max(1, t.frames - self.frames),
                "client_cpu_pct": 100 * client / span, "bots_cpu_pct": 100 * kids / span,
-               "rss_mb": math.nan if self.proc is None else self.proc.memory_info().rss / 2**20,
+               "rss_mb": self._rss(),
                "games": t.games - self.games,
                "errors": t.errors - self.errors,
                "all_actions": len(self.every), "all_p50_ms": whole[49] * 1000, "all_p99_ms": whole[98] * 1000}
@@ -378,6 +411,8 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
                     help="the people arrive evenly over the first SECONDS of each level (0, the default: all at"
                     " once; the first window then holds every table's creation)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="the server's --workers (server processes sharing the tables; 1: one process)")
     ap.add_argument("--server", default=None, metavar="URL",
                     help="play against this running server (http://HOST:PORT) instead of starting one; the"
                     " server options (--db, --pace, --bot-delay, --bot-processes, --compress) are then its own")
@@ -397,11 +432,14 @@ def main() -> None:
         raise SystemExit(f"--ramp takes 0 to --seconds ({args.seconds:g}) seconds")
     if not 1 <= args.clients <= 16:
         raise SystemExit("--clients takes 1-16 processes")
+    if not 1 <= args.workers <= 64:
+        raise SystemExit("--workers takes 1-64 server processes")
     if any(not 0 < n <= MAX_TABLES for n in levels) or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
     if args.server is not None:
         given = [f for f, v in (("--db", args.db), ("--bot-processes", args.bot_processes),
-                                ("--compress", args.compress or None)) if v is not None]
+                                ("--compress", args.compress or None),
+                                ("--workers", args.workers if args.workers != 1 else None)) if v is not None]
         if given:
             raise SystemExit(f"{', '.join(given)}: with --server these are the running server's own options")
         play_given(args, levels)
@@ -411,10 +449,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
-        server = start_server(db, port, args.pace, args.bot_delay, args.bot, args.bot_processes, args.compress)
+        server = start_server(db, port, args.pace, args.bot_delay, args.bot, args.bot_processes, args.compress,
+                              args.workers)
         try:
             proc = psutil.Process(server.pid)
-            print(f"server pid {server.pid}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
+            shared = f" ({args.workers} worker processes)" if args.workers > 1 else ""
+            print(f"server pid {server.pid}{shared}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level, "
                   f"people {people_text(args.think, args.ramp)}")
             run_levels(args, levels, f"http://127.0.0.1:{port}", proc)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import socket
 from pathlib import Path
-from typing import Any
 
 import typer
 import uvicorn
@@ -15,8 +15,8 @@ from rich.console import Console
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.collector import FULL_GC_EVERY
-from knockabout.server.guards import MAX_MESSAGE_CHARS
-from knockabout.server.protocol import HttpProtocol
+from knockabout.server.front import Front, spawner
+from knockabout.server.protocol import server_config
 from knockabout.server.quotas import rate
 from knockabout.store import Store, default_data_dir
 
@@ -51,10 +51,15 @@ def serve(
     bot_threads: int = typer.Option(
         0, "--bot-threads", min=0, help="threads the bots of each level think in, shared by all tables (0: one per CPU)"
     ),
-    bot_processes: int = typer.Option(
-        max(1, (os.cpu_count() or 2) - 1), "--bot-processes", min=0, show_default="one per CPU but one",
-        help="worker processes each bot level that searches (medium, hard) thinks in, off the server's"
-        " interpreter (0: threads instead)",
+    bot_processes: int | None = typer.Option(
+        None, "--bot-processes", min=0, show_default="one per CPU but one, shared out over the --workers",
+        help="processes each bot level that searches (medium, hard) thinks in, off the server's"
+        " interpreter (0: threads instead); with --workers, per worker",
+    ),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64,
+        help="server processes: each holds its share of the tables (by id) and they share the database, so a"
+        " busy server uses more than one core (1: one process)",
     ),
     full_gc_every: float = typer.Option(
         FULL_GC_EVERY, "--full-gc-every", min=0.0,
@@ -79,25 +84,28 @@ def serve(
         db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
-        bot_processes=bot_processes, warm_bots=True, full_gc_every=full_gc_every,
+        bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
+        full_gc_every=full_gc_every,
     )
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     for line in where_to_open(host, port):
         console.print(line)
     console.print(f"games are kept in {where}", style="dim")
+    if workers > 1:
+        console.print(f"{workers} server processes share the tables", style="dim")
+        logging.basicConfig(level=logging.WARNING, format="knockabout: %(message)s")
+        front = Front(sock, workers, spawner(workers, settings, host, port, compress))
+        if front.run() != 0:
+            raise typer.Exit(1)
+        return
     server = uvicorn.Server(server_config(create_app(settings), host, port, compress))
     server.run(sockets=[sock])
 
 
-def server_config(app: Any, host: str, port: int, compress: bool) -> uvicorn.Config:
-    """How ``serve`` runs the app under uvicorn. The WebSocket layer drops a frame over
-    ``ws_max_size`` bytes before the app reads it (a message of MAX_MESSAGE_CHARS
-    characters is at most 4 bytes each in UTF-8); permessage-deflate is negotiated with a
-    browser that offers it only with ``compress``: deflating every frame was the event
-    loop's largest cost under load (39 % of its time at 400 tables). HTTP is uvicorn's
-    httptools protocol less a reference cycle (:mod:`knockabout.server.protocol`)."""
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", http=HttpProtocol,
-                          ws_max_size=4 * MAX_MESSAGE_CHARS + 1024, ws_per_message_deflate=compress)
+def default_bot_processes(workers: int) -> int:
+    """Search processes per bot level (and per worker): the CPUs the server processes leave,
+    shared among them, at least one."""
+    return max(1, ((os.cpu_count() or 2) - workers) // workers)
 
 
 def where_to_open(host: str, port: int) -> list[str]:

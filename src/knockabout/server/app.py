@@ -71,6 +71,7 @@ from knockabout.server.quotas import TOO_MANY, LimitReached, Quotas
 from knockabout.server.replays import ReplayCache
 from knockabout.server.rules import package_file, rules_html
 from knockabout.server.settings import ServerSettings
+from knockabout.server.shards import OneRequestPerConnection
 from knockabout.store import Store
 
 STATIC = Path(str(resources.files("knockabout.web"))) / "static"
@@ -174,7 +175,7 @@ def _first_problem(exc: ValidationError | RequestValidationError) -> str:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
-    quotas = Quotas(cfg.create_rate, cfg.message_rate)  # a bad rate fails here, before serving
+    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards)  # a bad rate fails here, before serving
     replays = ReplayCache()
 
     @asynccontextmanager
@@ -199,6 +200,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     app = FastAPI(title="knockabout", lifespan=lifespan)
     app.add_middleware(BodyLimit)
+    if cfg.shards > 1:  # a worker of serve --workers: the front routes each request by its own line
+        app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
 
     @app.exception_handler(ApiError)
@@ -271,10 +274,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             live = m.get(st.id)
             if live is not None:
                 out.append(live.info())
-            else:
+            else:  # finished and let go, or (serve --workers) another worker's: as stored
+                free = [i for i, s in enumerate(st.seats) if s["kind"] == "empty" and not s.get("invite")]
                 out.append({"id": st.id, "game": st.game, "status": st.status, "seats": [
-                    {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
-                    "outcome": st.result, "free_seats": [], "created_at": st.created_at})
+                    {"kind": s["kind"], "name": s["name"], "level": s.get("level"), "reserved": bool(s.get("invite"))}
+                    for s in st.seats],
+                    "outcome": st.result, "free_seats": free if st.status != "finished" else [],
+                    "created_at": st.created_at})
         return {"tables": out}
 
     @app.get("/api/tables/{table_id}")

@@ -37,6 +37,7 @@ from knockabout.server.bot_pools import BotPools
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.quotas import LimitReached
 from knockabout.server.settings import ServerSettings
+from knockabout.server.shards import shard_id, shard_of, share
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
@@ -417,9 +418,12 @@ class Manager:
         seats = [parse_seat(t, game.id) for t in seat_texts]
         if all(s.kind == "bot" for s in seats):
             running = sum(1 for t in self.tables.values() if t.bots_only() and not t.table.over)
-            if running >= self.settings.max_bot_tables:
-                raise LimitReached(f"this server already runs {running} tables of bots only (at most "
-                                   f"{self.settings.max_bot_tables}); wait for one to finish or take a seat")
+            cap = share(self.settings.max_bot_tables, self.settings.shards)
+            if running >= cap:
+                whole = self.settings.max_bot_tables
+                held = (f"{running} tables of bots only (at most {whole})" if self.settings.shards == 1 else
+                        f"{running} tables of bots only in this worker (its share of the server's {whole})")
+                raise LimitReached(f"this server already runs {held}; wait for one to finish or take a seat")
         persons = [i for i, s in enumerate(seats) if s.kind == "person"]
         if len(persons) > 1:
             raise ConfigError("only one seat may be 'me' (yours); make the others 'open' for friends to join")
@@ -439,7 +443,7 @@ class Manager:
         for i, s in enumerate(seats):
             if s.kind == "empty":
                 s.name = f"Seat {i + 1}"
-        table_id = secrets.token_urlsafe(6 if listed else 16).replace("-", "x").replace("_", "y")
+        table_id = shard_id(6 if listed else 16, self.settings.shard, self.settings.shards)  # one of this worker's
         # a secret 256-bit seed: the deal comes from keyed BLAKE2b (see knockabout.core.rng)
         seed = seed if seed is not None else fresh_seed()
         table = self._table(game, seats, cfg, seed)
@@ -529,10 +533,13 @@ class Manager:
         return seat, token
 
     def resume_all(self) -> int:
-        """Rebuild every unfinished table from its stored log; returns how many."""
+        """Rebuild every unfinished table of this server's shard from its stored log; returns
+        how many."""
         count = 0
         resumed: list[Op] = []
         for st in self.store.unfinished():
+            if shard_of(st.id, self.settings.shards) != self.settings.shard:
+                continue  # another worker's table (serve --workers)
             try:
                 game = get_game(st.game)
                 seats = [Seat(s["kind"], s.get("name") or "", s.get("level"),

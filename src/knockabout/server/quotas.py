@@ -14,6 +14,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from knockabout.core.errors import ConfigError, KnockaboutError
+from knockabout.server.shards import share
 
 TOO_MANY = 4429
 """The WebSocket close code for a refusal by a limit (4000 + HTTP's 429)."""
@@ -42,14 +43,21 @@ def describe(item: RateLimitItem) -> str:
 class Quotas:
     """The per-address rate limits of one server."""
 
-    def __init__(self, create_rate: str | None, message_rate: str | None) -> None:
+    def __init__(self, create_rate: str | None, message_rate: str | None, shards: int = 1) -> None:
         self.create_rate = rate(create_rate)
         self.message_rate = rate(message_rate)
+        # with serve --workers, an address's new tables alternate over the workers (see
+        # .shards), so each worker allows its share of the rate and the address the whole
+        self._create_share = self.create_rate
+        if self.create_rate is not None and shards > 1:
+            c = self.create_rate
+            self._create_share = type(c)(share(c.amount, shards), c.multiples, c.namespace)
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     def check_create(self, address: str) -> None:
         """Count one table creation from ``address``; raises :class:`LimitReached` past the rate."""
-        if self.create_rate is not None and not self._limiter.hit(self.create_rate, "create", address):
+        if (self.create_rate is not None and self._create_share is not None
+                and not self._limiter.hit(self._create_share, "create", address)):
             raise LimitReached(f"too many new tables from your address: at most {describe(self.create_rate)}; "
                                "try again later")
 

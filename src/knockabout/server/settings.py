@@ -30,5 +30,9 @@ class ServerSettings:
     warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
     # seconds between full garbage collections (0: Python's own schedule; serve: FULL_GC_EVERY)
     full_gc_every: float = 0.0
+    # with ``serve --workers N``: which worker this is, of how many (see .shards); the
+    # limits above are the whole server's, each worker keeps its share
+    shard: int = 0
+    shards: int = 1
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store
