@@ -133,3 +133,18 @@ def test_a_soak_sums_up_the_whole_run(tmp_path: Path) -> None:
     actions = int(summary.split()[1])
     assert actions == sum(int(r[1]) for r in rows), "every window's round trips, no more"
     assert "of 2 windows had a p99 over 50 ms" in summary
+
+
+def test_a_server_of_two_workers_is_measured_whole(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--levels", "4", "--seconds", "6", "--think", "0.2", "--pace", "0.1",
+         "--bot-delay", "0.2", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'load.db'}"],
+        capture_output=True, text=True, timeout=180, check=True).stdout
+    assert "(2 worker processes)" in out, out
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 1, out
+    actions, cpu, rss, errors = float(rows[0][1]), float(rows[0][5]), float(rows[0][6]), float(rows[0][8])
+    assert actions >= 5 and errors == 0, out
+    # the workers play the tables: counted as the server (the front alone is idle and ~60 MB)
+    assert cpu > 3 and rss > 150, out
+    assert "server tracebacks: 0" in out
