@@ -105,3 +105,23 @@ def test_has_combo_is_whether_combo_options_offers_anything() -> None:
             legal = s.legal_actions()
             s.apply(legal[rng.below(len(legal))])
     assert seen[True] > 50 and seen[False] > 50
+
+
+def test_the_searches_leave_no_garbage_for_the_cyclic_collector() -> None:
+    """A server collects its oldest generation only once an hour: a payment search must be
+    freed by reference counting (a recursive inner function is a reference cycle)."""
+    import gc
+
+    P._PAY_CACHE.clear()
+    P._CAN_PAY_CACHE.clear()
+    hand = (0, 1, 2, 3)
+    syms = ((1, 2), (2, 3), (1, 3), (4,))
+    slots = (1 << 1 | 1 << 2, 1 << 3, 1 << 2 | 1 << 3)
+    gc.collect()
+    gc.disable()
+    try:
+        assert P.can_pay(hand, syms, slots)
+        assert P.payments(hand, syms, slots)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

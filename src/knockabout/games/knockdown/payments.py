@@ -42,24 +42,8 @@ def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tu
         if hand[i] == hand[i - 1]:
             copies |= 1 << i
 
-    def match(si: int, cards: int) -> None:
-        accepts = slots[si]
-        last = si + 1 == nslots
-        for c in range(n):
-            if copies >> c & 1 and not cards >> (c - 1) & 1 and not cards >> c & 1:
-                continue
-            u = used[c]
-            for j, sym in enumerate(syms[c]):
-                if accepts >> sym & 1 and not u >> j & 1:
-                    if last:  # the last slot: no call for the matching's end
-                        masks.add(cards | 1 << c)
-                        break  # this card's other symbols give the same set
-                    used[c] = u | 1 << j
-                    match(si + 1, cards | 1 << c)
-                    used[c] = u
-
     if nslots:  # a cost without card slots is never paid with cards (as before)
-        match(0, 0)
+        _matchings(0, 0, slots, syms, copies, used, masks)
     res = tuple(sorted(masks))
     if len(_PAY_CACHE) > 50_000:
         _PAY_CACHE.clear()
@@ -68,10 +52,50 @@ def payments(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tu
     return res
 
 
+def _matchings(si: int, cards: int, slots: tuple[int, ...], syms: tuple[tuple[int, ...], ...], copies: int,
+               used: list[int], masks: set[int]) -> None:
+    """:func:`payments`' search from slot ``si`` on, with ``cards`` already in: adds the card
+    set of every complete matching to ``masks``. (A module function, not a closure: a
+    recursive inner function refers to itself through its own cell, and each call of
+    ``payments`` then left a reference cycle for the garbage collector, about a hundred a
+    Knockdown game, which a server at 1,000 tables collects only once an hour.)"""
+    accepts = slots[si]
+    last = si + 1 == len(slots)
+    for c in range(len(used)):
+        if copies >> c & 1 and not cards >> (c - 1) & 1 and not cards >> c & 1:
+            continue
+        u = used[c]
+        for j, sym in enumerate(syms[c]):
+            if accepts >> sym & 1 and not u >> j & 1:
+                if last:  # the last slot: no call for the matching's end
+                    masks.add(cards | 1 << c)
+                    break  # this card's other symbols give the same set
+                used[c] = u | 1 << j
+                _matchings(si + 1, cards | 1 << c, slots, syms, copies, used, masks)
+                used[c] = u
+
+
 def _remember_can_pay(key: tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], res: bool) -> None:
     if len(_CAN_PAY_CACHE) > 50_000:
         _CAN_PAY_CACHE.clear()
     _CAN_PAY_CACHE[key] = res
+
+
+def _one_matching(si: int, slots: tuple[int, ...], syms: tuple[tuple[int, ...], ...], used: list[int]) -> bool:
+    """:func:`can_pay`'s search from slot ``si`` on: whether the slots left can be matched
+    (a module function for the reason :func:`_matchings` gives)."""
+    if si == len(slots):
+        return True
+    accepts = slots[si]
+    for c, card in enumerate(syms):
+        u = used[c]
+        for j, sym in enumerate(card):
+            if accepts >> sym & 1 and not u >> j & 1:
+                used[c] = u | 1 << j
+                if _one_matching(si + 1, slots, syms, used):
+                    return True
+                used[c] = u
+    return False
 
 
 _CAN_PAY_CACHE: Final[dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]], bool]] = {}
@@ -89,23 +113,8 @@ def can_pay(hand: tuple[int, ...], syms: tuple[tuple[int, ...], ...], slots: tup
     found = _CAN_PAY_CACHE.get(key)  # (payments() answers here too: one look-up of the key)
     if found is not None:
         return found
-    nslots = len(slots)
     used = [0] * len(hand)  # per card, the bit mask of its symbols already paying a slot
-
-    def match(si: int) -> bool:
-        if si == nslots:
-            return True
-        accepts = slots[si]
-        for c, card in enumerate(syms):
-            u = used[c]
-            for j, sym in enumerate(card):
-                if accepts >> sym & 1 and not u >> j & 1:
-                    used[c] = u | 1 << j
-                    if match(si + 1):
-                        return True
-                    used[c] = u
-        return False
-
-    res = bool(nslots) and match(0)  # a cost without card slots is never paid with cards
+    # a cost without card slots is never paid with cards
+    res = bool(slots) and _one_matching(0, slots, syms, used)
     _remember_can_pay(key, res)
     return res
