@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
 
 from knockabout.store import Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.store.store import StoreError, TableRow
@@ -120,4 +121,37 @@ def test_in_a_group_commit_the_write_for_a_missing_table_fails_alone(db_url: str
     assert isinstance(results[1], StoreError) and "ghost" in str(results[1])
     t = store.get("t")
     assert t is not None and t.actions == ["draw", "take"] and t.clock_step == 1
+    store.close()
+
+
+def test_the_writer_commits_actions_and_clocks_on_the_driver_s_connection(db_url: str) -> None:
+    """Nearly every group commit of a busy server is actions and clocks only: the writer
+    runs those straight on the driver (one INSERT and one UPDATE, no session), and they
+    mean what they mean the usual way; anything else, or a refused write, goes the usual
+    way and fails as it always did."""
+    store = Store(db_url)
+    store.run(*[create_op(stored(f"t{i}")) for i in range(5)])
+
+    async def main() -> None:
+        await asyncio.gather(*(store.commit(action_op(f"t{i}", 0, 0, "draw", "person"), clock_op(f"t{i}", 1, 9.5))
+                               for i in range(5)))
+        writer = store.writer
+        assert writer is not None and writer.plain is not None
+        assert writer.plain.transactions >= 1, "actions and clocks went the quick way"  # type: ignore[attr-defined]
+        quick = writer.plain.transactions  # type: ignore[attr-defined]
+        await store.commit(finish_op("t0", {"winners": [0]}))  # not actions and clocks only: the usual way
+        assert writer.plain.transactions == quick  # type: ignore[attr-defined]
+        with pytest.raises(IntegrityError, match=r"(?i)unique|duplicate"):  # as through a session
+            await store.commit(action_op("t1", 0, 1, "again", "person"))  # step 0 is taken: refused
+        with pytest.raises(StoreError, match="no stored table 'nowhere'"):
+            await store.commit(clock_op("nowhere", 3, 1.0))
+        with pytest.raises(IntegrityError, match=r"(?i)foreign key"):
+            await store.commit(action_op("nowhere", 0, 0, "draw", "person"))
+        await store.commit(action_op("t1", 1, 1, "take", "bot"), clock_op("t1", 2, None))  # still writes after
+
+    asyncio.run(main())
+    for i in range(5):
+        t = store.get(f"t{i}")
+        assert t is not None and t.actions == (["draw", "take"] if i == 1 else ["draw"])
+        assert (t.clock_step, t.clock_deadline) == ((2, None) if i == 1 else (None, None) if i == 0 else (1, 9.5))
     store.close()

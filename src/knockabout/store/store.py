@@ -23,6 +23,7 @@ A database made by an older version gains the newer columns when it is opened
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
@@ -255,6 +256,82 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
                      [{"b_id": w.table_id, "b_result": w.result, "b_at": w.at} for w in finishes.values()])
 
 
+class PlainWrites:
+    """The writer's quick way for the transactions a busy server makes nearly all the time:
+    actions and clocks only, and nothing else. It runs their INSERT and UPDATE on the
+    driver's own connection (sqlite3's or psycopg's ``executemany``), which costs about a
+    quarter of the CPU of the same transaction through a SQLAlchemy session (measured
+    2026-12-05, one action and its clock: 91 µs against 396; twenty of each: 342 against
+    842), and the writer thread holds the interpreter lock that much less while the event
+    loop waits for it.
+
+    Anything else (a new table, seats, a finish, a function op), a driver it does not know,
+    or a transaction the database refuses goes the usual way (:func:`run_ops` in a
+    session): a refused one is rolled back here first, so that way raises what it always
+    raised. The connection is kept by the writer thread for its life (one per store)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        mark = {"pysqlite": "?", "psycopg": "%s", "psycopg2": "%s"}.get(engine.dialect.driver)
+        self.usable = mark is not None
+        marks = ", ".join([mark or "?"] * 6)
+        self.insert = f'INSERT INTO live_actions (table_id, step, seat, action, "by", at) VALUES ({marks})'
+        self.update = f"UPDATE live_tables SET clock_step = {mark}, clock_deadline = {mark} WHERE id = {mark}"
+        self._connection: Any = None
+        self.transactions = 0  # committed this way (for tests)
+
+    def run(self, ops: Sequence[Any]) -> bool:
+        """Commit ``ops`` if they are actions and clocks only: True once durable; False
+        (nothing written) when they must go the usual way."""
+        if not self.usable:
+            return False
+        actions: list[tuple[Any, ...]] = []
+        clocks: dict[str, ClockWrite] = {}  # a table's last clock in the transaction wins
+        for op in ops:
+            kind = type(op)
+            if kind is ActionWrite:
+                actions.append((op.table_id, op.step, op.seat, op.action, op.by, op.at))
+            elif kind is ClockWrite:
+                clocks[op.table_id] = op
+            else:
+                return False
+        if self._connection is None:
+            self._connection = self.engine.raw_connection()
+        conn = self._connection
+        try:
+            cursor = conn.cursor()
+            try:
+                if actions:
+                    cursor.executemany(self.insert, actions)
+                if clocks:
+                    cursor.executemany(self.update, [(c.step, c.deadline, c.table_id) for c in clocks.values()])
+                    if cursor.rowcount != len(clocks):  # a clock of a table never stored: refused
+                        conn.rollback()
+                        return False
+            finally:
+                cursor.close()
+            conn.commit()
+        except Exception:
+            self._drop()
+            return False
+        self.transactions += 1
+        return True
+
+    def _drop(self) -> None:
+        """Let the connection go after a failure (it may be broken: the pool makes a new one)."""
+        conn, self._connection = self._connection, None
+        with contextlib.suppress(Exception):
+            conn.rollback()
+        with contextlib.suppress(Exception):
+            conn.invalidate()
+
+    def close(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._connection.close()
+            self._connection = None
+
+
 @dataclass(frozen=True)
 class _Statements:
     """The batched writes' statements, built once: building one (its clauses and its
@@ -399,7 +476,7 @@ class Store:
         """Run ``ops`` in one transaction on the writer thread (grouped with whatever else
         is queued); returns once they are durable, raises what they raised."""
         if self._writer is None:
-            self._writer = Writer(self.engine, run_ops)
+            self._writer = Writer(self.engine, run_ops, PlainWrites(self.engine))
         await self._writer.write(list(ops))
 
     @property

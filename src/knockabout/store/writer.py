@@ -21,7 +21,7 @@ import queue
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, InvalidStateError
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
@@ -30,6 +30,16 @@ _Job = tuple[list[Any], "Future[None] | asyncio.Future[None]"]
 Runner = Callable[[Session, Sequence[Any]], None]
 """Runs a transaction's operations in a session (the store's ``run_ops``)."""
 
+
+class PlainRunner(Protocol):
+    """A quicker way for some transactions (the store's ``PlainWrites``): ``run`` commits
+    the operations and returns True, or writes nothing and returns False (the session way
+    then runs them); ``close`` lets its connection go."""
+
+    def run(self, ops: Sequence[Any]) -> bool: ...
+
+    def close(self) -> None: ...
+
 MAX_GROUP = 500
 """At most this many writes share one transaction."""
 
@@ -37,9 +47,10 @@ MAX_GROUP = 500
 class Writer:
     """One thread committing the writes queued for ``engine``, grouped."""
 
-    def __init__(self, engine: Engine, run: Runner) -> None:
+    def __init__(self, engine: Engine, run: Runner, plain: PlainRunner | None = None) -> None:
         self.engine = engine
         self._run_ops = run
+        self.plain = plain
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.commits = 0  # transactions committed (for tests and the load benchmark)
         self.writes = 0  # writes made durable
@@ -66,6 +77,13 @@ class Writer:
         self._thread.join()
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            if self.plain is not None:
+                self.plain.close()  # (on this thread, which used it)
+
+    def _serve(self) -> None:
         stop = False
         while not stop:
             first = self._queue.get()
@@ -98,6 +116,8 @@ class Writer:
         _answer([done for _, done in group], None)
 
     def _transaction(self, ops: list[Any]) -> None:
+        if self.plain is not None and self.plain.run(ops):
+            return
         with Session(self.engine) as s, s.begin():
             self._run_ops(s, ops)
 
