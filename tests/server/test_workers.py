@@ -26,11 +26,12 @@ from tests.server.conftest import free_port
 pytestmark = pytest.mark.timeout(180)
 
 
-def start(db: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
+def start(db: str, port: int, *extra: str, group: bool = False) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen([sys.executable, "-m", "knockabout.cli.main", "serve", "--port", str(port), "--db", db,
                              "--workers", "2", "--pace", "0.01", "--bot-delay", "0.01", "--bot-processes", "1",
-                             *extra], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             *extra], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=group)
     wait_for(port, proc)
     return proc
 
@@ -163,3 +164,18 @@ def test_a_worker_that_cannot_start_stops_the_server_with_a_message(tmp_path: Pa
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 1
     assert b"could not start" in err, err.decode(errors="replace")
+
+
+def test_ctrl_c_stops_every_process_quietly(tmp_path: Path) -> None:
+    """Ctrl+C in a terminal signals the whole process group: the front stops the workers,
+    which do not stop (and complain) on their own."""
+    port = free_port()
+    proc = start(f"sqlite:///{tmp_path / 'k.db'}", port, group=True)
+    create(port, ["me", "random"])
+    family = [p for w in workers_of(proc.pid) for p in [w, *w.children(recursive=True)]]
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err.decode(errors="replace")
+    _gone, alive = psutil.wait_procs(family, timeout=10)
+    assert not alive

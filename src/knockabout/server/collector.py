@@ -25,6 +25,12 @@ it waits for that collection. Measured at 1,000 tables (people thinking 3 s), 20
 the start: 9,890 objects, nearly all of them uvicorn's HTTP objects of closed WebSocket
 connections (a cycle :mod:`.protocol` now breaks); since then 1,079 (``jsonpatch``'s
 working lists from patches of long arrays), about 20,000 objects an hour, a few MB.
+Counted again 2026-12-05 (every tracked object by type, 150 s apart, 1,000 tables): two
+more kinds of cycle had been reaching it, websockets' protocol of each closed connection
+(about 1,200 connections' worth every 150 s; :mod:`.protocol` now closes its parser) and
+the recursive inner functions of Knockdown's payment searches (about a hundred a game; now
+module functions). With both gone, a full collection every 150 s found 1,200-4,800
+objects, ``jsonpatch``'s lists again, the number rising with the live games' lengths.
 The pause itself is not shortened by collecting more often: nearly every object it walks
 belongs to a live table (a table lasts about two minutes at that load, so the whole live
 set is new in every five minutes); 600-700 ms at 1,000 tables.

@@ -29,7 +29,7 @@ import socket
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from multiprocessing.process import BaseProcess
 from typing import Any, Final
@@ -291,6 +291,19 @@ class ShardServer(uvicorn.Server):
         self.control.setblocking(False)
         asyncio.get_running_loop().add_reader(self.control.fileno(), self._take)
         self.started = True
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """The front says when a worker stops (it closes the worker's socket). Ctrl+C in a
+        terminal reaches every process of the group, so a worker ignores SIGINT (rather than
+        stopping on its own, and raising it again after, as uvicorn does); SIGTERM stops it
+        gracefully."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, self._terminate)
+        yield
+
+    def _terminate(self, _sig: int, _frame: Any) -> None:
+        self.should_exit = True
 
     def _take(self) -> None:
         loop = asyncio.get_running_loop()
