@@ -149,7 +149,8 @@ def test_the_writer_commits_actions_and_clocks_on_the_driver_s_connection(db_url
             await store.commit(action_op("nowhere", 0, 0, "draw", "person"))
         await store.commit(action_op("t1", 1, 1, "take", "bot"), clock_op("t1", 2, None))  # still writes after
 
-    asyncio.run(main())
+    with ThreadPoolExecutor(1) as pool:  # (a loop of its own, whatever runs on this thread)
+        pool.submit(asyncio.run, main()).result()
     for i in range(5):
         t = store.get(f"t{i}")
         assert t is not None and t.actions == (["draw", "take"] if i == 1 else ["draw"])
