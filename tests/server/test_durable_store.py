@@ -229,7 +229,7 @@ def test_finished_tables_leave_memory_after_their_time_and_the_store_answers(mak
             time.sleep(0.02)
         assert manager.get(made["id"]) is None, "gone from memory"
         info = c.get(f"/api/tables/{made['id']}").json()
-        assert info["status"] == "finished" and info["steps"] > 0
+        assert info["status"] == "finished" and info["steps"] > 0 and info["version"] == info["steps"]
         assert c.get(f"/api/tables/{made['id']}/replay/1").status_code == 200
 
 

@@ -293,7 +293,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise ApiError(404, f"no table {table_id!r}")
         return {"id": st.id, "game": st.game, "status": st.status, "seats": [
             {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
-            "outcome": st.result, "free_seats": [], "steps": len(st.actions)}
+            "outcome": st.result, "free_seats": [], "steps": len(st.actions),
+            "version": len(st.actions)}  # (as a live table's: the number of actions taken)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:

@@ -157,7 +157,9 @@ class Front:
         p = w.process
         assert p is not None
         loop.remove_reader(p.sentinel)
-        p.join(0)
+        # Not join(0): the sentinel closes a moment before the process can be reaped, and a
+        # non-zero timeout makes the join wait for that moment (so the exit code is known).
+        p.join(1.0)
         if w.control is not None:
             with contextlib.suppress(ValueError, OSError):
                 loop.remove_writer(w.control.fileno())
