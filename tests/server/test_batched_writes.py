@@ -14,7 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from knockabout.store import Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
-from knockabout.store.store import StoreError, TableRow
+from knockabout.store.store import PlainWrites, StoreError, TableRow
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -155,4 +155,73 @@ def test_the_writer_commits_actions_and_clocks_on_the_driver_s_connection(db_url
         t = store.get(f"t{i}")
         assert t is not None and t.actions == (["draw", "take"] if i == 1 else ["draw"])
         assert (t.clock_step, t.clock_deadline) == ((2, None) if i == 1 else (None, None) if i == 0 else (1, 9.5))
+    store.close()
+
+
+class CountingConnection:
+    """The driver's connection, counting the statements sent through its cursors."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.calls: list[tuple[str, str, int]] = []  # (method, first word, parameters)
+
+    def cursor(self) -> Any:
+        outer = self
+        inner = self.conn.cursor()
+
+        class Cursor:
+            def execute(self, sql: str, params: Any = ()) -> Any:
+                outer.calls.append(("execute", sql.split()[0].upper(), len(params)))
+                return inner.execute(sql, params)
+
+            def executemany(self, sql: str, rows: Any) -> Any:
+                outer.calls.append(("executemany", sql.split()[0].upper(), len(rows)))
+                return inner.executemany(sql, rows)
+
+            @property
+            def rowcount(self) -> int:
+                return int(inner.rowcount)
+
+            def close(self) -> None:
+                inner.close()
+
+        return Cursor()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+
+def test_the_quick_way_sends_one_statement_per_hundred_rows(db_url: str) -> None:
+    """Not a statement per row (``executemany``), which let the event loop hold the writer
+    up once per row: 250 actions are three INSERTs and 150 clocks two UPDATEs, and what
+    they write is exactly what the writes mean, NULL deadlines included (the first UPDATE
+    has only NULLs: PostgreSQL must still know the column's type)."""
+    store = Store(db_url)
+    store.run(*[create_op(stored(f"t{i}")) for i in range(150)])
+    plain = PlainWrites(store.engine)
+    assert plain.usable
+    counting = CountingConnection(store.engine.raw_connection())
+    plain._connection = counting
+    ops: list[Any] = []
+    for i in range(150):
+        ops.append(action_op(f"t{i}", 0, 0, "draw", "person"))
+        if i < 100:
+            ops.append(action_op(f"t{i}", 1, 1, f"take {i}", "bot"))
+        ops.append(clock_op(f"t{i}", 2, None if i < 120 else 50.5 + i))
+    assert plain.run(ops)
+    assert [c[:2] for c in counting.calls] == [("execute", "INSERT")] * 3 + [("execute", "UPDATE")] * 2
+    assert [c[2] for c in counting.calls] == [600, 600, 300, 300, 150]
+    for i in (0, 99, 100, 119, 120, 149):
+        t = store.get(f"t{i}")
+        assert t is not None
+        assert t.actions == (["draw", f"take {i}"] if i < 100 else ["draw"])
+        assert (t.clock_step, t.clock_deadline) == (2, None if i < 120 else 50.5 + i)
+    # a clock for a table never stored, in the second UPDATE: nothing of the transaction is kept
+    before = len(counting.calls)
+    refused = [action_op("t0", 2, 0, "late", "person"), *(clock_op(f"t{i}", 4, 1.0) for i in range(130))]
+    assert not plain.run([*refused, clock_op("ghost", 4, 1.0)])
+    assert [c[1] for c in counting.calls[before:]] == ["INSERT", "UPDATE", "UPDATE"]
+    t0 = store.get("t0")
+    assert t0 is not None and t0.actions == ["draw", "take 0"] and t0.clock_step == 2
+    plain.close()
     store.close()
