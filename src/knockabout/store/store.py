@@ -297,7 +297,7 @@ class PlainWrites:
         (nothing written) when they must go the usual way."""
         if not self.usable:
             return False
-        actions: list[Any] = []
+        actions: list[tuple[Any, ...]] = []
         clocks: dict[str, ClockWrite] = {}  # a table's last clock in the transaction wins
         for op in ops:
             kind = type(op)
