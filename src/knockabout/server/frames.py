@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import marshal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -45,15 +45,10 @@ def frame_text(data: Any) -> str:
     Any JSON value may be given (tests compare parts of messages by their texts).
     orjson stops at 64-bit integers, so a frame that carries a finished table's 256-bit
     seed is written by the standard library instead."""
-    return _written(data)[0]
-
-
-def _written(data: Any) -> tuple[str, bool]:
-    """:func:`frame_text`, and whether orjson wrote it (so reads it back exactly)."""
     try:
-        return orjson.dumps(data).decode(), True
+        return orjson.dumps(data).decode()
     except orjson.JSONEncodeError:
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False), False
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def update_message(
@@ -94,37 +89,136 @@ def state_of(message: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in message.items() if k not in UNPATCHED}
 
 
+SPLIT: Final[tuple[str, ...]] = ("table", "view")
+"""Members of a message that :class:`Shown` keeps member by member (when they are objects):
+each change alters a few of their members (the table's version, a fighter, the pile) and
+leaves the rest as they were. Within them, an array of objects (Knockdown's fighters,
+KNOCKBACK's cards) is kept item by item."""
+
+Parts = tuple[tuple[str | int, "bytes | Parts"], ...]
+"""The members of a shown object (names) or array (indexes), each as its UTF-8 JSON text
+or, when kept apart, as its own parts."""
+
+
 @dataclass(frozen=True)
 class Shown:
-    """A message as a connection was sent it: the JSON text of its :func:`state_of` (what
-    the next patch starts from; equal texts share a patch) and its version.
+    """A message as a connection was sent it: the JSON texts of its :func:`state_of`'s
+    members, with those of :data:`SPLIT` kept apart (what the next patch starts from;
+    equal texts share a patch), the length of its whole text in UTF-8, and its version.
 
-    Only the text is kept, not the message's objects: a connection keeps its last message
+    Only texts are kept, not the message's objects: a connection keeps its last message
     until the next change, long enough for the garbage collector's young generations to
     walk its few hundred lists and dicts (a Knockdown message) again and again and then
     promote them to the oldest, whose full collections they made frequent. With 1,000
-    connections that was most of the young collections' work. The next patch reads the
-    text back (:meth:`state`: orjson, about 50 µs for an 11 KB Knockdown message), and the objects
-    it makes are gone again as soon as the patch is built. A state whose text orjson
-    cannot read back exactly (a finished table's 256-bit seed, which it would read as a
-    float) is kept as it is."""
+    connections that was most of the young collections' work. The next patch compares
+    the texts part by part and reads back (orjson) and diffs only those that differ, so
+    a change to one fighter reads that fighter, not the whole 10 KB message. A state
+    with a member orjson cannot read back exactly (a finished table's 256-bit seed, which
+    it would read as a float) is kept as it is."""
 
-    text: str
+    parts: Parts
+    size: int
     version: int
     exact: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, message: dict[str, Any]) -> Shown:
         state = state_of(message)
-        text, exact = _written(state)
-        return cls(text, state["version"], None if exact else state)
+        try:
+            parts, size = _parts_of(state, 0, orjson.dumps)
+        except orjson.JSONEncodeError:  # an integer past 64 bits
+            parts, size = _parts_of(state, 0, _dumps_exactly)
+            return cls(parts, size, state["version"], state)
+        return cls(parts, size, state["version"])
+
+    @property
+    def text(self) -> str:
+        """The whole state's JSON text (:func:`frame_text` of the :func:`state_of`)."""
+        return _joined(self.parts, True).decode()
 
     def state(self) -> dict[str, Any]:
         """The message's state (a new copy each call, unless kept)."""
         if self.exact is not None:
             return self.exact
-        state: dict[str, Any] = orjson.loads(self.text)
+        state: dict[str, Any] = orjson.loads(_joined(self.parts, True))
         return state
+
+
+def _dumps_exactly(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+_NAME_SIZES: dict[str, int] = {}
+"""The UTF-8 length of a member name's JSON text and its colon, for the names seen so far."""
+
+
+def _name_size(name: str) -> int:
+    size = _NAME_SIZES.get(name)
+    if size is None:
+        size = len(orjson.dumps(name)) + 1
+        if len(_NAME_SIZES) < 10_000:  # (a message's names are a few hundred at most)
+            _NAME_SIZES[name] = size
+    return size
+
+
+def _kept_apart(key: str | int, value: Any, depth: int) -> bool:
+    if depth == 0:
+        return key in SPLIT and type(value) is dict and len(value) > 0
+    return depth == 1 and type(value) is list and len(value) > 0 and all(type(x) is dict for x in value)
+
+
+def _parts_of(value: dict[str, Any] | list[Any], depth: int, dumps: Callable[[Any], bytes]) -> tuple[Parts, int]:
+    """An object's or array's parts and the UTF-8 length of its whole JSON text."""
+    items: Iterable[tuple[str | int, Any]] = value.items() if type(value) is dict else enumerate(value)
+    parts: list[tuple[str | int, bytes | Parts]] = []
+    size = 1 + max(len(value), 1)  # brackets and commas
+    for key, member in items:
+        if type(key) is str:
+            size += _name_size(key)
+        if _kept_apart(key, member, depth):
+            inner, inner_size = _parts_of(member, depth + 1, dumps)
+            parts.append((key, inner))
+            size += inner_size
+        else:
+            text = dumps(member)
+            parts.append((key, text))
+            size += len(text)
+    return tuple(parts), size
+
+
+def _joined(parts: Parts, is_object: bool) -> bytes:
+    texts = [v if isinstance(v, bytes) else _joined(v, isinstance(v[0][0], str)) for _, v in parts]
+    if not is_object:
+        return b"[" + b",".join(texts) + b"]"
+    return b"{" + b",".join(orjson.dumps(k) + b":" + t for (k, _), t in zip(parts, texts, strict=True)) + b"}"
+
+
+def _diff(old: Parts, new: Parts, value: Any, base: str, ops: list[dict[str, Any]]) -> bool:
+    """Add to ``ops`` the patch from ``old`` to ``new`` (the parts of ``value``, at ``base``),
+    reading back and diffing only the parts whose texts differ. False when the parts
+    themselves differ (a member added or moved, an array of another length)."""
+    if len(old) != len(new):
+        return False
+    for (key, a), (name, b) in zip(old, new, strict=True):
+        if key != name:
+            return False
+        if a == b:
+            continue
+        path = f"{base}/{escape(str(key))}"
+        if isinstance(a, bytes) and isinstance(b, bytes):
+            ops += patch_ops(orjson.loads(a), value[key], path)
+        elif isinstance(a, bytes) or isinstance(b, bytes) or not _diff(a, b, value[key], path, ops):
+            return False
+    return True
+
+
+def _changes(last: Shown, new: Shown, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The patch from ``last`` to ``new`` (whose state is ``state``): part by part, or when
+    the parts do not match (or a text cannot be read back exactly) the whole states."""
+    ops: list[dict[str, Any]] = []
+    if last.exact is None and _diff(last.parts, new.parts, state, "", ops):
+        return ops
+    return patch_ops(last.state(), state)
 
 
 def change_frame(last: Shown | None, new: Shown, message: dict[str, Any]) -> str | None:
@@ -134,11 +228,12 @@ def change_frame(last: Shown | None, new: Shown, message: dict[str, Any]) -> str
     events = message["events"]
     if last is None:
         return frame_text(message)
-    if last.text == new.text and not events:
+    if last.parts == new.parts and not events:
         return None
-    ops = patch_ops(last.state(), state_of(message))
+    ops = _changes(last, new, state_of(message))
     text = frame_text({"type": "patch", "base": last.version, "version": new.version, "ops": ops, "events": events})
-    if len(text) < len(new.text):  # the whole update is longer still: it holds that state and the events
+    size = len(text) if text.isascii() else len(text.encode())  # (both sizes in UTF-8)
+    if size < new.size:  # the whole update is longer still: it holds that state and the events
         return text
     full = frame_text(message)
     return text if len(text) < len(full) else full
@@ -163,6 +258,22 @@ def _same(a: Any, b: Any) -> bool:
 
 def _has_object(value: list[Any]) -> bool:
     return any(isinstance(x, dict) or (isinstance(x, list) and _has_object(x)) for x in value)
+
+
+def _ends_changed(old: list[Any], new: list[Any], path: str) -> list[dict[str, Any]] | None:
+    """The ops for an array of plain values that only gained or lost items at one end (a
+    discard pile that grows, a known pile drawn from), the same ops ``make_patch`` finds
+    for them at a fraction of its cost; None for any other change."""
+    n, m = len(old), len(new)
+    if m > n and _same(old, new[:n]):
+        return [{"op": "add", "path": f"{path}/{i}", "value": new[i]} for i in range(n, m)]
+    if m > n and _same(old, new[m - n:]):
+        return [{"op": "add", "path": f"{path}/{i}", "value": new[i]} for i in range(m - n)]
+    if m < n and _same(new, old[n - m:]):
+        return [{"op": "remove", "path": f"{path}/0"} for _ in range(n - m)]
+    if m < n and _same(new, old[:m]):
+        return [{"op": "remove", "path": f"{path}/{i}"} for i in range(n - 1, m - 1, -1)]
+    return None
 
 
 def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
@@ -207,8 +318,12 @@ def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
                 if not _same(a, b):
                     ops += patch_ops(a, b, f"{path}/{i}")
             return ops
-        if len(old) <= SHORT_ARRAY and len(new) <= SHORT_ARRAY and not (_has_object(old) or _has_object(new)):
-            return [{"op": "replace", "path": path, "value": new}]  # as short as make_patch's ops, far cheaper
+        if not (_has_object(old) or _has_object(new)):
+            if len(old) <= SHORT_ARRAY and len(new) <= SHORT_ARRAY:
+                return [{"op": "replace", "path": path, "value": new}]  # as short as make_patch's ops, far cheaper
+            ends = _ends_changed(old, new, path)
+            if ends is not None:
+                return ends
         found = jsonpatch.make_patch(old, new).patch
         if _has_object(new) and not _same(jsonpatch.apply_patch(old, found), new):
             # make_patch adds an object's new members last: when that changes the order
