@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -90,34 +91,40 @@ def state_of(message: dict[str, Any]) -> dict[str, Any]:
 
 
 SPLIT: Final[tuple[str, ...]] = ("table", "view")
-"""Members of a message that :class:`Shown` keeps member by member (when they are objects):
+"""Members of a message that :class:`Shown` marks member by member (when they are objects):
 each change alters a few of their members (the table's version, a fighter, the pile) and
 leaves the rest as they were. Within them, an array of objects (Knockdown's fighters,
-KNOCKBACK's cards) is kept item by item."""
+KNOCKBACK's cards) is marked item by item."""
 
-Parts = tuple[tuple[str | int, "bytes | Parts"], ...]
-"""The members of a shown object (names) or array (indexes), each as its UTF-8 JSON text
-or, when kept apart, as its own parts."""
+Shape = tuple[tuple[str | int, "Shape | None"], ...]
+"""How a shown message is laid out: the names (or indexes) of an object's (array's) members
+in order, each with its own shape where it is marked part by part, else None."""
+
+_SHAPES: dict[Shape, Shape] = {}
+"""One copy of every shape seen (a server's messages have a few dozen): each :class:`Shown`
+holds that copy, and equal shapes are then the same object."""
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A message as a connection was sent it: the JSON texts of its :func:`state_of`'s
-    members, with those of :data:`SPLIT` kept apart (what the next patch starts from;
-    equal texts share a patch), the length of its whole text in UTF-8, and its version.
+    """A message as a connection was sent it: the UTF-8 JSON text of its :func:`state_of`
+    (what the next patch starts from; equal texts share a patch), its :data:`Shape`, where
+    in the text each part's value starts and ends, and its version.
 
-    Only texts are kept, not the message's objects: a connection keeps its last message
+    Only the text is kept, not the message's objects: a connection keeps its last message
     until the next change, long enough for the garbage collector's young generations to
     walk its few hundred lists and dicts (a Knockdown message) again and again and then
     promote them to the oldest, whose full collections they made frequent. With 1,000
-    connections that was most of the young collections' work. The next patch compares
-    the texts part by part and reads back (orjson) and diffs only those that differ, so
-    a change to one fighter reads that fighter, not the whole 10 KB message. A state
-    with a member orjson cannot read back exactly (a finished table's 256-bit seed, which
-    it would read as a float) is kept as it is."""
+    connections that was most of the young collections' work (and a text per member, tried
+    too, doubled the server's memory). The next patch compares the two texts part by part
+    and reads back (orjson) and diffs only the parts that differ, so a change to one
+    fighter reads that fighter, not the whole 10 KB message. A state with a member orjson
+    cannot read back exactly (a finished table's 256-bit seed, which it would read as a
+    float) is kept as it is."""
 
-    parts: Parts
-    size: int
+    text: bytes
+    shape: Shape
+    spans: array[int]
     version: int
     exact: dict[str, Any] | None = None
 
@@ -125,22 +132,27 @@ class Shown:
     def of(cls, message: dict[str, Any]) -> Shown:
         state = state_of(message)
         try:
-            parts, size = _parts_of(state, 0, orjson.dumps)
+            return cls._written(state, orjson.dumps, None)
         except orjson.JSONEncodeError:  # an integer past 64 bits
-            parts, size = _parts_of(state, 0, _dumps_exactly)
-            return cls(parts, size, state["version"], state)
-        return cls(parts, size, state["version"])
+            return cls._written(state, _dumps_exactly, state)
+
+    @classmethod
+    def _written(cls, state: dict[str, Any], dumps: Callable[[Any], bytes], exact: dict[str, Any] | None) -> Shown:
+        pieces: list[bytes] = []
+        spans: array[int] = array("I")
+        shape = _write(state, 0, dumps, pieces, spans, 0)[0]
+        return cls(b"".join(pieces), _SHAPES.setdefault(shape, shape), spans, state["version"], exact)
 
     @property
-    def text(self) -> str:
-        """The whole state's JSON text (:func:`frame_text` of the :func:`state_of`)."""
-        return _joined(self.parts, True).decode()
+    def size(self) -> int:
+        """The length of the whole text in UTF-8."""
+        return len(self.text)
 
     def state(self) -> dict[str, Any]:
         """The message's state (a new copy each call, unless kept)."""
         if self.exact is not None:
             return self.exact
-        state: dict[str, Any] = orjson.loads(_joined(self.parts, True))
+        state: dict[str, Any] = orjson.loads(self.text)
         return state
 
 
@@ -148,75 +160,79 @@ def _dumps_exactly(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-_NAME_SIZES: dict[str, int] = {}
-"""The UTF-8 length of a member name's JSON text and its colon, for the names seen so far."""
+_NAMES: dict[str, bytes] = {}
+"""A member name's JSON text and its colon, for the names seen so far."""
 
 
-def _name_size(name: str) -> int:
-    size = _NAME_SIZES.get(name)
-    if size is None:
-        size = len(orjson.dumps(name)) + 1
-        if len(_NAME_SIZES) < 10_000:  # (a message's names are a few hundred at most)
-            _NAME_SIZES[name] = size
-    return size
+def _name(name: str) -> bytes:
+    text = _NAMES.get(name)
+    if text is None:
+        text = orjson.dumps(name) + b":"
+        if len(_NAMES) < 10_000:  # (a message's names are a few hundred at most)
+            _NAMES[name] = text
+    return text
 
 
-def _kept_apart(key: str | int, value: Any, depth: int) -> bool:
+def _marked(key: str | int, value: Any, depth: int) -> bool:
     if depth == 0:
         return key in SPLIT and type(value) is dict and len(value) > 0
     return depth == 1 and type(value) is list and len(value) > 0 and all(type(x) is dict for x in value)
 
 
-def _parts_of(value: dict[str, Any] | list[Any], depth: int, dumps: Callable[[Any], bytes]) -> tuple[Parts, int]:
-    """An object's or array's parts and the UTF-8 length of its whole JSON text."""
-    items: Iterable[tuple[str | int, Any]] = value.items() if type(value) is dict else enumerate(value)
-    parts: list[tuple[str | int, bytes | Parts]] = []
-    size = 1 + max(len(value), 1)  # brackets and commas
+def _write(value: dict[str, Any] | list[Any], depth: int, dumps: Callable[[Any], bytes],
+           pieces: list[bytes], spans: array[int], at: int) -> tuple[Shape, int]:
+    """Append ``value``'s JSON text to ``pieces`` (it starts at offset ``at``) and the start
+    and end of each unmarked part's value to ``spans``; its shape, and where it ends."""
+    is_object = type(value) is dict
+    items: Iterable[tuple[str | int, Any]] = value.items() if is_object else enumerate(value)  # type: ignore[union-attr]
+    pieces.append(b"{" if is_object else b"[")
+    at += 1
+    shape: list[tuple[str | int, Shape | None]] = []
     for key, member in items:
+        if shape:
+            pieces.append(b",")
+            at += 1
         if type(key) is str:
-            size += _name_size(key)
-        if _kept_apart(key, member, depth):
-            inner, inner_size = _parts_of(member, depth + 1, dumps)
-            parts.append((key, inner))
-            size += inner_size
+            name = _name(key)
+            pieces.append(name)
+            at += len(name)
+        if _marked(key, member, depth):
+            inner, at = _write(member, depth + 1, dumps, pieces, spans, at)
+            shape.append((key, inner))
         else:
             text = dumps(member)
-            parts.append((key, text))
-            size += len(text)
-    return tuple(parts), size
+            pieces.append(text)
+            spans.append(at)
+            at += len(text)
+            spans.append(at)
+            shape.append((key, None))
+    pieces.append(b"}" if is_object else b"]")
+    return tuple(shape), at + 1
 
 
-def _joined(parts: Parts, is_object: bool) -> bytes:
-    texts = [v if isinstance(v, bytes) else _joined(v, isinstance(v[0][0], str)) for _, v in parts]
-    if not is_object:
-        return b"[" + b",".join(texts) + b"]"
-    return b"{" + b",".join(orjson.dumps(k) + b":" + t for (k, _), t in zip(parts, texts, strict=True)) + b"}"
-
-
-def _diff(old: Parts, new: Parts, value: Any, base: str, ops: list[dict[str, Any]]) -> bool:
-    """Add to ``ops`` the patch from ``old`` to ``new`` (the parts of ``value``, at ``base``),
-    reading back and diffing only the parts whose texts differ. False when the parts
-    themselves differ (a member added or moved, an array of another length)."""
-    if len(old) != len(new):
-        return False
-    for (key, a), (name, b) in zip(old, new, strict=True):
-        if key != name:
-            return False
-        if a == b:
+def _diff(shape: Shape, old: Shown, new: Shown, at: int, value: Any, base: str, ops: list[dict[str, Any]]) -> int:
+    """Add to ``ops`` the patch of ``value`` (laid out as ``shape``, at ``base``) from
+    ``old`` to ``new``, whose unmarked parts start at span ``at``: only the parts whose
+    texts differ are read back and diffed. Returns the next span."""
+    for key, inner in shape:
+        if inner is not None:
+            at = _diff(inner, old, new, at, value[key], f"{base}/{escape(str(key))}", ops)
             continue
-        path = f"{base}/{escape(str(key))}"
-        if isinstance(a, bytes) and isinstance(b, bytes):
-            ops += patch_ops(orjson.loads(a), value[key], path)
-        elif isinstance(a, bytes) or isinstance(b, bytes) or not _diff(a, b, value[key], path, ops):
-            return False
-    return True
+        a, b = old.spans[at], old.spans[at + 1]
+        c, d = new.spans[at], new.spans[at + 1]
+        at += 2
+        if b - a == d - c and old.text[a:b] == new.text[c:d]:
+            continue
+        ops += patch_ops(orjson.loads(old.text[a:b]), value[key], f"{base}/{escape(str(key))}")
+    return at
 
 
 def _changes(last: Shown, new: Shown, state: dict[str, Any]) -> list[dict[str, Any]]:
-    """The patch from ``last`` to ``new`` (whose state is ``state``): part by part, or when
-    the parts do not match (or a text cannot be read back exactly) the whole states."""
+    """The patch from ``last`` to ``new`` (whose state is ``state``): part by part when both
+    have the same shape, else (or when a text cannot be read back exactly) the whole states."""
     ops: list[dict[str, Any]] = []
-    if last.exact is None and _diff(last.parts, new.parts, state, "", ops):
+    if last.exact is None and last.shape is new.shape:
+        _diff(new.shape, last, new, 0, state, "", ops)
         return ops
     return patch_ops(last.state(), state)
 
@@ -228,7 +244,7 @@ def change_frame(last: Shown | None, new: Shown, message: dict[str, Any]) -> str
     events = message["events"]
     if last is None:
         return frame_text(message)
-    if last.parts == new.parts and not events:
+    if last.text == new.text and not events:
         return None
     ops = _changes(last, new, state_of(message))
     text = frame_text({"type": "patch", "base": last.version, "version": new.version, "ops": ops, "events": events})

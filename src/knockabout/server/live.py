@@ -34,7 +34,7 @@ from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.server.bot_pools import BotPools
-from knockabout.server.frames import Parts, Shown, change_frame, frame_text, update_message
+from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.quotas import LimitReached
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import shard_id, shard_of, share
@@ -201,14 +201,14 @@ class LiveTable:
         Those that see the same (the same seat and cursor: all spectators, usually) share
         one message, and those last sent the same too share one frame, built once."""
         built: dict[tuple[int | None, int], tuple[dict[str, Any], Shown, int]] = {}
-        frames: dict[tuple[int | None, int, Parts | None], str | None] = {}
+        frames: dict[tuple[int | None, int, bytes | None], str | None] = {}
         for conn in list(self.connections):
             key = (conn.seat, conn.cursor)
             if key not in built:
                 msg, cursor = self._build(conn.seat, conn.cursor, "update")
                 built[key] = (msg, Shown.of(msg), cursor)
             msg, shown, cursor = built[key]
-            seen = (*key, None if conn.last is None else conn.last.parts)
+            seen = (*key, None if conn.last is None else conn.last.text)
             if seen not in frames:
                 frames[seen] = change_frame(conn.last, shown, msg)
             conn.cursor, conn.last, text = cursor, shown, frames[seen]
