@@ -102,6 +102,24 @@ def test_a_quick_level_that_turns_out_slow_moves_to_worker_processes(make_client
         replay.tick(think=False)
 
 
+def test_by_default_even_the_quickest_level_thinks_in_worker_processes(make_client: Any) -> None:
+    """A thinking in a thread holds the interpreter lock for all its CPU, so with worker
+    processes to hand every level thinks there after its first thinkings (random bots in
+    KNOCKBACK: well under a millisecond each)."""
+    from knockabout.server.bot_pools import LEARN_FROM
+    from knockabout.server.settings import ServerSettings
+
+    assert ServerSettings().slow_thinking == 0.0
+    with make_client(bot_processes=1) as c:
+        made = c.post("/api/tables", json={"game": "knockback", "seats": ["random", "random"]}).json()
+        manager = c.app.state.manager
+        table = manager.get(made["id"]).table
+        wait_for(lambda: ("random", "knockback") in manager.thinkers.apart or table.over)
+        assert ("random", "knockback") in manager.thinkers.apart
+        assert table.version >= LEARN_FROM
+        assert list(manager.thinkers._processes["random"]._processes.values())
+
+
 def test_a_quick_level_that_stays_quick_keeps_to_threads(make_client: Any) -> None:
     with make_client(bot_processes=1, slow_thinking=60.0) as c:
         made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["easy", "easy"]}).json()

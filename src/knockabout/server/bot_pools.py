@@ -6,12 +6,14 @@ holds neither the event loop nor its interpreter lock: a person at another table
 answered while twenty tables of ``hard`` bots think. A thinking goes there as plain data
 (:meth:`Thought.job`: the level, the state, the seat, the generator's state and when it
 must end) and comes back as the move and the generator's new state, so the table's bots
-make the same choices as in a thread. Quick bots (random, the heuristics) think in
-threads, where a process's round trip would cost more than their thinking -- until a
-level's thinkings in a game turn out to take more than :data:`SLOW_THINKING` of CPU on
-average (Knockdown's heuristic planner: about 1.5 ms, and at 400 tables the bot threads
-held the interpreter lock about as long as the event loop did): that level and game then
-think in the worker processes too, once their processes are warm.
+make the same choices as in a thread. Quick bots (random, the heuristics) think there
+too, after their first :data:`LEARN_FROM` thinkings in a game (in threads, while the
+level's processes start): a thinking in a thread holds the interpreter lock for all its
+CPU, and at 1,000 tables of people acting at once the bot threads held it about a tenth
+of the time, the event loop waiting meanwhile (its lag was 6-13 ms median, 38-84 ms p99;
+with the bots in processes 0.5-1 ms and 18-28 ms). :data:`SLOW_THINKING` (a server's
+``slow_thinking``) keeps a quick level in threads while its thinkings in a game average
+less CPU than that; by default none does.
 
 Each level has its own pool (a quick level never waits behind a long search), first come
 first served across tables (a table has at most one thinking queued at a time). A worker
@@ -36,9 +38,9 @@ from knockabout.table.thinking import Thought, think_apart, warm_up
 
 log = logging.getLogger("knockabout.server")
 
-SLOW_THINKING = 0.001
+SLOW_THINKING = 0.0
 """CPU seconds: a quick level whose thinkings in a game average more than this thinks in
-the worker processes from then on (a process's round trip costs a fraction of it)."""
+the worker processes from then on (0: every quick level does, see the module doc)."""
 LEARN_FROM = 16
 """Thinkings of a level in a game measured before deciding where it thinks."""
 
@@ -112,7 +114,7 @@ class BotPools:
             return
         took_here = self._took.setdefault(key, deque(maxlen=LEARN_FROM))
         took_here.append(took)
-        if len(took_here) == LEARN_FROM and sum(took_here) / LEARN_FROM > self.slow_thinking:
+        if len(took_here) == LEARN_FROM and sum(took_here) / LEARN_FROM >= self.slow_thinking:
             log.info("bots of level %s think %.1f ms a move in %s: they think in worker processes from now",
                      thought.level, 1000 * sum(took_here) / LEARN_FROM, thought.game_id)
             pool = self.process_pool(thought.level)
