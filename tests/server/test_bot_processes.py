@@ -57,7 +57,7 @@ def test_server_searches_run_in_worker_processes_and_survive_one_dying(make_clie
         wait_for(lambda: table.version > 4)
         pools = manager.thinkers._processes
         assert set(pools) == {"medium"}, "only the searching level has processes"
-        workers = list(pools["medium"]._processes.values())
+        workers = list(pools["medium"].processes.values())
         assert workers and all(p.pid != os.getpid() and p.is_alive() for p in workers)
         assert "medium" not in manager.thinkers._threads, "no search ran in a thread"
         before = table.version
@@ -89,7 +89,7 @@ def test_a_quick_level_that_turns_out_slow_moves_to_worker_processes(make_client
         assert table.version >= LEARN_FROM, "it first thought in threads, measured"
         before = table.version
         wait_for(lambda: table.over or table.version > before + 4)
-        workers = list(manager.thinkers._processes["easy"]._processes.values())
+        workers = list(manager.thinkers._processes["easy"].processes.values())
         assert workers and all(p.pid != os.getpid() for p in workers)
     # the same deal and seats thinking here make the same moves, in threads and processes alike
     replay = Table("knockdown", table.seats, table._match.record.config, table.seed, challenges={})
@@ -117,7 +117,7 @@ def test_by_default_even_the_quickest_level_thinks_in_worker_processes(make_clie
         wait_for(lambda: ("random", "knockback") in manager.thinkers.apart or table.over)
         assert ("random", "knockback") in manager.thinkers.apart
         assert table.version >= LEARN_FROM
-        assert list(manager.thinkers._processes["random"]._processes.values())
+        assert list(manager.thinkers._processes["random"].processes.values())
 
 
 def test_a_quick_level_that_stays_quick_keeps_to_threads(make_client: Any) -> None:
@@ -141,7 +141,7 @@ def test_worker_processes_give_way_to_the_server(make_client: Any) -> None:
         manager = c.app.state.manager
         table = manager.get(made["id"]).table
         wait_for(lambda: table.version > 2)
-        workers = list(manager.thinkers._processes["medium"]._processes.values())
+        workers = list(manager.thinkers._processes["medium"].processes.values())
         assert workers
         for p in workers:
             assert p.pid is not None
@@ -158,7 +158,7 @@ def test_a_server_that_warms_its_bots_starts_the_search_processes_before_any_tab
         pools = c.app.state.manager.thinkers._processes
         assert set(pools) == {"medium", "hard"}, "every searching level, and only those"
         for pool in pools.values():  # the warm-ups ran (imports and bots) in a live worker
-            done = pool.submit(os.getpid).result(timeout=60)
+            done = c.portal.call(pool.run, os.getpid)  # (on the server's event loop)
             assert done != os.getpid()
         assert c.app.state.manager.thinkers.warm_all(game_ids()) == 2 * len(game_ids())
     with make_client(bot_processes=0, warm_bots=True) as c:  # no processes: nothing to start
@@ -168,10 +168,12 @@ def test_a_server_that_warms_its_bots_starts_the_search_processes_before_any_tab
 
 
 _KILLED_SERVER = """
-import os, signal, sys
+import asyncio, os, signal, sys
 from knockabout.server.bot_pools import BotPools
 pools = BotPools(processes=1)
-worker = pools.process_pool("hard").submit(os.getpid).result(timeout=60)
+async def ask():
+    return await asyncio.wait_for(pools.process_pool("hard").run(os.getpid), 60)
+worker = asyncio.run(ask())
 print(worker, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: as the OOM killer or kill -9 leaves it
 """
@@ -180,9 +182,8 @@ os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: as the OOM killer or kill -
 _KILLED_WHILE_STARTING = """
 import os, signal
 from knockabout.server.bot_pools import BotPools
-pool = BotPools(processes=2).process_pool("hard")
-pool.submit(os.getpid)  # starts the workers; the server dies before they have even imported
-print(*pool._processes, flush=True)
+pool = BotPools(processes=2).process_pool("hard")  # starts the workers
+print(*pool.processes, flush=True)  # the server dies before they have even imported
 os.kill(os.getpid(), signal.SIGKILL)
 """
 

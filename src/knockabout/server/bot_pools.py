@@ -30,10 +30,11 @@ import os
 import threading
 import time
 from collections import deque
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from knockabout.bots.levels import LEVELS, make_bot
+from knockabout.server.worker_pool import WorkerPool
 from knockabout.table.thinking import Thought, think_apart, warm_up
 
 log = logging.getLogger("knockabout.server")
@@ -53,9 +54,9 @@ class BotPools:
         self.processes = processes
         self.slow_thinking = slow_thinking
         self._threads: dict[str, ThreadPoolExecutor] = {}
-        self._processes: dict[str, ProcessPoolExecutor] = {}
+        self._processes: dict[str, WorkerPool] = {}
         self._took: dict[tuple[str, str], deque[float]] = {}  # CPU seconds of recent thread thinkings
-        self._warming: dict[tuple[str, str], list[Future[int]]] = {}  # slow quick levels' processes starting
+        self._warming: dict[tuple[str, str], list[asyncio.Future[int]]] = {}  # slow quick levels' processes starting
         self.apart: set[tuple[str, str]] = set()  # (level, game) of quick levels that think in processes
 
     def thread_pool(self, level: str) -> Executor:
@@ -65,13 +66,13 @@ class BotPools:
             pool = self._threads[level] = ThreadPoolExecutor(self.threads, f"knockabout-bot-{level}")
         return pool
 
-    def process_pool(self, level: str) -> ProcessPoolExecutor:
-        """The worker processes searches of ``level`` run in (started the first time)."""
+    def process_pool(self, level: str) -> WorkerPool:
+        """The worker processes bots of ``level`` think in (started the first time, and
+        again after one of them died)."""
         pool = self._processes.get(level)
-        if pool is None:
+        if pool is None or pool.broken:
             # spawn, not fork: the server has threads, which a forked child would inherit half-way
-            pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=start_worker, initargs=(os.getpid(),))
+            pool = WorkerPool(self.processes, multiprocessing.get_context("spawn"), start_worker, (os.getpid(),))
             self._processes[level] = pool
         return pool
 
@@ -79,8 +80,20 @@ class BotPools:
         """Start the worker processes of a searching level early (a new table calls this),
         so its first move does not wait for Python to start and import everything."""
         if searches and self.processes > 0:
-            for _ in range(self.processes):
-                self.process_pool(level).submit(warm_up, level, game_id)
+            self._warm_up(level, game_id)
+
+    def _warm_up(self, level: str, game_id: str) -> list[asyncio.Future[int]]:
+        """A warm-up for each worker process of ``level`` (started now if need be); none
+        outside an event loop (the processes start all the same)."""
+        pool = self.process_pool(level)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return []
+        warming = [pool.submit(warm_up, level, game_id) for _ in range(self.processes)]
+        for done in warming:
+            done.add_done_callback(_seen)  # a pool that broke meanwhile has already said so
+        return warming
 
     def warm_all(self, game_ids: list[str]) -> int:
         """Start every searching level's worker processes now, each ready for ``game_ids``
@@ -117,20 +130,16 @@ class BotPools:
         if len(took_here) == LEARN_FROM and sum(took_here) / LEARN_FROM >= self.slow_thinking:
             log.info("bots of level %s think %.1f ms a move in %s: they think in worker processes from now",
                      thought.level, 1000 * sum(took_here) / LEARN_FROM, thought.game_id)
-            pool = self.process_pool(thought.level)
-            self._warming[key] = [pool.submit(warm_up, thought.level, thought.game_id)
-                                  for _ in range(self.processes)]
+            self._warming[key] = self._warm_up(thought.level, thought.game_id)
 
     async def think(self, thought: Thought) -> None:
         """Run ``thought`` in the right pool; it holds its move when this returns."""
         loop = asyncio.get_running_loop()
         if self._in_processes(thought):
-            job = thought.job()
             try:
-                answer = await loop.run_in_executor(self.process_pool(thought.level), think_apart, job)
-            except BrokenProcessPool:
-                log.error("a bot process of level %s died; its pool starts again", thought.level)
-                self._processes.pop(thought.level, None)
+                answer = await self.process_pool(thought.level).run(think_apart, thought.job())
+            except BrokenProcessPool:  # (the pool has said why; the next thinking starts a new one)
+                pass
             else:
                 thought.finish(answer)
                 return
@@ -141,7 +150,7 @@ class BotPools:
         for threads in self._threads.values():
             threads.shutdown(wait=True, cancel_futures=True)
         for processes in self._processes.values():
-            processes.shutdown(wait=True, cancel_futures=True)
+            processes.close()
         self._threads.clear()
         self._processes.clear()
 
@@ -175,6 +184,11 @@ def _leave_with(server: int) -> None:
         time.sleep(PARENT_CHECK)
         if os.getppid() != server:  # adopted by another process: the server died
             os._exit(0)
+
+
+def _seen(done: asyncio.Future[int]) -> None:
+    if not done.cancelled():
+        done.exception()
 
 
 def _run_timed(thought: Thought) -> float:

@@ -1,0 +1,194 @@
+"""Worker processes that the server's event loop feeds itself, over one pipe each.
+
+:class:`WorkerPool` does what a ``concurrent.futures.ProcessPoolExecutor`` does for the
+bots (:mod:`.bot_pools`), without the two threads the executor keeps in the server: one
+that pickles and writes the jobs, one that waits for and reads the answers. Both run
+Python, so both take the interpreter lock from the event loop; at 1,000 tables of people
+acting at once they held it about 12 % of the time (the event loop 60 %). Here the event
+loop writes a job straight into an idle worker's pipe and reads the answer when the pipe
+becomes readable (``loop.add_reader``), so a job costs the server its pickling and two
+system calls, and no other thread wakes.
+
+Jobs wait in one first-come-first-served queue for the next idle worker. A worker that
+dies (killed, out of memory) breaks the pool: its job and every queued one fail with
+``BrokenProcessPool``, as the executor's would, and the owner starts a new pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnContext
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+log = logging.getLogger("knockabout.server")
+
+JOIN_SECONDS = 5.0
+"""How long :meth:`WorkerPool.close` waits for an ended worker to be gone."""
+
+
+@dataclass
+class _Job:
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    done: asyncio.Future[Any]
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    job: _Job | None = None
+    watched: bool = field(default=False)  # its pipe is registered with the event loop
+
+
+class WorkerPool:
+    """``size`` worker processes (started now, from ``context``), each running
+    ``initializer(*initargs)`` first; jobs are submitted from one event loop."""
+
+    def __init__(self, size: int, context: SpawnContext, initializer: Callable[..., None],
+                 initargs: tuple[Any, ...] = ()) -> None:
+        if size < 1:
+            raise ValueError("a worker pool needs at least one process")
+        self._workers: list[_Worker] = []
+        self._waiting: deque[_Job] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.broken = False
+        self.closed = False
+        for _ in range(size):
+            ours, theirs = context.Pipe(duplex=True)
+            process = context.Process(target=serve_jobs, args=(theirs, initializer, initargs),
+                                      name="knockabout-bot-worker", daemon=True)
+            process.start()
+            theirs.close()
+            self._workers.append(_Worker(process, ours))
+
+    @property
+    def processes(self) -> dict[int, BaseProcess]:
+        """The workers by process id."""
+        return {w.process.pid: w.process for w in self._workers if w.process.pid is not None}
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Run ``fn(*args)`` (both picklable) in a worker; call from the event loop. The
+        future holds what it returned, or what it raised."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+        if self.closed or self.broken:
+            done.set_exception(BrokenProcessPool("this worker pool is closed" if self.closed
+                                                 else "a worker of this pool died"))
+            return done
+        if self._loop is None:
+            self._loop = loop
+        elif self._loop is not loop:
+            raise RuntimeError("a worker pool serves one event loop")
+        for w in self._workers:
+            if not w.watched:
+                loop.add_reader(w.conn.fileno(), self._readable, w)
+                w.watched = True
+        self._waiting.append(_Job(fn, args, done))
+        self._dispatch()
+        return done
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """:meth:`submit`, awaited."""
+        return await self.submit(fn, *args)
+
+    def _dispatch(self) -> None:
+        for w in self._workers:
+            if not self._waiting:
+                return
+            if w.job is not None:
+                continue
+            job = self._waiting.popleft()
+            if job.done.cancelled():
+                continue
+            try:
+                w.conn.send((job.fn, job.args))
+            except (OSError, ValueError) as exc:  # its pipe is gone: the worker died
+                self._waiting.appendleft(job)
+                self._break(f"a bot worker process could not be given a job: {exc}")
+                return
+            except Exception as exc:  # the job would not pickle: it alone fails
+                job.done.set_exception(exc)
+                continue
+            w.job = job
+
+    def _readable(self, w: _Worker) -> None:
+        try:
+            ok, value = w.conn.recv()
+        except (EOFError, OSError):
+            code = w.process.exitcode
+            self._break(f"a bot worker process (pid {w.process.pid}) ended"
+                        + ("" if code is None else f" with exit code {code}"))
+            return
+        job, w.job = w.job, None
+        if job is not None and not job.done.done():
+            if ok:
+                job.done.set_result(value)
+            else:
+                job.done.set_exception(value)
+        self._dispatch()
+
+    def _break(self, why: str) -> None:
+        """A worker died: fail its job and every waiting one, and stop the others."""
+        if self.broken or self.closed:
+            return
+        self.broken = True
+        log.error("%s; its pool starts again", why)
+        failed = [w.job for w in self._workers if w.job is not None] + list(self._waiting)
+        self._waiting.clear()
+        for job in failed:
+            if not job.done.done():
+                job.done.set_exception(BrokenProcessPool(why))
+        self.close()
+
+    def close(self) -> None:
+        """End the workers; their jobs and the waiting ones fail."""
+        if self.closed:
+            return
+        self.closed = True
+        for job in [w.job for w in self._workers if w.job is not None] + list(self._waiting):
+            if not job.done.done():
+                job.done.set_exception(BrokenProcessPool("this worker pool is closed"))
+        self._waiting.clear()
+        for w in self._workers:
+            if w.watched and self._loop is not None and not self._loop.is_closed():
+                with contextlib.suppress(Exception):
+                    self._loop.remove_reader(w.conn.fileno())
+            w.conn.close()
+            # a worker holds nothing worth keeping, and one deep in a search would read the
+            # end of its pipe only when the search is over: it is ended at once
+            with contextlib.suppress(Exception):
+                w.process.kill()
+        for w in self._workers:
+            w.process.join(JOIN_SECONDS)
+
+
+def serve_jobs(conn: Connection, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+    """A worker process's life: jobs from ``conn``, each answered with ``(True, result)`` or
+    ``(False, exception)``, until the server closes its end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle: it closes the pipes
+    initializer(*initargs)
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[bool, Any] = (True, fn(*args))
+        except Exception as exc:
+            answer = (False, exc)
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # an answer that does not pickle
+            conn.send((False, RuntimeError(f"the answer could not be sent back: {exc!r}")))
