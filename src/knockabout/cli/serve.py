@@ -53,8 +53,8 @@ def serve(
     ),
     bot_processes: int | None = typer.Option(
         None, "--bot-processes", min=0, show_default="one per CPU but one, shared out over the --workers",
-        help="processes each bot level that searches (medium, hard) thinks in, off the server's"
-        " interpreter (0: threads instead); with --workers, per worker",
+        help="processes each bot level thinks in, off the server's interpreter (0: threads"
+        " instead); with --workers, per worker",
     ),
     workers: int = typer.Option(
         1, "--workers", min=1, max=64,

@@ -16,8 +16,10 @@ with the bots in processes 0.5-1 ms and 18-28 ms). :data:`SLOW_THINKING` (a serv
 less CPU than that; by default none does.
 
 Each level has its own pool (a quick level never waits behind a long search), first come
-first served across tables (a table has at most one thinking queued at a time). A worker
-process that dies is replaced; the thinking it held runs in a thread instead.
+first served across tables (a table has at most one thinking queued at a time). The
+processes are a :class:`~knockabout.server.worker_pool.WorkerPool`, fed by the event
+loop itself. A worker process that dies breaks its pool: the thinkings it held or that
+waited run in threads instead, and the level's next thinking starts a new pool.
 """
 
 from __future__ import annotations

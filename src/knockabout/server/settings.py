@@ -25,7 +25,7 @@ class ServerSettings:
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
-    bot_processes: int = 0  # worker processes a searching level thinks in (0: its threads instead)
+    bot_processes: int = 0  # worker processes each bot level thinks in (0: its threads instead)
     slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
     warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
     # seconds between full garbage collections (0: Python's own schedule; serve: FULL_GC_EVERY)
