@@ -9,7 +9,9 @@ loop writes a job straight into an idle worker's pipe and reads the answer when 
 becomes readable (``loop.add_reader``), so a job costs the server its pickling and two
 system calls, and no other thread wakes.
 
-Jobs wait in one first-come-first-served queue for the next idle worker. A worker that
+It needs an event loop that can watch a pipe (``add_reader``: uvloop and every Unix
+loop, not the proactor loop Windows uses by default). Jobs wait in one
+first-come-first-served queue for the next idle worker. A worker that
 dies (killed, out of memory) breaks the pool: its job and every queued one fail with
 ``BrokenProcessPool``, as the executor's would, and the owner starts a new pool.
 """
