@@ -102,7 +102,9 @@ in order, each with its own shape where it is marked part by part, else None."""
 
 _SHAPES: dict[Shape, Shape] = {}
 """One copy of every shape seen (a server's messages have a few dozen): each :class:`Shown`
-holds that copy, and equal shapes are then the same object."""
+holds that copy, and equal shapes are then the same object. Past :data:`MAX_SHAPES` a new
+shape is not kept (its messages are then diffed whole: slower, the same patch)."""
+MAX_SHAPES: Final = 10_000
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,10 @@ class Shown:
         pieces: list[bytes] = []
         spans: array[int] = array("I")
         shape = _write(state, 0, dumps, pieces, spans, 0)[0]
-        return cls(b"".join(pieces), _SHAPES.setdefault(shape, shape), spans, state["version"], exact)
+        kept = _SHAPES.get(shape)
+        if kept is None and len(_SHAPES) < MAX_SHAPES:
+            kept = _SHAPES[shape] = shape
+        return cls(b"".join(pieces), shape if kept is None else kept, spans, state["version"], exact)
 
     @property
     def size(self) -> int:
