@@ -160,7 +160,7 @@ def test_a_server_that_warms_its_bots_starts_the_search_processes_before_any_tab
         for pool in pools.values():  # the warm-ups ran (imports and bots) in a live worker
             done = c.portal.call(pool.run, os.getpid)  # (on the server's event loop)
             assert done != os.getpid()
-        assert c.app.state.manager.thinkers.warm_all(game_ids()) == 2 * len(game_ids())
+        assert c.portal.call(c.app.state.manager.thinkers.warm_all, game_ids()) == 2 * len(game_ids())
     with make_client(bot_processes=0, warm_bots=True) as c:  # no processes: nothing to start
         assert c.app.state.manager.thinkers._processes == {}
     with make_client(bot_processes=1) as c:  # the default: processes start with the first table

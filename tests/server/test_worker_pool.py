@@ -8,7 +8,10 @@ import os
 import pickle
 import signal
 import threading
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 import pytest
 
@@ -38,6 +41,12 @@ def pool(size: int) -> WorkerPool:
     return WorkerPool(size, multiprocessing.get_context("spawn"), _nothing)
 
 
+def run_async(coro: Coroutine[Any, Any, None]) -> None:
+    """``asyncio.run`` on a thread of its own (an earlier test may leave a loop running on this one)."""
+    with ThreadPoolExecutor(1) as runner:
+        runner.submit(asyncio.run, coro).result()
+
+
 def test_jobs_run_in_the_workers_first_come_first_served_and_answer_or_raise() -> None:
     workers = pool(2)
     try:
@@ -54,7 +63,7 @@ def test_jobs_run_in_the_workers_first_come_first_served_and_answer_or_raise() -
                 await workers.run(lambda: 1)
             assert await workers.run(os.getpid) in workers.processes, "the pool still works"
 
-        asyncio.run(go())
+        run_async(go())
     finally:
         workers.close()
     assert all(not p.is_alive() for p in workers.processes.values()), "closed: the workers are gone"
@@ -63,15 +72,15 @@ def test_jobs_run_in_the_workers_first_come_first_served_and_answer_or_raise() -
 def test_no_thread_is_started_in_the_server() -> None:
     """The point of the pool: the executor's feeder and result threads took the
     interpreter lock from the event loop."""
-    before = threading.active_count()
     workers = pool(1)
     try:
         async def go() -> None:
+            before = threading.active_count()
             for _ in range(20):
                 await workers.run(os.getpid)
             assert threading.active_count() == before
 
-        asyncio.run(go())
+        run_async(go())
     finally:
         workers.close()
 
@@ -92,7 +101,7 @@ def test_a_worker_that_dies_breaks_the_pool_and_fails_its_jobs() -> None:
             with pytest.raises(BrokenProcessPool):
                 await workers.run(os.getpid)
 
-        asyncio.run(go())
+        run_async(go())
     finally:
         workers.close()
 
@@ -111,7 +120,7 @@ def test_closing_ends_a_worker_deep_in_a_job_at_once() -> None:
         with pytest.raises(BrokenProcessPool):
             await job
 
-    asyncio.run(go())
+    run_async(go())
     assert all(not p.is_alive() for p in workers.processes.values())
 
 

@@ -100,7 +100,7 @@ Shape = tuple[tuple[str | int, "Shape | None"], ...]
 """How a shown message is laid out: the names (or indexes) of an object's (array's) members
 in order, each with its own shape where it is marked part by part, else None."""
 
-_SHAPES: dict[Shape, Shape] = {}
+_SHAPES: Final[dict[Shape, Shape]] = {}
 """One copy of every shape seen (a server's messages have a few dozen): each :class:`Shown`
 holds that copy, and equal shapes are then the same object. Past :data:`MAX_SHAPES` a new
 shape is not kept (its messages are then diffed whole: slower, the same patch)."""
@@ -165,7 +165,7 @@ def _dumps_exactly(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-_NAMES: dict[str, bytes] = {}
+_NAMES: Final[dict[str, bytes]] = {}
 """A member name's JSON text and its colon, for the names seen so far."""
 
 
