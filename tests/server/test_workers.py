@@ -101,7 +101,11 @@ def test_two_workers_share_the_tables_and_survive_a_killed_worker(tmp_path: Path
         assert set(shards) == {0, 1} and shards[0] != shards[1], "one address's new tables alternate"
         for m in made:
             assert httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}").json()["id"] == m["id"]
-            assert play(port, m, 2) >= 2, "each table plays through the front, whichever worker holds it"
+            seen = play(port, m, 2)
+            info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}").json()
+            # (a deal can end at the first move, a KO card played at once: that came through the front too)
+            assert seen >= 2 or (seen >= 1 and info["outcome"] is not None), \
+                "each table plays through the front, whichever worker holds it"
 
         waiting = create(port, ["me", "open"])
         for _ in range(4):  # the lobby is answered by each worker in turn: every answer lists every table
