@@ -272,6 +272,19 @@ def test_a_long_array_is_diffed_and_a_short_one_goes_whole() -> None:
     assert jsonpatch.apply_patch(old, ops) == new
 
 
+PILE = [f"card {i}" for i in range(30)]
+
+
+@pytest.mark.parametrize("new", [
+    [*PILE, "x", "y"], ["x", "y", *PILE], PILE[2:], PILE[:-2], [*PILE, 1, 1.0, True], [1, *PILE],
+], ids=["grew at the end", "grew at the start", "lost its first", "lost its last", "odd values", "an int"])
+def test_a_long_plain_array_changed_at_one_end_gets_make_patchs_ops_without_it(new: list[Any]) -> None:
+    """A discard pile that grows, a known pile drawn from: the same ops ``make_patch`` finds."""
+    ops = patch_ops({"l": PILE}, {"l": new})
+    assert ops == jsonpatch.make_patch({"l": PILE}, {"l": new}).patch
+    assert json.dumps(jsonpatch.apply_patch({"l": PILE}, ops)) == json.dumps({"l": new})
+
+
 def test_the_follower_refuses_a_patch_that_does_not_fit() -> None:
     copy = Follower()
     with pytest.raises(OutOfStep):

@@ -162,7 +162,7 @@ class Shown:
 
 
 def _dumps_exactly(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return frame_text(value).encode()  # (the standard library where orjson cannot)
 
 
 _NAMES: Final[dict[str, bytes]] = {}
@@ -293,7 +293,7 @@ def _ends_changed(old: list[Any], new: list[Any], path: str) -> list[dict[str, A
     if m < n and _same(new, old[n - m:]):
         return [{"op": "remove", "path": f"{path}/0"} for _ in range(n - m)]
     if m < n and _same(new, old[:m]):
-        return [{"op": "remove", "path": f"{path}/{i}"} for i in range(n - 1, m - 1, -1)]
+        return [{"op": "remove", "path": f"{path}/{m}"} for _ in range(n - m)]
     return None
 
 
