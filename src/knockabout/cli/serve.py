@@ -28,6 +28,11 @@ def serve(
         None, "--db", help="SQLAlchemy database URL (default: SQLite file in the data dir)"
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="where the SQLite file lives"),
+    store_writer: str = typer.Option(
+        "process", "--store-writer", metavar="process|thread",
+        help="where moves are committed to the database: a process of its own, so that a busy server's"
+        " commits do not wait for its interpreter lock, or a thread of the server",
+    ),
     bot_delay: float = typer.Option(
         2.0, "--bot-delay", min=0.0, help="seconds a bot takes to answer a timed window, whatever it holds"
     ),
@@ -77,11 +82,11 @@ def serve(
     with friendly_errors():
         for text in (create_rate, message_rate):
             rate(text)  # a rate that does not parse fails now, in one line
-        store = Store(db, folder)  # fail now, in one line, if the database cannot be opened
+        store = Store(db, folder, writer=store_writer)  # fail now, in one line, on a bad database or writer
         where = store.url
         store.close()
     settings = ServerSettings(
-        db_url=db, data_dir=str(folder), bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
+        db_url=db, data_dir=str(folder), store_writer=store_writer, bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,

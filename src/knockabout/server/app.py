@@ -180,12 +180,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None)
+        store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
         manager = Manager(cfg, store)
         app.state.store = store
         app.state.manager = manager
         app.state.replays = replays
         app.state.resumed = manager.resume_all()
+        store.open_writer()
         if cfg.warm_bots:
             manager.thinkers.warm_all(game_ids())
         collector = CollectorSchedule(cfg.full_gc_every)  # full collections on a schedule (see .collector)

@@ -16,6 +16,7 @@ class ServerSettings:
 
     db_url: str | None = None
     data_dir: str | None = None
+    store_writer: str = "process"  # where the store commits: its own process, or a thread (see Store)
     bot_delay: float = 2.0  # a bot's answer to a timed window, whatever it holds
     bot_pace: float = 0.9  # seconds between other bot moves
     grace_seconds: float = 30.0  # away this long, a stand-in bot plays the seat

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, assert_never, cast
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from sqlalchemy import (
     JSON,
@@ -59,6 +59,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.store.writer import Writer
+
+if TYPE_CHECKING:
+    from knockabout.store.writer_process import ProcessWriter
 
 
 class StoreError(KnockaboutError):
@@ -172,6 +175,7 @@ class FinishWrite:
 
 
 Write = CreateWrite | SeatsWrite | ActionWrite | ClockWrite | FinishWrite
+WRITE_KINDS: tuple[type, ...] = (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite)
 Op = Write | Callable[[Session], None]
 """One write to the store: a declared :data:`Write`, or any function of a session (run in
 its place, between the declared writes around it)."""
@@ -468,10 +472,40 @@ def default_data_dir() -> Path:
     return base / "knockabout"
 
 
-class Store:
-    """Tables and their action logs in a SQL database."""
+def open_engine(url: URL) -> Engine:
+    """The engine for ``url``: SQLite with its pragmas on every connection (see
+    :func:`_sqlite_pragmas`); other databases test a pooled connection before using it (a
+    database may restart under a long-running server)."""
+    if url.get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
 
-    def __init__(self, url: str | None = None, data_dir: Path | None = None) -> None:
+
+def in_memory(url: URL) -> bool:
+    """Whether ``url`` is a SQLite database in memory (which only its own process sees)."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+
+
+WRITERS = ("process", "thread")
+"""Where :meth:`Store.commit` commits: a writer process of the store's own
+(:mod:`.writer_process`), or a thread of this process (:mod:`.writer`)."""
+
+
+class Store:
+    """Tables and their action logs in a SQL database.
+
+    ``writer``: where :meth:`commit` commits (:data:`WRITERS`). ``"process"`` takes the
+    commits and their wait for the interpreter lock out of a busy server's process; it
+    commits declared writes only, and falls back to the thread for a SQLite database in
+    memory or an event loop that cannot watch a pipe. ``"thread"`` also runs function ops.
+    """
+
+    def __init__(self, url: str | None = None, data_dir: Path | None = None, *, writer: str = "thread") -> None:
+        if writer not in WRITERS:
+            raise StoreError(f"no store writer {writer!r} (choose one of: {', '.join(WRITERS)})")
+        self.writer_kind = writer
         if url is None:
             folder = data_dir or default_data_dir()
             try:
@@ -482,17 +516,14 @@ class Store:
         parsed = database_url(url)
         self.url = parsed.render_as_string(hide_password=True)  # for messages: never shows a password
         try:
-            if parsed.get_backend_name() == "sqlite":
-                self.engine = create_engine(parsed, connect_args={"check_same_thread": False})
-                event.listen(self.engine, "connect", _sqlite_pragmas)
-            else:  # a server may restart under a long-running app: test pooled connections first
-                self.engine = create_engine(parsed, pool_pre_ping=True)
+            self.engine = open_engine(parsed)
             Base.metadata.create_all(self.engine)
             _add_missing_columns(self.engine)
         except Exception as exc:  # any driver error becomes one clear line
             raise StoreError(f"cannot open the database {self.url!r}: {_one_line(exc)}") from None
 
-        self._writer: Writer | None = None
+        self._parsed = parsed
+        self._writer: Writer | ProcessWriter | None = None
 
     def close(self) -> None:
         if self._writer is not None:
@@ -506,15 +537,29 @@ class Store:
             run_ops(s, ops)
 
     async def commit(self, *ops: Op) -> None:
-        """Run ``ops`` in one transaction on the writer thread (grouped with whatever else
-        is queued); returns once they are durable, raises what they raised."""
-        if self._writer is None:
+        """Run ``ops`` in one transaction on the writer (grouped with whatever else is
+        queued); returns once they are durable, raises what they raised."""
+        await self.open_writer().write(list(ops))
+
+    def open_writer(self) -> Writer | ProcessWriter:
+        """The writer :meth:`commit` uses, started now if it is not running (a server starts
+        it as it starts, so that its first write does not wait for a process to start)."""
+        from knockabout.store.writer_process import ProcessWriter  # (it imports this module)
+
+        writer = self._writer
+        if writer is not None and not (isinstance(writer, ProcessWriter) and writer.broken):
+            return writer
+        if writer is not None:  # a writer process that died: a new one takes over
+            writer.close()
+        if self.writer_kind == "process" and not in_memory(self._parsed) and ProcessWriter.usable():
+            self._writer = ProcessWriter(self._parsed, WRITE_KINDS)
+        else:
             self._writer = Writer(self.engine, run_ops, PlainWrites(self.engine))
-        await self._writer.write(list(ops))
+        return self._writer
 
     @property
-    def writer(self) -> Writer | None:
-        """The writer thread, once :meth:`commit` has started it."""
+    def writer(self) -> Writer | ProcessWriter | None:
+        """The writer, once :meth:`commit` has started it."""
         return self._writer
 
     # -- writes (each its own transaction)

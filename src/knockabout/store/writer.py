@@ -102,24 +102,42 @@ class Writer:
             self._commit(group)
 
     def _commit(self, group: list[_Job]) -> None:
-        try:
-            self._transaction([op for ops, _ in group for op in ops])
-        except Exception as exc:
-            if len(group) > 1:  # find the write that failed: each alone, in order
-                for job in group:
-                    self._commit([job])
-                return
-            _answer([group[0][1]], exc)
+        failed, commits = commit_group(self._transaction, [ops for ops, _ in group])
+        self.commits += commits
+        self.writes += len(group) - len(failed)
+        if not failed:
+            _answer([done for _, done in group], None)
             return
-        self.commits += 1
-        self.writes += len(group)
-        _answer([done for _, done in group], None)
+        for i, (_, done) in enumerate(group):
+            _answer([done], failed.get(i))
 
     def _transaction(self, ops: list[Any]) -> None:
         if self.plain is not None and self.plain.run(ops):
             return
         with Session(self.engine) as s, s.begin():
             self._run_ops(s, ops)
+
+
+def commit_group(transaction: Callable[[list[Any]], None],
+                 group: Sequence[list[Any]]) -> tuple[dict[int, Exception], int]:
+    """Commit the writes of ``group`` (each a list of operations) in one ``transaction``;
+    if it fails, each write alone, in order, so that one refused write fails alone.
+    Returns what each failed write raised (by its index in ``group``) and the number of
+    transactions committed."""
+    try:
+        transaction([op for ops in group for op in ops])
+    except Exception as exc:
+        if len(group) == 1:
+            return {0: exc}, 0
+        failed: dict[int, Exception] = {}
+        commits = 0
+        for i, ops in enumerate(group):
+            one_failed, one_commits = commit_group(transaction, [ops])
+            commits += one_commits
+            if one_failed:
+                failed[i] = one_failed[0]
+        return failed, commits
+    return {}, 1
 
 
 def _answer(waiting: list[Future[None] | asyncio.Future[None]], exc: Exception | None) -> None:
