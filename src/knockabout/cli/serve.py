@@ -86,7 +86,8 @@ def serve(
         where = store.url
         store.close()
     settings = ServerSettings(
-        db_url=db, data_dir=str(folder), store_writer=store_writer, bot_delay=bot_delay, bot_pace=pace, grace_seconds=grace,
+        db_url=db, data_dir=str(folder), store_writer=store_writer, bot_delay=bot_delay, bot_pace=pace,
+        grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
