@@ -56,6 +56,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.store.writer import Writer
@@ -475,9 +476,11 @@ def default_data_dir() -> Path:
 def open_engine(url: URL) -> Engine:
     """The engine for ``url``: SQLite with its pragmas on every connection (see
     :func:`_sqlite_pragmas`); other databases test a pooled connection before using it (a
-    database may restart under a long-running server)."""
+    database may restart under a long-running server). A SQLite database in memory lives in
+    one connection, so every thread (the writer's too) shares that one connection."""
     if url.get_backend_name() == "sqlite":
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        pool = {"poolclass": StaticPool} if in_memory(url) else {}
+        engine = create_engine(url, connect_args={"check_same_thread": False}, **pool)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True)

@@ -36,6 +36,8 @@ class PlainRunner(Protocol):
     the operations and returns True, or writes nothing and returns False (the session way
     then runs them); ``close`` lets its connection go."""
 
+    transactions: int  # committed this way
+
     def run(self, ops: Sequence[Any]) -> bool: ...
 
     def close(self) -> None: ...
@@ -56,6 +58,11 @@ class Writer:
         self.writes = 0  # writes made durable
         self._thread = threading.Thread(target=self._run, name="knockabout-store-writer", daemon=True)
         self._thread.start()
+
+    @property
+    def quick(self) -> int:
+        """Transactions committed the quick way (``plain``)."""
+        return 0 if self.plain is None else self.plain.transactions
 
     def submit(self, ops: list[Any]) -> Future[None]:
         """Queue ``ops`` (one write: all or none of them); the future is done once durable."""

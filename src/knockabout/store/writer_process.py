@@ -10,9 +10,10 @@ a core and the disk.
 
 How it works:
 
-- :meth:`ProcessWriter.write` (on the event loop) queues the write's declared operations
-  (:data:`knockabout.store.store.Write`: plain records, which pickle) and, once per turn
-  of the loop, sends every write queued in that turn as one message down a pipe.
+- :meth:`ProcessWriter.write` (on the event loop) sends the write's declared operations
+  (:data:`knockabout.store.store.Write`: plain records, which pickle) down a pipe: at
+  once when the process is idle, else at the end of this turn of the loop, with every
+  other write of the turn in the same message (the process is busy committing anyway).
 - The process (:func:`serve_writes`) takes every message waiting in its pipe when it
   wakes and commits them all in one transaction, as the thread does (the same
   :func:`~knockabout.store.writer.commit_group`: a failed group is retried write by
@@ -125,9 +126,12 @@ class ProcessWriter:
         done: asyncio.Future[None] = loop.create_future()
         job = next(self._ids)
         self._waiting[job] = done
-        if not self._outbox:
-            loop.call_soon(self._flush)  # every write of this turn of the loop in one message
         self._outbox.append((job, ops))
+        if len(self._outbox) == 1:
+            if len(self._waiting) == 1:  # nothing else unanswered: the process is idle, so at once
+                self._flush()
+            else:  # it is committing: what comes meanwhile in this turn of the loop goes as one message
+                loop.call_soon(self._flush)
         await done
 
     def _flush(self) -> None:
