@@ -81,6 +81,14 @@ def is_worker(p: psutil.Process) -> bool:
     return "spawn_main" in line and "resource_tracker" not in line
 
 
+def is_store_writer(p: psutil.Process) -> bool:
+    """Whether a process is a server's store writer (``serve --store-writer process``)."""
+    try:
+        return "knockabout.store.writer_process" in " ".join(p.cmdline())
+    except psutil.Error:
+        return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -217,14 +225,15 @@ def think_time(mean: float, rng: random.Random, clock: dict[str, Any] | None) ->
 
 class Window:
     """What happened between two looks: the tally's growth and the processes' CPU (the
-    server's, its bot processes', and the load client's: this process and its client
-    processes, with ``--clients``)."""
+    server's, its bot processes', its store writer's, and the load client's: this process and
+    its client processes, with ``--clients``)."""
 
     def __init__(self, tally: Tally, proc: psutil.Process | None,
                  clients: list[psutil.Process] | None = None) -> None:
         self.tally, self.proc = tally, proc
         self.clients = [psutil.Process(), *(clients or [])]
         self.every: list[float] = []  # every round trip of every window so far (for a soak's whole run)
+        self.writers: set[int] = set()  # which of the server's children are store writers
         self._look()
 
     def _client_cpu(self) -> float:
@@ -252,8 +261,8 @@ class Window:
         return [self.proc]
 
     def _cpu(self) -> tuple[dict[int, float], dict[int, float]]:
-        """CPU seconds so far by process: the server's, and its bot processes' (everything
-        else it started)."""
+        """CPU seconds so far by process: the server's, and everything else it started (its
+        bot processes and its store writer; ``self.writers`` says which are writers)."""
         server: dict[int, float] = {}
         kids: dict[int, float] = {}
         if self.proc is None:
@@ -267,6 +276,8 @@ class Window:
                 if k.pid not in server:
                     with contextlib.suppress(psutil.Error):
                         kids[k.pid] = sum(k.cpu_times()[:2])
+                        if k.pid not in self.writers and is_store_writer(k):
+                            self.writers.add(k.pid)
         return server, kids
 
     def _rss(self) -> float:
@@ -281,7 +292,9 @@ class Window:
         t, (cpu, now), mine, at = self.tally, self._cpu(), self._client_cpu(), time.monotonic()
         span = at - self.at
         busy = math.nan if self.proc is None else sum(v - self.cpu.get(pid, 0.0) for pid, v in cpu.items())
-        kids = math.nan if self.proc is None else sum(v - self.kids.get(pid, 0.0) for pid, v in now.items())
+        gained = {pid: v - self.kids.get(pid, 0.0) for pid, v in now.items()}
+        kids = math.nan if self.proc is None else sum(v for pid, v in gained.items() if pid not in self.writers)
+        writer = math.nan if self.proc is None else sum(v for pid, v in gained.items() if pid in self.writers)
         client = mine - self.mine
         rtts = sorted(t.rtts[self.rtts:])
         q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
@@ -291,6 +304,7 @@ class Window:
                "frames_per_s": (t.frames - self.frames) / span, "cpu_pct": 100 * busy / span,
                "bytes_per_frame": (t.bytes - self.bytes) / max(1, t.frames - self.frames),
                "client_cpu_pct": 100 * client / span, "bots_cpu_pct": 100 * kids / span,
+               "writer_cpu_pct": 100 * writer / span,
                "rss_mb": self._rss(),
                "games": t.games - self.games,
                "errors": t.errors - self.errors,
@@ -503,7 +517,7 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psu
     if args.hard_tables:
         print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
     print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
-          "  bot procs cpu %  B/frame")
+          "  bot procs cpu %  writer cpu %  B/frame")
     rss: list[float] = []
     lines: list[dict[str, float]] = []
 
@@ -513,6 +527,7 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psu
         print(f"{r['tables']:6.0f}  {r['actions']:7.0f}  {r['p50_ms']:6.1f}  {r['p99_ms']:6.1f}  "
               f"{r['frames_per_s']:8.0f}  {shown(r['cpu_pct'], 5)}  {shown(r['rss_mb'], 6)}  {r['games']:5.0f}  "
               f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {shown(r['bots_cpu_pct'], 15)}  "
+              f"{shown(r['writer_cpu_pct'], 12)}  "
               f"{r['bytes_per_frame']:7.0f}", flush=True)
 
     if args.soak is None:

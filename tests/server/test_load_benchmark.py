@@ -49,10 +49,34 @@ def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) ->
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
     assert len(rows) == 1, out
     tables, actions, p50, p99 = (float(x) for x in rows[0][:4])
-    errors = float(rows[0][8])
+    errors, bots, writer = float(rows[0][8]), float(rows[0][10]), float(rows[0][11])
     assert tables == 3 and actions >= 5 and errors == 0, out
+    assert bots >= 0 and writer >= 0, "the bot processes' and the store writer's CPU, apart"
     assert 0 < p50 <= p99, out
     assert "server tracebacks: 0" in out
+
+
+def test_the_store_writer_is_told_apart_from_the_bot_processes(load: ModuleType, tmp_path: Path) -> None:
+    """The writer process's CPU has its own column: found among the server's children by
+    what it runs, and a bot process is not taken for it."""
+    import asyncio
+
+    import psutil
+
+    from knockabout.store import Store
+
+    async def main() -> tuple[bool, bool]:
+        store = Store(f"sqlite:///{tmp_path / 'k.db'}", writer="process")
+        writer = store.open_writer()
+        pid = getattr(writer, "pid", None)
+        assert isinstance(pid, int), "a file database in an event loop gets the process"
+        try:
+            return load.is_store_writer(psutil.Process(pid)), load.is_store_writer(psutil.Process())
+        finally:
+            store.close()
+
+    found, me = asyncio.run(main())
+    assert found and not me
 
 
 def test_people_arrive_evenly_over_the_ramp(load: ModuleType) -> None:
@@ -100,7 +124,7 @@ def test_a_server_started_elsewhere_is_played_and_measured_by_its_pid(tmp_path: 
         bare = subprocess.run([sys.executable, str(SCRIPT), "--server", base, "--levels", "2", "--seconds", "3",
                                "--think", "0.2"], capture_output=True, text=True, timeout=120, check=True).stdout
         row = next(line.split() for line in bare.splitlines() if line.strip()[:1].isdigit())
-        assert row[5] == "-" and row[6] == "-" and row[10] == "-", "not measured, and not made up"
+        assert row[5] == "-" and row[6] == "-" and row[10] == "-" and row[11] == "-", "not measured, and not made up"
         assert "not seen here" in bare
     finally:
         server.terminate()
