@@ -55,6 +55,22 @@ def alive(pid: int) -> bool:
         return False
 
 
+def run_with_blocker(db: Path, store: Store, main: Callable[[sqlite3.Connection], Awaitable[None]]) -> list[str]:
+    """Run ``main`` with a second connection to ``db`` (to hold its write lock), close both,
+    and read the table's actions back from a store of its own."""
+    blocker = sqlite3.connect(db, timeout=10, check_same_thread=False)
+    try:
+        run_async(lambda: main(blocker))
+    finally:
+        blocker.close()
+        store.close()
+    again = Store(f"sqlite:///{db}")
+    t = again.get("t")
+    again.close()
+    assert t is not None
+    return t.actions
+
+
 def test_writes_are_committed_by_another_process_and_durable_when_answered(db_url: str) -> None:
     store = Store(db_url, writer="process")
     store.run(create_op(stored("t")))
@@ -86,9 +102,8 @@ def test_what_queues_while_it_commits_goes_in_one_transaction(tmp_path: Path) ->
     db = tmp_path / "k.db"
     store = Store(f"sqlite:///{db}", writer="process")
     store.run(create_op(stored("t")))
-    blocker = sqlite3.connect(db, timeout=10, check_same_thread=False)
 
-    async def main() -> None:
+    async def main(blocker: sqlite3.Connection) -> None:
         await store.commit(clock_op("t", 0, 1.0))  # the process is up
         writer = store.writer
         assert isinstance(writer, ProcessWriter)
@@ -104,15 +119,7 @@ def test_what_queues_while_it_commits_goes_in_one_transaction(tmp_path: Path) ->
         assert writer.writes == 22
         assert writer.commits - before == 2, "the twenty that queued meanwhile went in one transaction"
 
-    try:
-        run_async(main)
-    finally:
-        blocker.close()
-        store.close()
-    again = Store(f"sqlite:///{db}")
-    t = again.get("t")
-    again.close()
-    assert t is not None and t.actions == ["first"] + [f"a{i}" for i in range(1, 21)]
+    assert run_with_blocker(db, store, main) == ["first"] + [f"a{i}" for i in range(1, 21)]
 
 
 def test_a_function_op_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
@@ -134,9 +141,8 @@ def test_a_killed_writer_fails_its_writes_by_name_and_a_new_one_takes_the_next(t
     db = tmp_path / "k.db"
     store = Store(f"sqlite:///{db}", writer="process")
     store.run(create_op(stored("t")))
-    blocker = sqlite3.connect(db, timeout=10, check_same_thread=False)
 
-    async def main() -> None:
+    async def main(blocker: sqlite3.Connection) -> None:
         await store.commit(action_op("t", 0, 0, "zero", "person"))
         first = store.writer
         assert isinstance(first, ProcessWriter)
@@ -151,15 +157,7 @@ def test_a_killed_writer_fails_its_writes_by_name_and_a_new_one_takes_the_next(t
         second = store.writer
         assert isinstance(second, ProcessWriter) and second.pid != first.pid
 
-    try:
-        run_async(main)
-    finally:
-        blocker.close()
-        store.close()
-    again = Store(f"sqlite:///{db}")
-    t = again.get("t")
-    again.close()
-    assert t is not None and t.actions == ["zero", "one again"]
+    assert run_with_blocker(db, store, main) == ["zero", "one again"]
 
 
 def test_closing_the_store_commits_and_answers_what_is_queued(tmp_path: Path) -> None:
