@@ -59,11 +59,10 @@ def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) ->
 def test_the_store_writer_is_told_apart_from_the_bot_processes(load: ModuleType, tmp_path: Path) -> None:
     """The writer process's CPU has its own column: found among the server's children by
     what it runs, and a bot process is not taken for it."""
-    import asyncio
-
     import psutil
 
     from knockabout.store import Store
+    from tests.server.test_writer_process import run_async
 
     async def main() -> tuple[bool, bool]:
         store = Store(f"sqlite:///{tmp_path / 'k.db'}", writer="process")
@@ -75,7 +74,7 @@ def test_the_store_writer_is_told_apart_from_the_bot_processes(load: ModuleType,
         finally:
             store.close()
 
-    found, me = asyncio.run(main())
+    found, me = run_async(main)  # on a thread of its own: an earlier test may leave a loop running here
     assert found and not me
 
 
