@@ -127,3 +127,38 @@ def test_closing_ends_a_worker_deep_in_a_job_at_once() -> None:
 def test_a_pool_needs_a_process() -> None:
     with pytest.raises(ValueError, match="at least one"):
         pool(0)
+
+
+def _echo_bigger(data: bytes) -> bytes:
+    return data + data
+
+
+def test_jobs_and_answers_bigger_than_the_pipe_holds_go_whole_on_uvloop() -> None:
+    """uvloop makes the descriptors it watches non-blocking: a job or an answer bigger than
+    the pipe takes at once must still go whole, without breaking the pool or blocking the
+    loop (a search's state for a long game can be that big)."""
+    import uvloop
+
+    workers = pool(2)
+    try:
+        async def go() -> None:
+            big = os.urandom(3 << 20)  # more than a socket pair's buffer, both ways
+            ticks = 0
+
+            async def tick() -> None:
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0.001)
+                    ticks += 1
+
+            ticker = asyncio.ensure_future(tick())
+            answers = await asyncio.gather(*(workers.run(_echo_bigger, big) for _ in range(4)))
+            ticker.cancel()
+            assert all(a == big + big for a in answers)
+            assert not workers.broken
+            assert ticks > 0, "the loop went on while the jobs were on their way"
+
+        with ThreadPoolExecutor(1) as runner:
+            runner.submit(uvloop.run, go()).result()
+    finally:
+        workers.close()

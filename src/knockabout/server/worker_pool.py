@@ -6,8 +6,10 @@ that pickles and writes the jobs, one that waits for and reads the answers. Both
 Python, so both take the interpreter lock from the event loop; at 1,000 tables of people
 acting at once they held it about 12 % of the time (the event loop 60 %). Here the event
 loop writes a job straight into an idle worker's pipe and reads the answer when the pipe
-becomes readable (``loop.add_reader``), so a job costs the server its pickling and two
-system calls, and no other thread wakes.
+becomes readable, so a job costs the server its pickling and two system calls, and no
+other thread wakes. The pipe is a :class:`~knockabout.store.loop_pipe.LoopPipe` (the store's
+writer process uses it too): a job or an answer bigger than the pipe holds at once goes
+in pieces as the pipe takes them, never blocking the loop and never failing half-sent.
 
 It needs an event loop that can watch a pipe (``add_reader``: uvloop and every Unix
 loop, not the proactor loop Windows uses by default). Jobs wait in one
@@ -25,11 +27,14 @@ import signal
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any
+
+from knockabout.store.loop_pipe import LoopPipe
 
 log = logging.getLogger("knockabout.server")
 
@@ -49,7 +54,7 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     job: _Job | None = None
-    watched: bool = field(default=False)  # its pipe is registered with the event loop
+    pipe: LoopPipe | None = None  # its pipe on the event loop, from the first job on
 
 
 class WorkerPool:
@@ -92,9 +97,9 @@ class WorkerPool:
         elif self._loop is not loop:
             raise RuntimeError("a worker pool serves one event loop")
         for w in self._workers:
-            if not w.watched:
-                loop.add_reader(w.conn.fileno(), self._readable, w)
-                w.watched = True
+            if w.pipe is None:
+                w.pipe = LoopPipe(w.conn, partial(self._answered, w), partial(self._gone, w))
+                w.pipe.attach(loop)
         self._waiting.append(_Job(fn, args, done))
         self._dispatch()
         return done
@@ -112,25 +117,24 @@ class WorkerPool:
             job = self._waiting.popleft()
             if job.done.cancelled():
                 continue
+            assert w.pipe is not None
+            w.job = job  # (a pipe that fails while it is sent breaks the pool, this job with it)
             try:
-                w.conn.send((job.fn, job.args))
-            except (OSError, ValueError) as exc:  # its pipe is gone: the worker died
-                self._waiting.appendleft(job)
-                self._break(f"a bot worker process could not be given a job: {exc}")
-                return
+                w.pipe.send((job.fn, job.args))
             except Exception as exc:  # the job would not pickle: it alone fails
+                w.job = None
                 job.done.set_exception(exc)
                 continue
-            w.job = job
+            if self.broken:
+                return
 
-    def _readable(self, w: _Worker) -> None:
-        try:
-            ok, value = w.conn.recv()
-        except (EOFError, OSError):
-            code = w.process.exitcode
-            self._break(f"a bot worker process (pid {w.process.pid}) ended"
-                        + ("" if code is None else f" with exit code {code}"))
-            return
+    def _gone(self, w: _Worker, why: str) -> None:
+        code = w.process.exitcode
+        self._break(f"a bot worker process (pid {w.process.pid}) ended"
+                    + ("" if code is None else f" with exit code {code}") + f" ({why})")
+
+    def _answered(self, w: _Worker, answer: tuple[bool, Any]) -> None:
+        ok, value = answer
         job, w.job = w.job, None
         if job is not None and not job.done.done():
             if ok:
@@ -162,12 +166,13 @@ class WorkerPool:
                 job.done.set_exception(BrokenProcessPool("this worker pool is closed"))
         self._waiting.clear()
         for w in self._workers:
-            if w.watched and self._loop is not None and not self._loop.is_closed():
-                with contextlib.suppress(Exception):
-                    self._loop.remove_reader(w.conn.fileno())
-            w.conn.close()
             # a worker holds nothing worth keeping, and one deep in a search would read the
-            # end of its pipe only when the search is over: it is ended at once
+            # end of its pipe only when the search is over: it is ended at once, and what
+            # was on its way to it is dropped
+            if w.pipe is not None:
+                w.pipe.close(flush=False)
+            else:
+                w.conn.close()
             with contextlib.suppress(Exception):
                 w.process.kill()
         for w in self._workers:

@@ -172,8 +172,11 @@ class LoopPipe:
         self._out.clear()
         self._on_closed(why)
 
-    def close(self) -> None:
-        """Let the pipe go (without calling ``on_closed``)."""
+    def close(self, *, flush: bool = True) -> None:
+        """Let the pipe go (without calling ``on_closed``), having written what is queued
+        (``flush=False``: dropped, for another end that will not read it)."""
+        if not flush:
+            self._out.clear()
         if not self.closed:
             self.detach()
         self.closed = True
