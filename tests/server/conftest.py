@@ -1,14 +1,16 @@
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 import pytest
@@ -20,9 +22,25 @@ from sqlalchemy.exc import OperationalError
 
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.frames import Follower
+from knockabout.store import StoredTable
 
 Client = Callable[..., Any]
 
+
+T = TypeVar("T")
+
+
+def run_async(coro: Coroutine[Any, Any, T], runner: Callable[[Coroutine[Any, Any, T]], T] = asyncio.run) -> T:
+    """``runner(coro)`` (``asyncio.run``, or ``uvloop.run``) on a thread of its own: from the
+    first browser test on, the session's Playwright browser keeps a loop running on this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(runner, coro).result()
+
+
+def stored(table_id: str) -> StoredTable:
+    """A stored two-seat Nak Muay table, for the store's tests."""
+    return StoredTable(id=table_id, game="nak-muay", rules_version="1.0", config={"players": 2}, seed=1,
+                       seats=[{"kind": "person", "name": "a", "level": None, "token": None}] * 2)
 
 @pytest.fixture
 def make_client(tmp_path: Path) -> Iterator[Callable[..., Any]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -13,15 +12,11 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
-from knockabout.store import Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
+from knockabout.store import Store, action_op, clock_op, create_op, finish_op, seats_op
 from knockabout.store.store import PlainWrites, StoreError, TableRow
+from tests.server.conftest import run_async, stored
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def stored(table_id: str) -> StoredTable:
-    return StoredTable(id=table_id, game="nak-muay", rules_version="1.0", config={"players": 2}, seed=1,
-                       seats=[{"kind": "person", "name": "a", "level": None, "token": None}] * 2)
 
 
 @contextmanager
@@ -119,8 +114,7 @@ def test_in_a_group_commit_the_write_for_a_missing_table_fails_alone(db_url: str
         return [r if isinstance(r, BaseException) else None
                 for r in await asyncio.gather(*jobs, return_exceptions=True)]
 
-    with ThreadPoolExecutor(1) as pool:
-        results = pool.submit(asyncio.run, main()).result()
+    results = run_async(main())
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], StoreError) and "ghost" in str(results[1])
     t = store.get("t")
@@ -154,8 +148,7 @@ def test_the_writer_commits_actions_and_clocks_on_the_driver_s_connection(db_url
             await store.commit(action_op("nowhere", 0, 0, "draw", "person"))
         await store.commit(action_op("t1", 1, 1, "take", "bot"), clock_op("t1", 2, None))  # still writes after
 
-    with ThreadPoolExecutor(1) as pool:  # (a loop of its own, whatever runs on this thread)
-        pool.submit(asyncio.run, main()).result()
+    run_async(main())
     for i in range(5):
         t = store.get(f"t{i}")
         assert t is not None and t.actions == (["draw", "take"] if i == 1 else ["draw"])

@@ -7,10 +7,8 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import text
@@ -21,22 +19,10 @@ from knockabout.server import ServerSettings
 from knockabout.server.live import Connection, LiveTable, Manager, token_hash
 from knockabout.store import Store, StoredTable, action_op, create_op
 from knockabout.table import Seat, Table
-from tests.server.conftest import my_turn, receive_until
+from tests.server.conftest import my_turn, receive_until, run_async, stored
 from tests.table.conftest import FakeClock, legal
 
 pytestmark = pytest.mark.timeout(120)
-T = TypeVar("T")
-
-
-def run_async(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` on a thread of its own (an earlier test may leave a loop running on this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
-def stored(table_id: str) -> StoredTable:
-    return StoredTable(id=table_id, game="nak-muay", rules_version="1.0", config={"players": 2}, seed=1,
-                       seats=[{"kind": "person", "name": "a", "level": None, "token": None}] * 2)
 
 
 # -- the writer thread

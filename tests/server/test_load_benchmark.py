@@ -62,7 +62,7 @@ def test_the_store_writer_is_told_apart_from_the_bot_processes(load: ModuleType,
     import psutil
 
     from knockabout.store import Store
-    from tests.server.test_writer_process import run_async
+    from tests.server.conftest import run_async
 
     async def main() -> tuple[bool, bool]:
         store = Store(f"sqlite:///{tmp_path / 'k.db'}", writer="process")
@@ -74,7 +74,7 @@ def test_the_store_writer_is_told_apart_from_the_bot_processes(load: ModuleType,
         finally:
             store.close()
 
-    found, me = run_async(main)  # on a thread of its own: an earlier test may leave a loop running here
+    found, me = run_async(main())
     assert found and not me
 
 

@@ -8,14 +8,12 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 import pytest
 
 from knockabout.server.worker_pool import WorkerPool
+from tests.server.conftest import run_async
 
 
 def _nothing() -> None:
@@ -39,12 +37,6 @@ def _gives_a_lock() -> object:
 
 def pool(size: int) -> WorkerPool:
     return WorkerPool(size, multiprocessing.get_context("spawn"), _nothing)
-
-
-def run_async(coro: Coroutine[Any, Any, None]) -> None:
-    """``asyncio.run`` on a thread of its own (an earlier test may leave a loop running on this one)."""
-    with ThreadPoolExecutor(1) as runner:
-        runner.submit(asyncio.run, coro).result()
 
 
 def test_jobs_run_in_the_workers_first_come_first_served_and_answer_or_raise() -> None:
@@ -158,7 +150,6 @@ def test_jobs_and_answers_bigger_than_the_pipe_holds_go_whole_on_uvloop() -> Non
             assert not workers.broken
             assert ticks > 0, "the loop went on while the jobs were on their way"
 
-        with ThreadPoolExecutor(1) as runner:
-            runner.submit(uvloop.run, go()).result()
+        run_async(go(), uvloop.run)
     finally:
         workers.close()

@@ -14,34 +14,19 @@ import sys
 import textwrap
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
-from knockabout.store import Store, StoredTable, action_op, clock_op, create_op
+from knockabout.store import Store, action_op, clock_op, create_op
 from knockabout.store.loop_pipe import LoopPipe
 from knockabout.store.writer import Writer
 from knockabout.store.writer_process import ProcessWriter, WriterGone
+from tests.server.conftest import run_async, stored
 
 pytestmark = pytest.mark.timeout(120)
-T = TypeVar("T")
-
-
-def stored(table_id: str) -> StoredTable:
-    return StoredTable(id=table_id, game="nak-muay", rules_version="1.0", config={"players": 2}, seed=1,
-                       seats=[{"kind": "person", "name": "a", "level": None, "token": None}] * 2)
-
-
-def run_async(main: Callable[[], Awaitable[T]]) -> T:
-    """``main()`` on an event loop of its own thread (whatever runs on this one)."""
-    async def wrapped() -> T:
-        return await main()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, wrapped()).result()
 
 
 def alive(pid: int) -> bool:
@@ -60,7 +45,7 @@ def run_with_blocker(db: Path, store: Store, main: Callable[[sqlite3.Connection]
     and read the table's actions back from a store of its own."""
     blocker = sqlite3.connect(db, timeout=10, check_same_thread=False)
     try:
-        run_async(lambda: main(blocker))
+        run_async(main(blocker))
     finally:
         blocker.close()
         store.close()
@@ -88,7 +73,7 @@ def test_writes_are_committed_by_another_process_and_durable_when_answered(db_ur
         assert t is not None and t.actions == [f"a{i}" for i in range(40)] and t.clock_step == 40
         return writer.pid
 
-    pid = run_async(main)
+    pid = run_async(main())
     store.close()
     deadline = time.monotonic() + 10
     while alive(pid) and time.monotonic() < deadline:
@@ -131,7 +116,7 @@ def test_a_function_op_is_refused_and_nothing_is_written(tmp_path: Path) -> None
             await store.commit(action_op("t", 0, 0, "draw", "person"), lambda s: None)
         await store.commit(action_op("t", 0, 0, "take", "person"))  # the writer is unharmed
 
-    run_async(main)
+    run_async(main())
     t = store.get("t")
     store.close()
     assert t is not None and t.actions == ["take"]
@@ -171,7 +156,7 @@ def test_closing_the_store_commits_and_answers_what_is_queued(tmp_path: Path) ->
         store.close()  # (a server's shutdown does this on its loop)
         return await asyncio.gather(*waiting, return_exceptions=True)
 
-    results = run_async(main)
+    results = run_async(main())
     assert results == [None] * 29, "every queued write was answered durable"
     again = Store(f"sqlite:///{tmp_path / 'k.db'}")
     t = again.get("t")
@@ -189,7 +174,7 @@ def test_a_write_larger_than_the_pipe_holds_goes_whole(tmp_path: Path) -> None:
         await asyncio.gather(*(store.commit(action_op("t", i, 0, f"{i:04d}" + "x" * 2000, "person"))
                                for i in range(3000)))
 
-    run_async(main)
+    run_async(main())
     t = store.get("t")
     store.close()
     assert t is not None and len(t.actions) == 3000 and t.actions[2999].startswith("2999x")
@@ -198,7 +183,7 @@ def test_a_write_larger_than_the_pipe_holds_goes_whole(tmp_path: Path) -> None:
 def test_a_database_in_memory_and_a_store_outside_an_event_loop_use_the_thread() -> None:
     store = Store("sqlite://", writer="process")  # only this process sees that database
     store.run(create_op(stored("t")))
-    run_async(lambda: store.commit(action_op("t", 0, 0, "draw", "person")))
+    run_async(store.commit(action_op("t", 0, 0, "draw", "person")))
     assert isinstance(store.writer, Writer)
     t = store.get("t")
     store.close()
@@ -267,7 +252,7 @@ def test_the_loop_pipe_reads_a_message_that_arrives_in_pieces() -> None:
         other.close()
         await asyncio.sleep(0.05)
 
-    run_async(main)
+    run_async(main())
     assert got == [{"big": "y" * 300_000}] * 2
     assert closed == ["the other end closed it"]
     pipe.close()
