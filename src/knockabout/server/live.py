@@ -35,6 +35,7 @@ from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.server.bot_pools import BotPools
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
+from knockabout.server.pacing import TurnGate
 from knockabout.server.quotas import LimitReached
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import shard_id, shard_of, share
@@ -93,6 +94,8 @@ class LiveTable:
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
     saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
     thinkers: BotPools | None = None  # where the server's bots think (see bot_pools; None: default threads)
+    gate: TurnGate | None = None  # the server's: bot moves and timeouts, a few per turn of the loop (see .pacing)
+    arrivals: TurnGate | None = None  # the server's: new connections, a few per turn of the loop
 
     # -- facts
     @property
@@ -247,8 +250,10 @@ class LiveTable:
         if ops:
             await self.store.commit(*ops)
 
-    async def changed(self, entries: list[LogEntry]) -> None:
+    async def changed(self, entries: list[LogEntry], *, paced: bool = False) -> None:
         await self.save(self.save_ops(entries))
+        if paced and self.gate is not None:
+            await self.gate.enter()
         await self.broadcast()
         self.wake.set()
 
@@ -273,15 +278,17 @@ class LiveTable:
         the thinking by how long the table is busy); its move is released when due."""
         clock = self.settings.clock
         while not self.table.over:
+            if self.gate is not None and self._due_by(clock()):
+                await self.gate.enter()  # a few bot moves and timeouts per turn of the loop (see .pacing)
             async with self.lock:
                 if self._expire_grace():
-                    await self.changed([])
+                    await self.changed([], paced=True)
                     continue
                 thought = self.table.think()
                 if thought is None:
                     entries = self.table.tick(think=False)  # planned moves and timeouts: quick
                     if entries:
-                        await self.changed(entries)
+                        await self.changed(entries, paced=True)
                         continue
                     wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
                     self.wake.clear()
@@ -301,6 +308,10 @@ class LiveTable:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay + 0.005):  # (no task per wait, as wait_for makes on 3.11)
                     await self.wake.wait()
+
+    def _due_by(self, now: float) -> bool:
+        due = self.table.next_due()
+        return due is not None and due <= now
 
     def _learn_floor(self, seat: int, floor: float) -> None:
         """Remember how long this level thinks in this game, so that the server's next
@@ -322,6 +333,8 @@ class LiveTable:
 
     # -- people
     async def connect(self, conn: Connection) -> None:
+        if self.arrivals is not None:
+            await self.arrivals.enter()
         async with self.lock:
             self.connections.append(conn)
             if conn.seat is not None:
@@ -393,6 +406,8 @@ class Manager:
         # bots think in bounded pools shared by all tables: threads, or processes for searches
         self.thinkers = BotPools(settings.bot_threads, settings.bot_processes, settings.slow_thinking)
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
+        self.gate = TurnGate(settings.bot_moves_per_turn)  # people at play first (see .pacing)
+        self.arrivals = TurnGate(settings.arrivals_per_turn)
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
                actions: list[str] | None = None) -> Table:
@@ -412,6 +427,7 @@ class Manager:
         are in :attr:`LiveTable.new_invites` until the creator has been answered).
         ``listed=False`` keeps the table out of the public lobby (its id is then ~125 bits,
         so only its link finds it)."""
+        await self.arrivals.enter()  # (see .pacing)
         game = get_game(game_id)
         if not seat_texts:
             raise ConfigError("a table needs seats (me, open or a bot level for each)")
@@ -456,7 +472,7 @@ class Manager:
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
                          think_floors=self.think_floors, on_finished=self._finished,
-                         thinkers=self.thinkers)
+                         thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
         live.new_invites = codes
         await self.store.commit(create_op(StoredTable(
             id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
@@ -551,7 +567,7 @@ class Manager:
             invites = [s.get("invite") for s in st.seats]
             live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
                              created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
-                             thinkers=self.thinkers)
+                             thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":

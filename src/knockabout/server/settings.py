@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from knockabout.server.bot_pools import SLOW_THINKING
+from knockabout.server.pacing import ARRIVALS_PER_TURN, BOT_MOVES_PER_TURN
 
 
 @dataclass
@@ -25,6 +26,8 @@ class ServerSettings:
     message_rate: str | None = "30/second"  # WebSocket messages per address
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
+    bot_moves_per_turn: int = BOT_MOVES_PER_TURN  # bot moves and timeouts started per turn of the event loop
+    arrivals_per_turn: int = ARRIVALS_PER_TURN  # new tables and connections started per turn of the event loop
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
     bot_processes: int = 0  # worker processes each bot level thinks in (0: its threads instead)
     slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
