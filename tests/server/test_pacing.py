@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,29 @@ def test_a_caller_cancelled_while_it_waits_gives_its_place_up() -> None:
     passed, waiting = run_async(main())
     assert passed == [0, 1, 3, 4]
     assert waiting == 0
+
+
+def test_a_gate_used_by_a_later_loop_counts_that_loops_turns() -> None:
+    """A loop stopped in the turn the gate filled up (its reset never ran) leaves nothing
+    stuck for the next loop that uses the gate."""
+    gate = TurnGate(per_turn=1)
+
+    def stopped_mid_turn() -> None:
+        loop = asyncio.new_event_loop()
+        entered = loop.create_task(gate.enter())
+        loop.call_soon(loop.stop)  # the loop stops after this turn: the gate's reset waits for the next
+        loop.run_forever()
+        loop.close()
+        assert entered.done() and gate.waiting == 0
+
+    with ThreadPoolExecutor(1) as pool:  # (a loop of its own, as run_async's)
+        pool.submit(stopped_mid_turn).result()
+
+    async def later() -> int:
+        await asyncio.wait_for(asyncio.gather(*(gate.enter() for _ in range(3))), 5)
+        return gate.waiting
+
+    assert run_async(later()) == 0
 
 
 def test_a_gate_needs_room_for_one() -> None:

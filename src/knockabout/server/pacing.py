@@ -61,6 +61,7 @@ class TurnGate:
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._passed = 0  # callers let through since the last reset
         self._reset_due = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop whose turns it counts
 
     @property
     def waiting(self) -> int:
@@ -71,6 +72,9 @@ class TurnGate:
         """Return in this turn of the loop if it has room (and nobody waits), else in a
         later one. A caller cancelled while it waits gives its place up."""
         loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # another loop (a test's next run): its turns start afresh
+            self._loop, self._passed, self._reset_due = loop, 0, False
+            self._waiting.clear()
         if not self._waiting and self._passed < self.per_turn:
             self._passed += 1
             self._reset_soon(loop)
