@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from knockabout.core.rng import Rng
+from knockabout.server import ServerSettings, create_app
 from knockabout.server.guards import MAX_BODY_BYTES, MAX_MESSAGE_CHARS
-from tests.server.conftest import GAMES, receive, receive_until
+from knockabout.server.protocol import server_config
+from tests.server.conftest import GAMES, free_port, receive, receive_until, uvicorn_running
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -278,3 +282,86 @@ def test_a_message_waiting_for_the_table_whose_sender_has_gone_ends_quietly(
             receive_until(other, lambda m: m["type"] == "pong")
         assert not live.connections or all(conn.seat != 0 for conn in live.connections)
     assert not no_tracebacks(caplog)
+
+
+class Kept(logging.Handler):
+    """Every record a logger (and its children) writes while attached."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def raw_websocket(port: int, path: str) -> socket.socket:
+    """A WebSocket opened by hand (the handshake only), so a frame no client library would
+    send can be written as bytes."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                  "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        assert chunk, "the server closed during the handshake"
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return sock
+
+
+def close_code(sock: socket.socket) -> int:
+    """The code of the close frame the server sends next (skipping any other frame)."""
+    data = b""
+    while True:
+        while len(data) < 2:
+            chunk = sock.recv(4096)
+            assert chunk, "the connection ended without a close frame"
+            data += chunk
+        opcode, size = data[0] & 0x0F, data[1] & 0x7F
+        head = 2 + (2 if size == 126 else 8 if size == 127 else 0)
+        while len(data) < head:
+            data += sock.recv(4096)
+        if size >= 126:
+            size = int.from_bytes(data[2:head], "big")
+        while len(data) < head + size:
+            chunk = sock.recv(4096)
+            assert chunk, "the connection ended mid-frame"
+            data += chunk
+        payload, data = data[head:head + size], data[head + size:]
+        if opcode == 0x8:
+            return int.from_bytes(payload[:2], "big")
+
+
+def test_a_text_frame_that_is_not_utf8_closes_1007_with_one_warning_and_no_traceback(tmp_path: Any) -> None:
+    """One masked text frame holding the byte 0xff (not UTF-8), sent before any hello: the
+    server closes with 1007 and writes at most one WARNING line per socket, no traceback."""
+    port = free_port()
+    config = server_config(create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'u.db'}")),
+                           "127.0.0.1", port, compress=False)
+    kept = Kept()
+    loggers = [logging.getLogger(name) for name in ("uvicorn", "knockabout", "")]
+    for logger in loggers:
+        logger.addHandler(kept)
+    try:
+        with uvicorn_running(config):
+            made = httpx.post(f"http://127.0.0.1:{port}/api/tables",
+                              json={"game": "nak-muay", "seats": ["me", "random"]}).json()
+            sockets = 5
+            for n in range(sockets):
+                mask = bytes([n + 1, 2, 3, 4])
+                with raw_websocket(port, f"/ws/tables/{made['id']}") as sock:
+                    sock.sendall(bytes([0x81, 0x81]) + mask + bytes([0xFF ^ mask[0]]))
+                    assert close_code(sock) == 1007
+            # the table still serves a proper client afterwards
+            assert httpx.get(f"http://127.0.0.1:{port}/api/tables/{made['id']}").status_code == 200
+    finally:
+        for logger in loggers:
+            logger.removeHandler(kept)
+    loud = [f"{r.name}: {r.levelname} {r.getMessage()}" for r in kept.records
+            if r.levelno >= logging.ERROR or r.exc_info or r.stack_info]
+    assert not loud, loud
+    warnings = [r for r in kept.records if r.levelno == logging.WARNING]
+    assert len(warnings) <= sockets
+    assert all("\n" not in r.getMessage() and "not UTF-8" in r.getMessage() for r in warnings), warnings

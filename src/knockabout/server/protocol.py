@@ -20,6 +20,11 @@ parser as a generator, and the generator's frame refers back to the protocol. Co
 connections' protocols, stream readers, close frames and ids, and two generators each, all
 waiting for the hourly full collection. :class:`WebSocketProtocol` closes the parser when
 the connection is lost, which clears the generator's frame and so the cycle.
+
+A text message that is not UTF-8 is hostile input like any other: uvicorn closes the
+connection with 1007 but logs an ERROR with a traceback for each one (any client could fill
+the log with them, no hello needed). :class:`WebSocketProtocol` closes it with 1007 too,
+and writes one WARNING line.
 """
 
 from __future__ import annotations
@@ -49,6 +54,21 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         self.conn.parser.close()  # the generator's frame, which holds the protocol, is cleared
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            if not data.isascii():  # (JSON is mostly ASCII: checked without decoding it)
+                try:
+                    data.decode()
+                except UnicodeDecodeError:
+                    self.frames = []
+                    where = f"{self.client[0]}:{self.client[1]}" if self.client else "a client"
+                    self.logger.warning("%s sent a WebSocket text message that is not UTF-8; closed it (1007)", where)
+                    self.conn.send_close(1007, "text messages must be UTF-8")
+                    self.handle_parser_exception()
+                    return
+        super().send_receive_event_to_app()
 
 
 def server_config(app: Any, host: str, port: int, compress: bool) -> uvicorn.Config:
