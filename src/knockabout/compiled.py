@@ -19,50 +19,42 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-COMPILED_MODULES: tuple[str, ...] = (
+GENERIC_MODULES: tuple[str, ...] = (
     "knockabout.core.actions",
     "knockabout.core.events",
     "knockabout.core.protocol",
     "knockabout.core.rng",
-    "knockabout.games.nakmuay.actions",
-    "knockabout.games.nakmuay.cards",
-    "knockabout.games.nakmuay.heuristic",  # its rollout policy runs in every hard playout
-    "knockabout.games.nakmuay.phases",
-    "knockabout.games.nakmuay.reactions",
-    "knockabout.games.nakmuay.search",
-    "knockabout.games.nakmuay.state",
-    "knockabout.games.knockback.actions",
-    "knockabout.games.knockback.effects",
-    "knockabout.games.knockback.grid",
-    "knockabout.games.knockback.legal",
-    "knockabout.games.knockback.lines",
-    "knockabout.games.knockback.ops",
-    "knockabout.games.knockback.heuristic",  # its rollout policy runs in every hard playout
-    "knockabout.games.knockback.phases",
-    "knockabout.games.knockback.scoring",
-    "knockabout.games.knockback.search",
-    "knockabout.games.knockback.state",
-    "knockabout.games.knockdown.actions",
-    "knockabout.games.knockdown.attacks",
-    "knockabout.games.knockdown.draft",
-    "knockabout.games.knockdown.effects",
-    "knockabout.games.knockdown.events",
-    "knockabout.games.knockdown.hands",
-    "knockabout.games.knockdown.ko",
-    "knockabout.games.knockdown.legal",
-    "knockabout.games.knockdown.match",  # the setup every rule reads: native attribute access
-    "knockabout.games.knockdown.payments",
-    "knockabout.games.knockdown.heuristic",  # its rollout policy runs in every hard playout
-    "knockabout.games.knockdown.phases",
-    "knockabout.games.knockdown.rounds",
-    "knockabout.games.knockdown.search",
-    "knockabout.games.knockdown.state",
-    "knockabout.games.knockdown.tasks",
-    "knockabout.games.knockdown.turn",
     "knockabout.bots.ismcts",
     "knockabout.server.frames",  # every change's message, patch and frame text on a live server
 )
-"""The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths)."""
+"""The generic hot modules: the protocol every engine runs through, the search, the frames."""
+
+GAME_LIST = "compiled.txt"
+"""The file in a game's package that lists its own hot modules, one dotted name a line
+(``#`` starts a comment): the game, not this module, says which of its files are hot."""
+
+
+def game_modules(package: Path | None = None) -> tuple[str, ...]:
+    """The hot modules every game package under ``package`` (default: this folder) lists in
+    its :data:`GAME_LIST`, games in folder order. A listed name outside its own game's
+    package is refused, so one game cannot compile another's code."""
+    package = Path(__file__).resolve().parent if package is None else package
+    out: list[str] = []
+    for listing in sorted((package / "games").glob(f"*/{GAME_LIST}")):
+        prefix = f"knockabout.games.{listing.parent.name}."
+        for raw in listing.read_text(encoding="utf-8").splitlines():
+            name = raw.split("#", 1)[0].strip()
+            if not name:
+                continue
+            if not name.startswith(prefix):
+                raise ValueError(f"{listing}: {name!r} is not a module of {prefix.rstrip('.')}")
+            out.append(name)
+    return tuple(out)
+
+
+COMPILED_MODULES: tuple[str, ...] = GENERIC_MODULES[:4] + game_modules() + GENERIC_MODULES[4:]
+"""The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths): the core's,
+each game's own list, then the search and the frames."""
 
 
 def compile_blocker() -> str | None:

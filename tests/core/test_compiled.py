@@ -30,6 +30,29 @@ def test_every_listed_module_is_a_source_file() -> None:
         assert package.joinpath(*name.split(".")[1:]).with_suffix(".py").is_file(), name
 
 
+def test_each_game_lists_its_own_hot_modules(tmp_path: Path) -> None:
+    """The compiled list is the generic modules plus each game package's compiled.txt; a
+    listing may name only its own game's modules."""
+    package = Path(compiled.__file__).resolve().parent
+    for gid in game_ids():
+        folder = type(get_game(gid)).__module__.split(".")
+        if folder[:2] != ["knockabout", "games"]:
+            continue  # a game from another package compiles itself
+        listed = (package / "games" / folder[2] / compiled.GAME_LIST).read_text(encoding="utf-8")
+        names = {line.split("#")[0].strip() for line in listed.splitlines()} - {""}
+        assert names and names <= set(COMPILED_MODULES), gid
+        assert f"knockabout.games.{folder[2]}.state" in names, gid
+    assert set(compiled.GENERIC_MODULES) <= set(COMPILED_MODULES)
+    fake = tmp_path / "knockabout"
+    (fake / "games" / "one").mkdir(parents=True)
+    (fake / "games" / "one" / compiled.GAME_LIST).write_text("# hot\nknockabout.games.one.state  # rules\n\n")
+    assert compiled.game_modules(fake) == ("knockabout.games.one.state",)
+    (fake / "games" / "two").mkdir()
+    (fake / "games" / "two" / compiled.GAME_LIST).write_text("knockabout.games.one.heuristic\n")
+    with pytest.raises(ValueError, match=r"not a module of knockabout\.games\.two"):
+        compiled.game_modules(fake)
+
+
 def _fake_package(tmp_path: Path) -> Path:
     package = tmp_path / "knockabout"
     for name in COMPILED_MODULES:

@@ -113,7 +113,7 @@ def test_knockdown_boxes_alone_or_merged_are_groups() -> None:
 
 
 def test_knockdown_nemesis_matrix_is_the_one_played_before_the_runner_moved() -> None:
-    # `knockabout balance knockdown --bot random --games 1 --box nemesis`, recorded before the
+    # `knockabout balance knockdown --bot random --games 1 -o boxes=nemesis`, recorded before the
     # runner moved; re-recorded for Knockdown rules 1.1 (a Combo ends only after a Special
     # Attack or a Dash, so random play takes other paths)
     (group,) = balance.groups("knockdown", {"boxes": ["nemesis"]})

@@ -92,7 +92,7 @@ def test_without_matplotlib_the_html_report_is_one_clear_error(
 
 def test_balance_html_and_report_file_html_from_the_command_line(tmp_path: Path) -> None:
     html, saved, tables = tmp_path / "r.html", tmp_path / "run.json", tmp_path / "r.csv"
-    r = runner.invoke(app, ["balance", "knockdown", "--bot", "random", "--games", "1", "--box", "nemesis",
+    r = runner.invoke(app, ["balance", "knockdown", "--bot", "random", "--games", "1", "-o", "boxes=nemesis",
                             "--html", str(html), "--save", str(saved), "--tables", str(tables)])
     assert r.exit_code == 0, r.output
     page = html.read_text()

@@ -1,6 +1,8 @@
 """``knockabout balance GAME``: the content balance matrix of any game with a balance plug-in
-(KNOCKBACK's packs, Knockdown's fighters); ``knockabout balance compare``: A/B of two
-content versions on the same deals."""
+(a matrix of the entrants it declares: packs, fighters…); ``knockabout balance compare``: A/B
+of two content versions on the same deals. What options a run takes is each game's balance
+plug-in's: they are given as ``-o key=value``, and this command's help and shell completion
+list them from the plug-ins."""
 
 from __future__ import annotations
 
@@ -10,14 +12,14 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from knockabout.bots.levels import check_level
 from knockabout.cli import runs
 from knockabout.cli.errors import friendly_errors
 from knockabout.cli.options import parse_options
 from knockabout.core.errors import ConfigError
-from knockabout.core.registry import get_game
+from knockabout.core.registry import game_ids, get_game
 from knockabout.sim import balance as runner
 from knockabout.sim import balance_tables, html_report
 from knockabout.sim.balance_run import BalanceRun, BalanceSpec, block_size, content_digest, run_balance, run_identity
@@ -35,21 +37,63 @@ class _RunByDefault(TyperGroup):
         return super().parse_args(ctx, args)
 
 
+def _plugin_options() -> dict[str, dict[str, str]]:
+    """Each registered game with a balance plug-in -> its options (name -> one line of help)."""
+    out: dict[str, dict[str, str]] = {}
+    for gid in game_ids():
+        try:
+            plugin = runner.plugin_for(get_game(gid))
+        except ConfigError:  # no balance plug-in
+            continue
+        out[gid] = dict(plugin.options)
+    return out
+
+
+class _ListsGameOptions(TyperCommand):
+    """A command whose help ends with every game's balance options, read from the plug-ins
+    when the help is shown (so a plug-in game's options are listed like the shipped ones)."""
+
+    @property
+    def epilog(self) -> str:
+        lines = [self._epilog] if self._epilog else []
+        for gid, options in _plugin_options().items():
+            lines.append(f"Options of {gid} (-o key=value): "
+                         + "; ".join(f"{k}: {h}" for k, h in sorted(options.items())) + ".")
+        return "\n\n".join(lines)
+
+    @epilog.setter
+    def epilog(self, value: str | None) -> None:
+        self._epilog = value or ""
+
+
+def _complete_option(ctx: Any, incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion of ``-o``: the option names of the game on the command line (all
+    games' before one is given), as ``key=``."""
+    game = ctx.params.get("game")
+    known = _plugin_options()
+    names = known.get(game, {}) if game in known else {k: v for opts in known.values() for k, v in opts.items()}
+    return [(f"{k}=", h) for k, h in sorted(names.items()) if k.startswith(incomplete)]
+
+
 app = typer.Typer(
     cls=_RunByDefault,
     no_args_is_help=True,
-    help="Balance matrix of KNOCKBACK packs or Knockdown fighters, bot against bot; A/B of content versions.",
+    help="Balance matrix of a game's entrants (packs, fighters), bot against bot; A/B of content versions.",
 )
 
 BOT = typer.Option("easy", "--bot", "-b", help="bot level on both sides: random, easy, medium, hard")
 GAMES = typer.Option(4, "--games", "-n", min=1, help="matches per ordered pairing (each seat order)")
 SEED = typer.Option(1, "--seed", help="base seed; the same seed and level give the same matches")
-OPTION = typer.Option([], "--option", "-o", help="a balance option key=value (repeatable)")
+OPTION = typer.Option(
+    [], "--option", "-o", autocompletion=_complete_option,
+    help="a balance option key=value (repeatable; a list as a,b); each game's are listed below",
+)
 
 
-@app.command("run", short_help="The balance matrix of a game (the default: `balance GAME ...` runs it).")
+@app.command("run", cls=_ListsGameOptions,
+             short_help="The balance matrix of a game (the default: `balance GAME ...` runs it).")
 def balance(
-    game: str = typer.Argument(..., help="a game with a balance plug-in: knockback (packs), knockdown (fighters)"),
+    game: str = typer.Argument(..., help="a game with a balance plug-in (see the options below)"),
     bot: str = BOT,
     games: int = GAMES,
     seed: int = SEED,
@@ -57,10 +101,6 @@ def balance(
     backend: str = runs.BACKEND,
     address: str | None = runs.ADDRESS,
     option: list[str] = OPTION,
-    scoring: str | None = typer.Option(None, "--scoring", help="knockback: tug, speed or best_of (--option scoring=)"),
-    pack_files: list[Path] = typer.Option([], "--pack-file", help="knockback: an extra pack file or folder"),
-    boxes: list[str] = typer.Option([], "--box", help="knockdown: a box to include (default: all)"),
-    merged: bool = typer.Option(False, "--merged", help="knockdown: mix the boxes instead of one by one"),
     out: Path | None = typer.Option(None, "--out", help="also write the report (Markdown) to this file"),
     html: Path | None = typer.Option(None, "--html", help="write the designer's report (one HTML file, plots inline)"),
     tables: Path | None = typer.Option(None, "--tables", help="write the report's numbers to FILE (.csv or .json)"),
@@ -73,14 +113,13 @@ def balance(
     """Play every entrant (pack, fighter) against every other, both seat orders, with the same
     bot level on both sides; print the win-rate matrix, each one's rate against the field with
     a 95 % interval, the first-player edge, and the game's own tables. The options a game's
-    run takes are its balance plug-in's (``--option key=value``; ``--scoring``, ``--pack-file``,
-    ``--box`` and ``--merged`` are shorthands for the options of that name); the plug-in
-    refuses any other."""
+    run takes are its balance plug-in's (``-o key=value``, listed at the end of this help);
+    the plug-in refuses any other."""
     console = Console(highlight=False)
     with friendly_errors():
         check_level(bot)
         g = get_game(game)
-        options = _options(option, scoring, pack_files, boxes, merged)
+        options = parse_options(option)
         runner.groups(g.id, options)  # bad options: one clear line before anything starts
         width = runs.until_ci(until)
         stop = None if width is None else (width, max_games)
@@ -195,28 +234,3 @@ def compare(
             except OSError as exc:
                 raise ResultsError(f"cannot write {out}: {exc.strerror}") from None
             console.print(f"comparison written to {out}")
-
-
-def _options(
-    pairs: list[str], scoring: str | None, pack_files: list[Path], boxes: list[str], merged: bool
-) -> dict[str, Any]:
-    """The run's options: ``-o key=value`` pairs, plus the shorthand flags that were given."""
-    options = parse_options(pairs)
-    if scoring is not None:
-        options["scoring"] = scoring
-    if pack_files:
-        options["pack_files"] = [*_listed(options.get("pack_files")), *(str(p) for p in pack_files)]
-    if boxes:
-        options["boxes"] = [*_listed(options.get("boxes")), *boxes]
-    if merged:
-        options["merged"] = True
-    return options
-
-
-def _listed(value: object) -> list[str]:
-    """An option given as a list or as text with commas, as a list."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
