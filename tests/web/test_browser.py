@@ -9,53 +9,12 @@ from typing import Any
 import httpx
 import pytest
 
-from knockabout.server.frames import Follower
 from knockabout.table import Seat, Table
 from tests.table.conftest import all_events
 from tests.web.conftest import LiveServer
+from tests.web.pages import click_some_action, create_table, made_table, record_frames, sit, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
-
-
-def record_frames(page: Any, raw: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Every WebSocket frame the page receives, parsed, a patch read as the whole update
-    it stands for (``raw`` gets the frames as they came)."""
-    frames: list[dict[str, Any]] = []
-
-    def on_ws(ws: Any) -> None:
-        copy = Follower()
-
-        def got(payload: str) -> None:
-            frame = json.loads(payload)
-            if raw is not None:
-                raw.append(frame)
-            frames.append(copy.read(frame))
-
-        ws.on("framereceived", got)
-
-    page.on("websocket", on_ws)
-    return frames
-
-
-def click_some_action(page: Any, pick: str = "first", avoid: str = "") -> bool:
-    box = f"#actions:not([data-kind='{avoid}'])" if avoid else "#actions"
-    buttons = page.locator(box + " button:not([disabled])")
-    n = buttons.count()
-    if n == 0:
-        return False
-    target = buttons.nth(0 if pick == "first" else n - 1)
-    try:
-        target.click(timeout=500)
-    except Exception:  # the page redrew under the click; try again next round
-        return False
-    return True
-
-
-def wait_until(pred: Any, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not pred():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.02)
 
 
 def live_table(server: LiveServer, table_id: str) -> Table:
@@ -69,18 +28,10 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
     ctx_a, ctx_b = browser.new_context(), browser.new_context(viewport={"width": 390, "height": 844})
     a, b = ctx_a.new_page(), ctx_b.new_page()
     frames_a, frames_b = record_frames(a), record_frames(b)
-    a.goto(server.url + "/")
-    a.fill("#name", "Ann")
-    a.fill("#players", "3")
-    a.dispatch_event("#players", "change")
-    a.select_option("select[data-seat='1']", "open")
-    a.select_option("select[data-seat='2']", "random")
-    a.fill("input[name='countdown_seconds']", "2")
-    a.click("#create-btn")
-    a.wait_for_selector("#invite")
+    table_id = create_table(a, server, name="Ann", players=3, seats={1: "open", 2: "random"},
+                            options={"countdown_seconds": "2"})
     invite = a.input_value("#invite")
-    assert "/t/" in invite
-    table_id = invite.rsplit("/", 1)[1]
+    assert invite.endswith(f"/t/{table_id}")
 
     b.goto(invite)
     b.fill("#join-name", "Bo")
@@ -148,14 +99,8 @@ def test_two_people_and_a_bot_finish_a_game_and_never_see_each_others_hand(serve
 def test_a_reconnect_resumes_the_same_seat(server: LiveServer, browser: Any) -> None:
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.fill("#name", "Cy")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.select_option("select[data-seat='1']", "random")
-    page.click("#create-btn")
+    table_id = create_table(page, server, name="Cy", players=2, seats={1: "random"})
     page.wait_for_selector("#hand")
-    table_id = page.input_value("#invite").rsplit("/", 1)[1]
     for _ in range(200):
         if click_some_action(page):
             break
@@ -203,15 +148,10 @@ def _seed_where_the_bot_counts_down_on_me() -> int:
 
 def test_the_countdown_is_a_visible_timer_that_runs_out(server: LiveServer, browser: Any) -> None:
     seed = _seed_where_the_bot_counts_down_on_me()
-    made = httpx.post(server.url + "/api/tables", json={
-        "game": "nak-muay", "seats": ["me", "random"], "name": "Di", "seed": seed,
-        "config": {"countdown_seconds": 3}}).json()
+    made = made_table(server, "nak-muay", ["me", "random"], name="Di", seed=seed, config={"countdown_seconds": 3})
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
-                  [made["id"], made["token"]])
-    page.goto(f"{server.url}/t/{made['id']}")
+    sit(page, server, made["id"], made["token"])
     for _ in range(600):
         if page.locator("#timer .timer").count():
             break

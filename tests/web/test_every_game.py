@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import LiveServer
+from tests.web.pages import SIZES, create_table, new_page
 from tests.web.screen_checks import check_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 # short settings: a whole game in seconds against a random bot
 SHORT = {
     "nak-muay": {"countdown_seconds": "3"},
@@ -81,18 +81,11 @@ def play_to_the_end(page: Any, rng: random.Random, at_decision: Any, seconds: fl
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", ["nak-muay", "knockdown", "knockback"])
 def test_a_whole_game_by_clicking_only(server: LiveServer, browser: Any, shots: Path, game: str, size: str) -> None:
-    w, h = SIZES[size]
-    ctx = browser.new_context(viewport={"width": w, "height": h}, reduced_motion="reduce")
-    page = ctx.new_page()
+    ctx, page = new_page(browser, size, reduced_motion="reduce")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "/")
     page.wait_for_selector(".game-card")
-    page.click(f".game-card[data-game='{game}'] .setup")
-    page.fill("#name", "Ann")
-    page.select_option("select[data-seat='1']", "random")
-    for key, value in SHORT[game].items():
-        page.fill(f"input[name='{key}']", value)
     if game == "nak-muay":
         check_screen(page, shots, f"lobby-{size}")
     page.click(f".game-card[data-game='{game}'] .rules-btn")
@@ -100,8 +93,7 @@ def test_a_whole_game_by_clicking_only(server: LiveServer, browser: Any, shots: 
     if game == "knockdown":
         check_screen(page, shots, f"rules-{size}", keyboard=False)
     page.click("#rules-close")
-    page.click("#create-btn")
-    page.wait_for_selector("#invite")
+    create_table(page, server, game=game, name="Ann", seats={1: "random"}, options=SHORT[game])
 
     def first_decision() -> None:
         page.click("#legend summary")  # the legend open too: it is part of what is checked

@@ -5,27 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.web.conftest import LiveServer
+from tests.web.pages import made_table, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 
-def _sit(page: Any, server: LiveServer, made: dict[str, Any]) -> None:
-    page.goto(server.url + "/")
-    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
-                  [made["id"], made["token"]])
-    page.goto(f"{server.url}/t/{made['id']}")
-
-
 def test_cards_explain_themselves_and_the_rules_are_one_click_away(server: LiveServer, browser: Any) -> None:
-    made = httpx.post(server.url + "/api/tables", json={
-        "game": "nak-muay", "seats": ["me", "random"], "name": "Ann", "seed": 3}).json()
+    made = made_table(server, "nak-muay", ["me", "random"], name="Ann", seed=3)
     ctx = browser.new_context()
     page = ctx.new_page()
-    _sit(page, server, made)
+    sit(page, server, made["id"], made["token"])
     page.wait_for_selector("#hand .card")
     card = page.locator("#hand .card").first
     name = card.get_attribute("data-card")

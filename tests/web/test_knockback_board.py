@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.web.conftest import LiveServer
+from tests.web.pages import made_table, new_page, sit
 from tests.web.screen_checks import overflowing, overlapping
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -16,14 +16,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_placing_picks_the_cell_then_the_card(server: LiveServer, browser: Any, size: tuple[int, int]) -> None:
-    made = httpx.post(server.url + "/api/tables", json={
-        "game": "knockback", "seats": ["me", "random"], "name": "Ann", "seed": 5}).json()
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
-                  [made["id"], made["token"]])
-    page.goto(f"{server.url}/t/{made['id']}")
+    made = made_table(server, "knockback", ["me", "random"], name="Ann", seed=5)
+    ctx, page = new_page(browser, size)
+    sit(page, server, made["id"], made["token"])
     page.wait_for_selector("button.kb-cell.spot")
     live = server.app.state.manager.get(made["id"])
     spot = page.locator("button.kb-cell.spot").first

@@ -9,11 +9,10 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.web.conftest import LiveServer
-from tests.web.test_browser import click_some_action, record_frames
+from tests.web.pages import click_some_action, create_table, made_table, record_frames
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -55,8 +54,7 @@ SHORT = [("knockdown", {"max_turns": 60}), ("knockback", {"best_of": 1, "max_tur
 @pytest.mark.parametrize(("game_id", "config"), SHORT)
 def test_a_spectator_on_patches_draws_what_a_fresh_sync_draws(
         server: LiveServer, browser: Any, game_id: str, config: dict[str, Any]) -> None:
-    made = httpx.post(f"{server.url}/api/tables", json={"game": game_id, "seats": ["random", "random"],
-                                                        "config": config}).json()
+    made = made_table(server, game_id, ["random", "random"], config=config)
     ctx = browser.new_context()
     page = ctx.new_page()
     raw: list[dict[str, Any]] = []
@@ -101,17 +99,10 @@ def test_a_person_plays_to_the_end_on_patches_and_a_bad_one_brings_a_fresh_sync(
         ws.on_message(from_page)
 
     page.route_web_socket(re.compile(r"/ws/tables/"), route)
-    page.goto(server.url + "/")
-    page.fill("#name", "Ann")
     # five players: a live table's deal is secret, and a 2- or 3-player game can end in a
     # handful of moves (3 of 300 seeded 3-player random games took under 5); five needed 16
     # moves at the least, so the spoilt fifth patch always comes, with more after it
-    page.fill("#players", "5")
-    page.locator("#players").dispatch_event("change")
-    for seat in range(1, 5):
-        page.select_option(f"select[data-seat='{seat}']", "random")
-    page.click("#create-btn")
-    page.wait_for_selector("#invite")
+    create_table(page, server, name="Ann", players=5, seats={seat: "random" for seat in range(1, 5)})
     url = page.input_value("#invite")
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline and not page.locator("#outcome").count():

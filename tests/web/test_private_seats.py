@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from tests.web.conftest import LiveServer
+from tests.web.pages import create_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -16,17 +17,9 @@ def test_an_unlisted_table_with_an_invited_seat_made_and_joined_in_the_browser(
         server: LiveServer, browser: Any) -> None:
     ctx_a, ctx_b, ctx_c = browser.new_context(), browser.new_context(), browser.new_context()
     a, b, stranger = ctx_a.new_page(), ctx_b.new_page(), ctx_c.new_page()
-    a.goto(server.url + "/")
-    a.fill("#name", "Ann")
-    a.fill("#players", "2")
-    a.dispatch_event("#players", "change")
-    a.select_option("select[data-seat='1']", "invite")
-    a.uncheck("#listed")
-    a.click("#create-btn")
-    a.wait_for_selector(".invite-link")
+    table_id = create_table(a, server, name="Ann", players=2, seats={1: "invite"}, listed=False)
     table_url = a.input_value("#invite")
     invite = a.input_value(".invite-link[data-seat='1']")
-    table_id = table_url.rsplit("/", 1)[1]
     assert invite.startswith(table_url + "#invite=")
 
     lobby = httpx.get(server.url + "/api/tables").json()["tables"]

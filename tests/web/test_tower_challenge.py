@@ -12,6 +12,7 @@ import pytest
 
 from tests.table.towers import store_tower_table
 from tests.web.conftest import LiveServer, browser  # noqa: F401 - pytest fixture
+from tests.web.pages import sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
 
@@ -27,10 +28,7 @@ def tower(tmp_path: Path) -> Iterator[tuple[LiveServer, str, str, Path]]:
 def _open(server: LiveServer, browser: Any, table_id: str, token: str) -> tuple[Any, Any]:  # noqa: F811
     ctx = browser.new_context(viewport={"width": 520, "height": 1000})
     page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
-                  [table_id, token])
-    page.goto(f"{server.url}/t/{table_id}")
+    sit(page, server, table_id, token)
     page.wait_for_selector("#tower-field button")
     return ctx, page
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import LiveServer, browser, server  # noqa: F401 - pytest fixtures
+from tests.web.pages import create_table, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -26,15 +27,9 @@ def _click(page: Any, selector: str) -> bool:
 
 
 def test_a_person_plays_knockback_on_the_grid_against_a_bot(server: LiveServer, browser: Any) -> None:  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.select_option("#game", "knockback")
-    page.fill("#name", "Kit")
-    page.select_option("select[data-seat='1']", "random")
-    page.select_option("select[name='scoring']", "speed")
-    page.fill("input[name='max_turns']", "40")
-    page.click("#create-btn")
+    ctx, page = new_page(browser, "phone")
+    create_table(page, server, game="knockback", name="Kit", seats={1: "random"},
+                 options={"scoring": "speed", "max_turns": "40"})
     page.wait_for_selector("#board .kb-top")
 
     seen = {"spot": False, "target": False, "exhausted": False, "edges": False, "turned": False}

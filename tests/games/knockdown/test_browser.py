@@ -5,36 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
 from knockabout.table import Seat, Table
 from tests.web.conftest import LiveServer, browser, server  # noqa: F401 - pytest fixtures
+from tests.web.pages import click_some_action, made_table, new_page, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
 def _click_first(page: Any, avoid: str = "") -> bool:
-    box = f"#actions:not([data-kind='{avoid}'])" if avoid else "#actions"
-    buttons = page.locator(box + " button:not([disabled])")
-    if buttons.count() == 0:
-        return False
-    try:
-        buttons.nth(0).click(timeout=500)
-    except Exception:  # the page redrew under the click
-        return False
-    return True
+    return click_some_action(page, "first", avoid)
 
 
 def _open(server: LiveServer, browser: Any, config: dict[str, Any], seed: int) -> tuple[Any, Any]:  # noqa: F811
-    made = httpx.post(server.url + "/api/tables", json={
-        "game": "knockdown", "seats": ["me", "random"], "name": "Kim", "seed": seed, "config": config}).json()
-    ctx = browser.new_context(viewport={"width": 390, "height": 900})
-    page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate("([id, tok]) => localStorage.setItem(`knockabout:seat:${id}`, JSON.stringify({seat: 0, token: tok}))",
-                  [made["id"], made["token"]])
-    page.goto(f"{server.url}/t/{made['id']}")
+    made = made_table(server, "knockdown", ["me", "random"], name="Kim", seed=seed, config=config)
+    ctx, page = new_page(browser, (390, 900))
+    sit(page, server, made["id"], made["token"])
     return ctx, page
 
 
