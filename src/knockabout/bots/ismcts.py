@@ -194,9 +194,8 @@ class ISMCTSBot(Bot):
                 seed.reward = float(self.prior_visits)
                 root.children[hint.code] = seed
         # A search makes a great many short-lived lists, dicts and states and no reference
-        # cycles, so the cyclic collector only costs time while it runs (2.8 % of a Nak Muay
-        # ``hard`` move, where more objects stay alive than are freed): it is paused, and
-        # resumed however the search ends.
+        # cycles, so the cyclic collector only costs time while it runs (docs/speed.md): it is
+        # paused, and resumed however the search ends.
         collecting = gc.isenabled()
         if collecting:
             gc.disable()

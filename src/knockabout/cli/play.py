@@ -1,10 +1,10 @@
 """``knockabout play``: a live game in the terminal, people (hotseat) and bots at one table.
 
 Each person sees the board, their own hand, a numbered list of legal actions and the
-log of what they may know. Timed decisions (Nak Muay's Countdown) tick down on the
+log of what they may know. Timed decisions (a reaction window) tick down on the
 prompt line and run out for real into the decision's default action. A judged decision
-(Knockdown's tower) shows the table's puzzle instead of actions: the person types the
-answer (the cube ids in order) before the table's clock runs out. With several
+(a dexterity test) shows the table's puzzle instead of actions: the person types the
+answer (the pieces in order) before the table's clock runs out. With several
 people at one screen, the screen is cleared and handed over between them, so nobody
 sees another's hand.
 """

@@ -9,7 +9,7 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
 * :class:`HeuristicPlugin` — its rules-of-thumb bot and the search helpers that go with it.
 * :class:`TerminalRenderer` — how ``knockabout play`` draws its views.
 * challenge makers (:data:`Maker`) — decisions a person answers by solving a puzzle the
-  table sets (Knockdown's tower).
+  table sets (a dexterity test a person must perform, not a button to press).
 * bot budgets — per-level ISMCTS iterations and simulated steps where the defaults
   do not suit.
 * the web renderer — the ES module the browser table loads to draw its views.
@@ -161,7 +161,7 @@ class LobbyInfo:
     """Option name -> its valid values (for a list option: the values of each item)."""
     narrowed_by: Mapping[str, str] = field(default_factory=dict)
     """Option name -> the option whose chosen values its choices must be grouped under
-    (Knockdown's fighters are offered from the boxes in play: ``{"fighters": "boxes"}``);
+    (e.g. fighters offered from the boxes in play: ``{"fighters": "boxes"}``);
     a choice with no group is always offered."""
 
     def to_dict(self) -> dict[str, Any]:

@@ -4,8 +4,8 @@ Every random choice a game makes comes from the generator stored inside its stat
 never from the :mod:`random` module's global state. The seed picks the stream:
 
 * **Fast** (a seed below ``2**64``): SplitMix64. Its whole state is one 64-bit integer,
-  so cloning a game state for search costs a single integer copy instead of the
-  ~100 µs a :class:`random.Random` copy costs. Simulations, benchmarks, tests, golden
+  so cloning a game state for search costs a single integer copy instead of copying a
+  :class:`random.Random` (thousands of words of state). Simulations, benchmarks, tests, golden
   records, bots' searches and every seed a person types use it. It is *not* secret:
   64 bits of state (31 in the old live tables) can be brute-forced from what a seat sees.
 * **Secret** (a seed of :data:`SECRET_SEED_BITS` bits, ``2**64 <= seed < 2**256``, as

@@ -9,9 +9,8 @@ must end) and comes back as the move and the generator's new state, so the table
 make the same choices as in a thread. Quick bots (random, the heuristics) think there
 too, after their first :data:`LEARN_FROM` thinkings in a game (in threads, while the
 level's processes start): a thinking in a thread holds the interpreter lock for all its
-CPU, and at 1,000 tables of people acting at once the bot threads held it about a tenth
-of the time, the event loop waiting meanwhile (its lag was 6-13 ms median, 38-84 ms p99;
-with the bots in processes 0.5-1 ms and 18-28 ms). :data:`SLOW_THINKING` (a server's
+CPU, and under load the bot threads held it often enough to lag the event loop several
+times as much as bots in processes do (docs/measurements.md). :data:`SLOW_THINKING` (a server's
 ``slow_thinking``) keeps a quick level in threads while its thinkings in a game average
 less CPU than that; by default none does.
 

@@ -1,12 +1,12 @@
 """When the server's Python collects cyclic garbage: full collections on a schedule.
 
 CPython's cyclic collector stops the whole interpreter while it runs, and a full (oldest
-generation) collection walks every tracked object. On a server holding 1,000 tables that
-is some 400,000 objects, and a full collection took 300-460 ms, every 8-9 seconds under
-load (measured with ``benchmarks/load.py``, 2026-12-04): every move in flight waited for
-it, and those pauses *were* the round trip's 99th percentile. The garbage each one found
-was small (50 to 1,400 objects): nearly all of the server's objects die by reference
-counting, which the collector does not delay.
+generation) collection walks every tracked object. A server holding many tables holds
+hundreds of thousands of them, and under load Python's own schedule ran such a
+collection every few seconds, each a pause of hundreds of milliseconds: every move in
+flight waited for it, and those pauses *were* the round trip's 99th percentile. The
+garbage each one found was small: nearly all of the server's objects die by reference
+counting, which the collector does not delay (docs/measurements.md).
 
 So while a server runs, :class:`CollectorSchedule`:
 
@@ -21,19 +21,12 @@ So while a server runs, :class:`CollectorSchedule`:
   generation waits at most that long to be freed.
 
 How rare is safe depends on how much cyclic garbage reaches the oldest generation, where
-it waits for that collection. Measured at 1,000 tables (people thinking 3 s), 200 s after
-the start: 9,890 objects, nearly all of them uvicorn's HTTP objects of closed WebSocket
-connections (a cycle :mod:`.protocol` now breaks); since then 1,079 (``jsonpatch``'s
-working lists from patches of long arrays), about 20,000 objects an hour, a few MB.
-Counted again 2026-12-05 (every tracked object by type, 150 s apart, 1,000 tables): two
-more kinds of cycle had been reaching it, websockets' protocol of each closed connection
-(about 1,200 connections' worth every 150 s; :mod:`.protocol` now closes its parser) and
-the recursive inner functions of Knockdown's payment searches (about a hundred a game; now
-module functions). With both gone, a full collection every 150 s found 1,200-4,800
-objects, ``jsonpatch``'s lists again, the number rising with the live games' lengths.
-The pause itself is not shortened by collecting more often: nearly every object it walks
-belongs to a live table (a table lasts about two minutes at that load, so the whole live
-set is new in every five minutes); 600-700 ms at 1,000 tables.
+it waits for that collection. The cycles found there so far (uvicorn's HTTP objects and
+websockets' protocol of each closed connection, which :mod:`.protocol` now breaks, and a
+game's recursive inner functions, now module functions) are gone; what remains is
+``jsonpatch``'s working lists, a few MB an hour (docs/measurements.md has the counts). The
+pause itself is not shortened by collecting more often: nearly every object it walks
+belongs to a live table, and the whole live set is renewed within minutes.
 
 ``every=0`` leaves Python's own schedule alone: the default of :class:`ServerSettings`
 (tests start hundreds of servers in one process, where the first collection alone would

@@ -41,8 +41,8 @@ SHORT_ARRAY: Final = 16  # a changed array of no more items, and no objects, goe
 def frame_text(data: Any) -> str:
     """A frame's JSON text: compact UTF-8, the same text as
     ``json.dumps(data, separators=(",", ":"), ensure_ascii=False)``, from orjson, which
-    writes it about 8 times faster (11 vs 84 µs for a 10 KB Knockdown update); serialising
-    frames was the event loop's largest cost under load once frames went uncompressed.
+    writes it several times faster (docs/measurements.md); serialising frames was the event
+    loop's largest cost under load once frames went uncompressed.
     Any JSON value may be given (tests compare parts of messages by their texts).
     orjson stops at 64-bit integers, so a frame that carries a finished table's 256-bit
     seed is written by the standard library instead."""
@@ -93,8 +93,8 @@ def state_of(message: dict[str, Any]) -> dict[str, Any]:
 SPLIT: Final[tuple[str, ...]] = ("table", "view")
 """Members of a message that :class:`Shown` marks member by member (when they are objects):
 each change alters a few of their members (the table's version, a fighter, the pile) and
-leaves the rest as they were. Within them, an array of objects (Knockdown's fighters,
-KNOCKBACK's cards) is marked item by item."""
+leaves the rest as they were. Within them, an array of objects (a game's fighters, its
+cards on a board) is marked item by item."""
 
 Shape = tuple[tuple[str | int, "Shape | None"], ...]
 """How a shown message is laid out: the names (or indexes) of an object's (array's) members
@@ -115,12 +115,12 @@ class Shown:
 
     Only the text is kept, not the message's objects: a connection keeps its last message
     until the next change, long enough for the garbage collector's young generations to
-    walk its few hundred lists and dicts (a Knockdown message) again and again and then
+    walk its few hundred lists and dicts (a large game's message) again and again and then
     promote them to the oldest, whose full collections they made frequent. With 1,000
     connections that was most of the young collections' work (and a text per member, tried
     too, doubled the server's memory). The next patch compares the two texts part by part
     and reads back (orjson) and diffs only the parts that differ, so a change to one
-    fighter reads that fighter, not the whole 10 KB message. A state with a member orjson
+    fighter reads that fighter, not the whole message. A state with a member orjson
     cannot read back exactly (a finished table's 256-bit seed, which it would read as a
     float) is kept as it is."""
 
@@ -304,8 +304,8 @@ def patch_ops(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     member, skipping those that are the same; a short array of plain values (a hand of
     card names) that changed goes whole, and every other one that changed is diffed by
     ``jsonpatch.make_patch`` (which matches up moved and inserted items). Diffing only
-    what changed keeps a patch's cost far below the whole ``make_patch`` of a 10 KB
-    message (about 0.1 ms instead of 1.2-1.9 ms for Knockdown), and its ops as short.
+    what changed keeps a patch's cost far below the whole ``make_patch`` of a large
+    message (docs/measurements.md), and its ops as short.
 
     Most members of a message are the same from one change to the next, so the loops
     below spend as little as they can on one that is: a path is made only for a member

@@ -4,28 +4,26 @@ people arriving at tables) starts at most a few per turn of the event loop.
 A table's driver applies a bot's move when it is due (:meth:`LiveTable.drive`). Many
 tables' bot moves fall due in the same instant whenever the bots' worker processes, which
 run at a lower priority than the server (:data:`~knockabout.server.bot_pools.BOT_NICENESS`),
-hand back a batch of thinkings at once: measured at 1,000 tables with people acting the
-instant they may (2026-12-06), 100-190 bot moves in 100 ms, every second or two, while
-the workers had waited for CPU. Each move is a change that is stored and sent (about
-0.5 ms of the loop's time), and the event loop ran them all in one turn: 50-120 ms during
-which no person's action was read. The round trips of everybody acting meanwhile made
-the whole of the run's p99.
+hand back a batch of thinkings at once, after the workers have waited for CPU. Each move
+is a change that is stored and sent, and the event loop ran a whole burst of them in one
+turn, during which no person's action was read: the round trips of everybody acting
+meanwhile made the whole of a loaded server's p99 (docs/measurements.md).
 
 :class:`TurnGate` lets at most ``per_turn`` such moves start in any one turn of the loop;
 the others wait their turn, first come first served, while the loop goes on reading
 people's messages between turns. A bot's move passes the gate twice: before it is made,
 and again once it is durable, before it is sent. The second matters as much as the
 first: the store's writer confirms a whole group of writes at once (every write of the
-last few milliseconds, 50-70 of them while the writer waited for CPU), and those tables
+last few milliseconds, many of them when the writer waited for CPU), and those tables
 then all sent their changes in the same turn. A bot's move is late by a few turns at most
 (milliseconds, against its ``--pace`` of most of a second); a person's action waits
 behind a few of them, and is itself never held at a gate.
 
 Arrivals go through a gate of their own (:data:`ARRIVALS_PER_TURN`): a new table
-(``POST /api/tables``) and a connection's first ``sync``. A crowd arriving at once (1,000
-people creating and joining tables in the same second, in the load test) otherwise held
-the loop for turns of up to 200 ms, and the actions of the people already playing waited
-behind them. Someone arriving waits a little longer for the table; nobody at play feels it.
+(``POST /api/tables``) and a connection's first ``sync``. A crowd arriving at once (the
+load test's people creating and joining their tables in the same second) otherwise held
+the loop for long turns, and the actions of the people already playing waited behind
+them. Someone arriving waits a little longer for the table; nobody at play feels it.
 """
 
 from __future__ import annotations
@@ -36,12 +34,12 @@ from typing import Final
 
 BOT_MOVES_PER_TURN: Final = 2
 """The moves no person is waiting to make that may start in one turn of the event loop
-(about 1 ms of work: a change costs the loop ~0.5 ms, most of it building what is sent)."""
+(a change's cost to the loop is mostly building what is sent)."""
 
 
 ARRIVALS_PER_TURN: Final = 4
 """New tables and new connections that may start in one turn of the event loop (a
-connection's first message is a whole view: 1-2 ms of work)."""
+connection's first message is a whole view, a few times a change's work)."""
 
 
 class TurnGate:

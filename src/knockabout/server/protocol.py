@@ -9,16 +9,14 @@ protocol and is never told that the connection closed, so the pair, and through 
 connection's transport and flow control, could only be freed by Python's cyclic garbage
 collector. They lived as long as the game's connection, long enough to reach the oldest
 generation, which the server collects only every ``--full-gc-every`` seconds
-(:mod:`.collector`): measured at 1,000 tables (people thinking 3 s), they were about
-9,900 of the 9,900 objects the oldest generation held as garbage after 200 s, about
-560 connections' worth. :class:`HttpProtocol` drops the parser once the upgrade is
+(:mod:`.collector`); under load they were nearly all the garbage that generation held
+(docs/measurements.md). :class:`HttpProtocol` drops the parser once the upgrade is
 done, so those objects are freed by reference counting the moment the WebSocket closes.
 
 The WebSocket side had the same kind of cycle: websockets' protocol object keeps its frame
-parser as a generator, and the generator's frame refers back to the protocol. Counted at
-1,000 tables (2026-12-05, every tracked object by type, 150 s apart): 1,275 closed
-connections' protocols, stream readers, close frames and ids, and two generators each, all
-waiting for the hourly full collection. :class:`WebSocketProtocol` closes the parser when
+parser as a generator, and the generator's frame refers back to the protocol, so every
+closed connection's protocol, stream reader, close frame and generators waited for the
+hourly full collection. :class:`WebSocketProtocol` closes the parser when
 the connection is lost, which clears the generator's frame and so the cycle.
 
 A text message that is not UTF-8 is hostile input like any other: uvicorn closes the
@@ -76,7 +74,7 @@ def server_config(app: Any, host: str, port: int, compress: bool) -> uvicorn.Con
     WebSocket layer drops a frame over ``ws_max_size`` bytes before the app reads it (a
     message of MAX_MESSAGE_CHARS characters is at most 4 bytes each in UTF-8);
     permessage-deflate is negotiated with a browser that offers it only with ``compress``:
-    deflating every frame was the event loop's largest cost under load (39 % of its time at
-    400 tables). HTTP is :class:`HttpProtocol`, WebSocket :class:`WebSocketProtocol`."""
+    deflating every frame was the event loop's largest cost under load (docs/measurements.md).
+    HTTP is :class:`HttpProtocol`, WebSocket :class:`WebSocketProtocol`."""
     return uvicorn.Config(app, host=host, port=port, log_level="warning", http=HttpProtocol, ws=WebSocketProtocol,
                           ws_max_size=4 * MAX_MESSAGE_CHARS + 1024, ws_per_message_deflate=compress)

@@ -1,12 +1,11 @@
 """Finished games, step by step, without replaying from the start on every request.
 
-``GET /api/tables/{id}/replay/{step}`` used to rebuild the game from step 0 each time
-(39 ms for a 1,091-step Knockdown game), so stepping through a long replay cost the
-square of its length. :class:`ReplayCache` keeps, for the finished games watched most
-recently, a copy of the state every :data:`EVERY` steps; a step is then at most
-``EVERY - 1`` actions from a kept state. A finished game never changes, so what is kept
-never goes stale. Only finished games come here (the route refuses live ones), so the
-copies hold nothing a player of a running table could use.
+``GET /api/tables/{id}/replay/{step}`` used to rebuild the game from step 0 each time, so
+stepping through a long replay cost the square of its length. :class:`ReplayCache` keeps,
+for the finished games watched most recently, a copy of the state every :data:`EVERY`
+steps; a step is then at most ``EVERY - 1`` actions from a kept state. A finished game
+never changes, so what is kept never goes stale. Only finished games come here (the route
+refuses live ones), so the copies hold nothing a player of a running table could use.
 """
 
 from __future__ import annotations

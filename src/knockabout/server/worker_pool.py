@@ -3,8 +3,8 @@
 :class:`WorkerPool` does what a ``concurrent.futures.ProcessPoolExecutor`` does for the
 bots (:mod:`.bot_pools`), without the two threads the executor keeps in the server: one
 that pickles and writes the jobs, one that waits for and reads the answers. Both run
-Python, so both take the interpreter lock from the event loop; at 1,000 tables of people
-acting at once they held it about 12 % of the time (the event loop 60 %). Here the event
+Python, so both take the interpreter lock from the event loop, and under load they held it
+a noticeable share of the time (docs/measurements.md). Here the event
 loop writes a job straight into an idle worker's pipe and reads the answer when the pipe
 becomes readable, so a job costs the server its pickling and two system calls, and no
 other thread wakes. The pipe is a :class:`~knockabout.store.loop_pipe.LoopPipe` (the store's

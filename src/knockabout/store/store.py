@@ -264,18 +264,15 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
 class PlainWrites:
     """The writer's quick way for the transactions a busy server makes nearly all the time:
     actions and clocks only, and nothing else. It runs them on the driver's own connection
-    (sqlite3's or psycopg's), which costs about a quarter of the CPU of the same
-    transaction through a SQLAlchemy session (measured 2026-12-05, one action and its
-    clock: 91 µs against 396; twenty of each: 342 against 842).
+    (sqlite3's or psycopg's), which costs a fraction of the CPU of the same transaction
+    through a SQLAlchemy session (docs/measurements.md).
 
     Many rows go as *one* statement per :attr:`ROWS` rows: a multi-row ``INSERT ... VALUES
     (...), (...)`` for the actions and an ``UPDATE ... FROM (VALUES ...)`` for the clocks.
     ``executemany`` ran a statement per row, and sqlite3 lets go of the interpreter lock
     around every row's step; each time it asked for the lock back, the busy event loop
-    could keep it for up to the 5 ms switch interval, so a commit of a hundred rows took
-    hundreds of milliseconds of wall time for one of CPU (measured 2026-12-05, 1,000
-    tables acting at once: an action's wait until durable p50 ~190 ms with
-    ``executemany``, 58 ms with one statement per hundred rows).
+    could keep it for up to the interpreter's switch interval, so a commit of a hundred rows
+    took far more wall time than CPU (docs/measurements.md).
 
     Anything else (a new table, seats, a finish, a function op), a driver it does not know,
     or a transaction the database refuses goes the usual way (:func:`run_ops` in a

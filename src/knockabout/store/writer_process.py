@@ -3,10 +3,8 @@ interpreter lock.
 
 The writer thread (:mod:`.writer`) needs the interpreter lock to wake, and again after
 each statement the driver runs without it; in a server whose event loop keeps the lock
-busy, it waited for it far longer than it ran (at 1,000 tables of people acting at once,
-an action's wait until durable was p50 7–20 ms and p99 46–115 ms for transactions of
-about 1 ms). Here the writes go to a process that does nothing else, so it waits only for
-a core and the disk.
+busy, it waited for it far longer than it ran (docs/measurements.md). Here the writes go
+to a process that does nothing else, so it waits only for a core and the disk.
 
 How it works:
 

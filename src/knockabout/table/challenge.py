@@ -1,8 +1,8 @@
 """Judged decisions: a decision a person answers by solving a puzzle the table sets.
 
-Some decisions must not be a button a person presses: Knockdown's tower test
-(``tower_challenge``) is passed by *doing* something within ten seconds, and a client
-must not be able to claim a pass it did not earn. For such a decision kind the table
+Some decisions must not be a button a person presses: a dexterity test (a game may
+declare one) is passed by *doing* something within a time limit, and a client must not
+be able to claim a pass it did not earn. For such a decision kind the table
 holds a :data:`Maker`. When the decision opens for a person (not a bot, not a person
 who is away), the table builds a puzzle from its **own secret generator** (never the
 game's: the game stays ``(game, rules version, config, seed, actions)``; the puzzle only
@@ -11,13 +11,13 @@ answer against the puzzle and against its own clock (deadline = the time the dec
 opened + its ``time_limit``) and a human-speed floor (the puzzle's
 ``min_seconds_per_piece``: an answer sooner than that is a script's, and fails). A right
 answer in time becomes the maker's pass action, anything else its fail action; the
-person cannot choose either directly. Bots still choose the action directly (Knockdown's
-skill curve).
+person cannot choose either directly. Bots still choose the action directly (by the
+game's own model of how likely a pass is).
 
 A maker is ``maker(view, decision, rng) -> Puzzle`` (:data:`knockabout.core.plugins.Maker`)
 where ``view`` is the deciding seat's typed view. A game declares its makers, one per
 decision kind, in :meth:`Game.challenges <knockabout.core.protocol.Game.challenges>`
-(Knockdown's tower puzzle lives in its own package); a table may be handed others with
+(each game's puzzles live in its own package); a table may be handed others with
 ``challenges=``. The puzzles themselves are the game's; the table keeps only what is
 the same for every puzzle: issuing, the answer's shape, the clock and the verdict.
 """
@@ -105,5 +105,5 @@ class Challenge:
             return True, f"right in {took:.2f} s"
         for i, (got, right) in enumerate(zip(answer, want, strict=False)):
             if got != right:
-                return False, f"wrong: piece {i + 1} was {got!r}, so the tower fell ({took:.2f} s)"
+                return False, f"wrong: piece {i + 1} was {got!r}, not the right one ({took:.2f} s)"
         return False, f"unfinished: {len(answer)} of {len(want)} pieces placed ({took:.2f} s)"

@@ -17,7 +17,7 @@ server and the terminal build everything they show from updates.
 Timing that tells nothing: a bot's move is worked out ahead (:meth:`Table.think`, which
 a driver may run in another thread without holding anything) and released at a time
 fixed when its decision opened, whatever it holds and however long it thought: a timed
-decision (Nak Muay's Countdown) ``bot_delay`` seconds after the window opened, any other
+decision (a reaction window) ``bot_delay`` seconds after the window opened, any other
 ``bot_pace`` seconds after. With ``steady_bots`` the table also never releases a move
 sooner than 1.25 x the longest of the last ``FLOOR_MEMORY`` thinkings it has seen, so a
 slow search does not stand out from a forced move either, and caps every search at

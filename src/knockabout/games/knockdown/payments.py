@@ -57,8 +57,8 @@ def _matchings(si: int, cards: int, slots: tuple[int, ...], syms: tuple[tuple[in
     """:func:`payments`' search from slot ``si`` on, with ``cards`` already in: adds the card
     set of every complete matching to ``masks``. (A module function, not a closure: a
     recursive inner function refers to itself through its own cell, and each call of
-    ``payments`` then left a reference cycle for the garbage collector, about a hundred a
-    Knockdown game, which a server at 1,000 tables collects only once an hour.)"""
+    ``payments`` then left a reference cycle for the garbage collector, which a busy server
+    collects only once an hour.)"""
     accepts = slots[si]
     last = si + 1 == len(slots)
     for c in range(len(used)):
