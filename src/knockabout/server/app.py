@@ -30,7 +30,8 @@ Routes
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
 Limits (:mod:`.quotas`, set in :class:`ServerSettings`): new tables and messages per
-address, live bot-only tables, spectators per table; a refusal is HTTP 429, a WebSocket
+address, new tables on the whole server, live tables and live bot-only tables, spectators
+per table; a refusal is HTTP 429, a WebSocket
 error message, or a close with code 4429.
 """
 
@@ -175,13 +176,14 @@ def _first_problem(exc: ValidationError | RequestValidationError) -> str:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
-    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards)  # a bad rate fails here, before serving
+    # a bad rate fails here, before serving
+    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate)
     replays = ReplayCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
-        manager = Manager(cfg, store)
+        manager = Manager(cfg, store, quotas)
         app.state.store = store
         app.state.manager = manager
         app.state.replays = replays
@@ -259,9 +261,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        quotas.check_create(address(request))
         live, seat, token = await manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
-                                                    listed=body.listed)
+                                                          listed=body.listed, address=address(request))
         invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
         live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
