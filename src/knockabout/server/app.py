@@ -110,6 +110,11 @@ class Rematch(BaseModel):
     token: str = Field(min_length=1, max_length=200)
 
 
+Version = Annotated[int, Field(strict=True)]
+"""The table version a client acts on: a JSON integer only (not ``true``, ``"1"`` or ``1.0``,
+which pydantic's lax mode would read as 1)."""
+
+
 class Hello(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["hello"]
@@ -120,7 +125,7 @@ class Act(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["act"]
     action: str = Field(min_length=1, max_length=200)
-    version: int
+    version: Version
 
 
 class Answer(BaseModel):
@@ -129,7 +134,7 @@ class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["answer"]
     answer: list[Annotated[str, Field(min_length=1, max_length=32)]] = Field(max_length=64)
-    version: int
+    version: Version
 
 
 class ChallengeRequest(BaseModel):
