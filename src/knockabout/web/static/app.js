@@ -223,7 +223,8 @@ function connect(id, token) {
     if (cur.outcome) ui.result.append(endPanel(cur.outcome, nm));
     const d = cur.decision;
     const legal = rend.sortActions ? rend.sortActions(cur.legal || [], v) : (cur.legal || []);
-    const myMove = !!(d && legal.length && d.player === cur.seat && t.status === "playing");
+    // (a judged decision offers no actions, only its challenge)
+    const myMove = !!(d && (legal.length || challenge) && d.player === cur.seat && t.status === "playing");
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
     const hint = hints.on() && rend.hint && !cur.outcome ? rend.hint(v, { seat: cur.seat, names: nm, myMove }) : "";
     const hintLine = hint ? h("p", { class: "hint-line", id: "hint" }, h("b", {}, "Hint: "), hint) : null;
