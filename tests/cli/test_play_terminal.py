@@ -93,7 +93,7 @@ def test_the_countdown_ticks_and_runs_out_for_real(tmp_path: Path) -> None:
     for _ in range(before):
         child.expect(PROMPT)
         answer(child, "1")
-    child.expect("before time runs out")
+    child.expect("before the time runs out")
     child.expect(PROMPT)
     started = time.monotonic()
     child.expect("⏱ 1s")  # the clock visibly ticks down
@@ -220,11 +220,11 @@ def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
         answer(child, "1")
     child.expect(PROMPT)
     answer(child, pair)  # the action's text works as well as its number
-    child.expect("Clinch: choose whom to steal from")
+    child.expect("Clinch: whom to rob")
     child.expect(r"Your move \[1-\d+, action, \? help, u undo, q quit\]")
     answer(child, "u")
     child.expect(r"Took back 1 step")
-    child.expect("Your turn: play a card or draw")
+    child.expect("Your turn  Play one card")
     child.expect(PROMPT)
     child.send("q\r")
     child.expect("Leave the table?")
@@ -320,5 +320,8 @@ def test_the_terminal_shows_only_what_the_tables_updates_give(monkeypatch: pytes
     assert all(u.seat in (0, None) for u in updates), "the terminal only ever asked for its person's updates"
     for u in updates:
         assert all(e.visible(u.seat) for _, e in u.events)
-    listed = re.findall(r"^\s*\d+\. (\S+)", out.getvalue(), flags=re.M)
-    assert listed and set(listed) <= {a for u in updates for a in u.legal}
+    listed = re.findall(r"\b\d+\. (\S.*?)  \[([^\]\s]+)\]", out.getvalue())
+    assert listed and {a for _, a in listed} <= {a for u in updates for a in u.legal}
+    # the words are the guidance the updates gave, not the renderer's
+    said = {(g.label, g.action) for u in updates if u.guidance is not None for g in u.guidance.actions}
+    assert set(listed) <= said

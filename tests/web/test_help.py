@@ -21,6 +21,8 @@ def test_cards_explain_themselves_and_the_rules_are_one_click_away(server: LiveS
     page.wait_for_selector("#hand .card")
     card = page.locator("#hand .card").first
     name = card.get_attribute("data-card")
+    card.scroll_into_view_if_needed()  # (a scroll hides a tip: scroll first, as a person would)
+    page.wait_for_timeout(150)
     card.hover()
     page.wait_for_selector("#tip:not([hidden])")
     tip = page.inner_text("#tip")

@@ -195,7 +195,7 @@ class TerminalGame:
         up = t.updates_for(seat)
         view = up.view
         header = f"{t.game.name} · {self.names[seat]}"
-        self.console.print(Rule(Text(header)))  # (a name is text, never markup)
+        self.console.print(Rule(header))
         lines = self._lines([ev for _, ev in up.events])
         if t.first_player is not None:
             lines.insert(0, Text(f"The cards are dealt: {self.names[t.first_player]} goes first.", style="dim"))
@@ -209,17 +209,19 @@ class TerminalGame:
         self.console.print(self.renderer.hand(view, self.names, seat))
         d = up.decision
         challenge = up.challenge
+        if d is not None and d.player == seat:
+            self._prompt(up)
         if d is not None and d.player == seat and challenge is not None:
-            if d.prompt:
-                self.console.print(Text(d.prompt, style="bold"))
             self.console.print(self._challenge_view(challenge))
         elif d is not None and d.player == seat:
-            if d.prompt:
-                self.console.print(Text(d.prompt, style="bold"))
-            label = self.renderer.action_label
+            g = up.guidance
+            if g is not None:
+                labels = [(a.action, a.label + (f" — {a.detail}" if a.detail else "")) for a in g.actions]
+            else:
+                labels = [(a, self.renderer.action_label(a, view, self.names)) for a in up.legal]
             items = [
-                Text(f"{i:>2}. ") + Text(label(a, view, self.names)) + Text(f"  [{a}]", style="dim")
-                for i, a in enumerate(up.legal, 1)
+                Text(f"{i:>2}. ") + Text(words) + Text(f"  [{a}]", style="dim")
+                for i, (a, words) in enumerate(labels, 1)
             ]
             if len(items) > 12:
                 self.console.print(Columns(items, column_first=True, padding=(0, 3)))
@@ -228,6 +230,25 @@ class TerminalGame:
                     self.console.print(item)
         self.shown = up.cursor
         return up
+
+    def _prompt(self, up: Update) -> None:
+        """The decision in words: the guide's title, its line of why and its hints (else
+        the decision's own prompt)."""
+        g = up.guidance
+        if g is None:
+            if up.decision is not None and up.decision.prompt:
+                self.console.print(Text(up.decision.prompt, style="bold"))
+            return
+        line = Text(g.prompt.title, style="bold")
+        line.append(f"  {g.prompt.why}", style="")
+        self.console.print(line)
+        for h in g.hints:
+            self.console.print(Text(f"Hint: {h.text}", style="italic cyan"))
+
+    @staticmethod
+    def offered(up: Update) -> list[str]:
+        """The actions listed (numbered from 1), in the guide's order when there is one."""
+        return [a.action for a in up.guidance.actions] if up.guidance is not None else list(up.legal)
 
     # -- the loop
     def run(self) -> None:
@@ -360,7 +381,7 @@ class TerminalGame:
             self._challenge_turn(seat)
             return
         version = t.version
-        legal = list(up.legal)
+        legal = self.offered(up)
         while t.version == version and not t.over:
             dl = t.deadline()
 
@@ -517,4 +538,4 @@ def play(
             record.write_text(kept.to_json(indent=1), encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc.strerror}") from None
-        console.print(f"Record written to {record} (replay it with: knockabout replay {record}).", markup=False)
+        console.print(f"Record written to {record} (replay it with: knockabout replay {record}).")

@@ -20,6 +20,10 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
   (:class:`Choice`), so the lobby shows pickers instead of free text.
 * :class:`ObservationEncoder` — how a seat's view becomes a fixed-size float32 vector for
   the research environments (``knockabout.envs``), declared field by field.
+* :class:`Guide` — what the table tells the deciding person: a title and one line of why
+  for each decision, each legal action in plain words with its consequence where the
+  engine knows it, and hints whose claims about the rules are computed, never written by
+  hand (:class:`Guidance`).
 
 Everything here is a declaration: core imports no game and no upper layer.
 """
@@ -324,6 +328,106 @@ class BalancePlugin(ABC):
         return None
 
 
+Tone = Literal["", "quiet", "own", "danger"]
+"""How an action's button looks: ``quiet`` a way out (pass, take the hit), ``own`` it
+hurts one of your own pieces, ``danger`` it loses you the game or a piece."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A decision in a person's words: a short title, one line of why, and the section of
+    the game's rules page that explains it (an anchor of the rendered page)."""
+
+    title: str
+    why: str
+    section: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"title": self.title, "why": self.why, "section": self.section}
+
+
+@dataclass(frozen=True)
+class GuidedAction:
+    """One legal action in plain words. ``detail`` is a second line (a skill's text);
+    ``claim`` names the consequence ``label`` states, when it states one the engine
+    checks (see :attr:`Guide.claims`)."""
+
+    action: str
+    label: str
+    detail: str = ""
+    tone: Tone = ""
+    claim: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"action": self.action, "label": self.label, "detail": self.detail, "tone": self.tone,
+                "claim": self.claim}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A line of help. ``claim`` names what it promises about ``actions`` (empty: it
+    promises nothing a test could check, e.g. how to use the screen)."""
+
+    text: str
+    claim: str = ""
+    actions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "claim": self.claim, "actions": list(self.actions)}
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """What the deciding seat is told about its decision: the prompt, every legal action
+    in words (in the order to show them), and hints."""
+
+    kind: str
+    prompt: Prompt
+    actions: tuple[GuidedAction, ...]
+    hints: tuple[Hint, ...] = ()
+
+    def label(self, action: str) -> str:
+        """The words for ``action`` (its text when it is not one of :attr:`actions`)."""
+        for a in self.actions:
+            if a.action == action:
+                return a.label
+        return action
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "prompt": self.prompt.to_dict(),
+                "actions": [a.to_dict() for a in self.actions], "hints": [h.to_dict() for h in self.hints]}
+
+
+class Guide(ABC):
+    """What a game tells a person about a decision, from that seat's own knowledge.
+
+    :meth:`advise` reads the seat's :class:`SeatView` only: its typed view, and sampled
+    states (determinizations) for what the engine can say about public facts (is the rival
+    in reach? what does this Block leave?), so a guide can never tell what the seat may
+    not know; the table hands its result to the deciding seat in its update. Every claim a
+    label or a hint makes is one of :attr:`claims`, so a test can apply the action to a
+    copy of the true state and check that the promise holds.
+    """
+
+    claims: ClassVar[Mapping[str, str]] = {}
+    """Claim name -> what it promises about the actions it names."""
+
+    @abstractmethod
+    def prompts(self) -> Mapping[str, Prompt]:
+        """Every decision kind the game asks (``GameFacts.decision_kinds``) -> its prompt
+        in general words (what :meth:`advise` says when it knows nothing more)."""
+
+    @abstractmethod
+    def advise(self, seat: SeatView, names: Sequence[str]) -> Guidance:
+        """The guidance for ``seat.player``'s pending decision (``names``: the seats'
+        display names). Called only when that seat decides."""
+
+    def label(self, view: View, action: str, names: Sequence[str]) -> str:
+        """Plain words for one action from a view alone (a replay's step, a terminal
+        fallback); the text itself by default."""
+        return action
+
+
 @dataclass(frozen=True, slots=True)
 class EncodedField:
     """One named slice of an observation vector: ``size`` numbers, each in [0, 1]."""
@@ -380,15 +484,21 @@ __all__ = [
     "EncodedField",
     "EntrantGroup",
     "GameFacts",
+    "Guidance",
+    "Guide",
+    "GuidedAction",
     "HeuristicPlugin",
+    "Hint",
     "Maker",
     "MatchMetrics",
     "MatchWatcher",
     "ObservationEncoder",
+    "Prompt",
     "Puzzle",
     "RateTable",
     "RolloutPolicy",
     "RolloutValue",
     "SeatView",
     "TerminalRenderer",
+    "Tone",
 ]

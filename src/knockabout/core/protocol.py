@@ -95,21 +95,6 @@ class Outcome:
 
 C = TypeVar("C", bound=BaseModel)
 
-LISTED = 10
-"""The most items an error message lists (of unknown options, of problems): a request
-naming thousands of them gets an answer of a few hundred bytes, not one as large again."""
-
-
-def _clipped(text: str, most: int = 40) -> str:
-    """``text``, cut to ``most`` characters (an error repeats what it was given)."""
-    return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _first_of(items: Sequence[str], sep: str = ", ", more: str = "more") -> str:
-    """The first :data:`LISTED` of ``items`` joined, then ``and 2,990 more``."""
-    shown = sep.join(items[:LISTED])
-    return shown if len(items) <= LISTED else f"{shown} and {len(items) - LISTED:,} {more}"
-
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
 class State(ABC):
@@ -276,6 +261,11 @@ class Game(ABC, Generic[C]):
         lobby shows its name and plain option fields)."""
         return None
 
+    def guide(self) -> plugins.Guide | None:
+        """What the table tells a person about each decision (prompts, actions in words,
+        hints whose claims the engine checks); None: the generic words."""
+        return None
+
     def encoder(self) -> plugins.ObservationEncoder | None:
         """How a seat's view becomes a float32 vector for the research environments
         (``knockabout.envs``); None: the game offers none."""
@@ -302,22 +292,15 @@ class Game(ABC, Generic[C]):
             return model.model_validate(data)  # type: ignore[return-value]
         except ValidationError as exc:
             problems = []
-            unknown = []  # options the game does not have, named together
             for err in exc.errors():
-                if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
-                    unknown.append(_clipped(str(err["loc"][0])))
-                    continue
-                where = _clipped(".".join(str(p) for p in err["loc"]) or "config")
+                where = ".".join(str(p) for p in err["loc"]) or "config"
                 given = err.get("input")
-                shown = (f" (got {_clipped(repr(given))})"
-                         if err["type"] != "missing" and isinstance(given, str | int | float) else "")
+                shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
                 msg = err["msg"].removeprefix("Value error, ")
                 problems.append(f"{where}: {msg}{shown}")
-            if unknown:
-                problems.insert(0, f"no such option{'s' if len(unknown) > 1 else ''}: {_first_of(unknown)}")
             known = ", ".join(model.model_fields)
             raise ConfigError(
-                f"{self.id}: invalid configuration: " + _first_of(problems, "; ", "other problems")
+                f"{self.id}: invalid configuration: " + "; ".join(problems)
                 + f" (options: {known})"
             ) from None
 

@@ -30,8 +30,7 @@ Routes
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
 Limits (:mod:`.quotas`, set in :class:`ServerSettings`): new tables and messages per
-address, new tables on the whole server, live tables and live bot-only tables, spectators
-per table; a refusal is HTTP 429, a WebSocket
+address, live bot-only tables, spectators per table; a refusal is HTTP 429, a WebSocket
 error message, or a close with code 4429.
 """
 
@@ -110,11 +109,6 @@ class Rematch(BaseModel):
     token: str = Field(min_length=1, max_length=200)
 
 
-Version = Annotated[int, Field(strict=True)]
-"""The table version a client acts on: a JSON integer only (not ``true``, ``"1"`` or ``1.0``,
-which pydantic's lax mode would read as 1)."""
-
-
 class Hello(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["hello"]
@@ -125,7 +119,7 @@ class Act(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["act"]
     action: str = Field(min_length=1, max_length=200)
-    version: Version
+    version: int
 
 
 class Answer(BaseModel):
@@ -134,7 +128,7 @@ class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["answer"]
     answer: list[Annotated[str, Field(min_length=1, max_length=32)]] = Field(max_length=64)
-    version: Version
+    version: int
 
 
 class ChallengeRequest(BaseModel):
@@ -181,14 +175,13 @@ def _first_problem(exc: ValidationError | RequestValidationError) -> str:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
-    # a bad rate fails here, before serving
-    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate)
+    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards)  # a bad rate fails here, before serving
     replays = ReplayCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
-        manager = Manager(cfg, store, quotas)
+        manager = Manager(cfg, store)
         app.state.store = store
         app.state.manager = manager
         app.state.replays = replays
@@ -266,8 +259,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
+        quotas.check_create(address(request))
         live, seat, token = await manager(request).create(body.game, body.seats, body.config, body.name, body.seed,
-                                                          listed=body.listed, address=address(request))
+                                                    listed=body.listed)
         invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
         live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
         return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
@@ -354,12 +348,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         state, events, actor = at.state, at.events, at.actor
         names = [s["name"] for s in st.seats]
         n = state.num_players
+        guide = game.guide()
+        said = None  # the action in the words the table used: labelled on the actor's view before it
+        if step and actor is not None and guide is not None:
+            said = guide.label(replays.step(st, step - 1).state.observe(actor), st.actions[step - 1], names)
         return {
             "id": st.id,
             "game": st.game,
             "step": step,
             "steps": len(st.actions),
             "action": st.actions[step - 1] if step else None,
+            "said": said,
             "seat": actor,
             "names": names,
             "view": state.observe(None).to_json(),

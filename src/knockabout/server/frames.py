@@ -63,7 +63,7 @@ def update_message(
 ) -> dict[str, Any]:
     """The WebSocket frame for one :class:`~knockabout.table.Update`: the view's wire JSON
     (``view.to_json()``), the new events narrated, the pending decision, the seat's legal
-    actions and challenge. ``start_names`` adds the opening "who goes first" line (a sync)."""
+    actions, challenge and guidance. ``start_names`` adds the opening "who goes first" line (a sync)."""
     events = [event_json(s, e) for s, e in up.events]
     if start_names is not None and first_player is not None:
         events.insert(0, {"step": 0, "type": "start", "data": {"player": first_player},
@@ -80,6 +80,7 @@ def update_message(
         "outcome": None if up.outcome is None else up.outcome.to_dict(),
         "clock": clock,
         "challenge": up.challenge,
+        "guide": None if up.guidance is None else up.guidance.to_dict(),
         "can_undo": False,
     }
 

@@ -1,6 +1,8 @@
 """A game's rules page for the browser: the Markdown file its lobby info names, inside the
 game's own package, rendered to HTML on the server (markdown-it-py, raw HTML in the source
-escaped), so the front end needs no build step and no CDN."""
+escaped), so the front end needs no build step and no CDN. Headings get ids from their text
+(mdit-py-plugins' anchors: "## Your turn" is ``#your-turn``): a guide's prompt names the
+section that explains its decision, and the page opens there."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.anchors import anchors_plugin
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.protocol import Game
@@ -27,6 +30,7 @@ def package_file(game: Game[Any], relative: str) -> Path:
 @cache
 def _render(path: Path, mtime: float) -> str:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    md.use(anchors_plugin, min_level=1, max_level=4)
     html: str = md.render(path.read_text(encoding="utf-8"))
     return html
 

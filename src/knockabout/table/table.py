@@ -47,10 +47,10 @@ from pydantic import BaseModel
 
 from knockabout.bots.levels import make_bot
 from knockabout.core.actions import Action
-from knockabout.core.bot import Bot
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.events import Event
-from knockabout.core.plugins import Maker
+from knockabout.core.plugins import Guidance, Guide, Maker
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord, Match
@@ -60,7 +60,7 @@ from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
 from knockabout.table.thinking import FLOOR_MEMORY, THINK_SHARE, PlanKey, Thought
 from knockabout.table.undo import public_and_deterministic
-from knockabout.table.update import Update, without_choices
+from knockabout.table.update import Update
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +147,9 @@ class Table:
         self._challenge_rng = Rng(secrets.randbits(64) if challenge_seed is None else challenge_seed)
         self.challenge: Challenge | None = None
         self._issuing = False
+        self._guide: Guide | None = self.game.guide()
+        # the last guidance given: (the log entry it follows, seat, names) -> it
+        self._guided: tuple[LogEntry | None, int, tuple[str, ...], Guidance] | None = None
         first = self._state.to_act()
         self.first_player: int | None = None if first is None else first.player
         for text in actions:
@@ -492,21 +495,18 @@ class Table:
 
         The one place the table redacts: the seat's typed view, the events of the log
         from position ``cursor`` on that are visible to it, its legal actions when it
-        must decide, its open challenge, and the new cursor to pass next time (a cursor
-        past the log, as after an undo, starts from the end).
+        must decide, its open challenge, the game's guidance for its decision (from what the
+        seat knows: see :class:`~knockabout.core.plugins.Guide`), and the new cursor to
+        pass next time (a cursor past the log, as after an undo, starts from the end).
         """
         state = self._state
         since = min(max(cursor, 0), len(self._events))
         d = state.to_act()
         mine = seat is not None and d is not None and d.player == seat
-        view = self._view(seat)
-        if mine and seat is not None and self.judged(seat):  # it answers a challenge: no actions to offer
-            mine = False
-            view = without_choices(view)
         return Update(
             seat=seat,
             version=self.version,
-            view=view,
+            view=self._view(seat),
             events=tuple((s, e) for s, e in self._events[since:] if e.visible(seat)),
             decision=d,
             legal=tuple(a.text for a in state.legal_actions()) if mine else (),
@@ -514,7 +514,21 @@ class Table:
             outcome=state.outcome(),
             since=since,
             cursor=len(self._events),
+            guidance=self._guidance(seat) if mine and seat is not None else None,
         )
+
+    def _guidance(self, seat: int) -> Guidance | None:
+        """The game's guidance for ``seat``'s decision, worked out once per position."""
+        if self._guide is None:
+            return None
+        last = self.log[-1] if self.log else None
+        names = tuple(self.names())
+        hit = self._guided
+        if hit is not None and hit[0] is last and hit[1] == seat and hit[2] == names:
+            return hit[3]
+        got = self._guide.advise(SeatView(self._state, seat), names)
+        self._guided = (last, seat, names, got)
+        return got
 
     def _view(self, seat: int | None) -> View:
         return self._state.observe(seat)

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from knockabout.core.events import Event
-from knockabout.core.plugins import GameFacts, HeuristicPlugin, LobbyInfo, ObservationEncoder, TerminalRenderer
+from knockabout.core.plugins import (
+    GameFacts,
+    Guide,
+    HeuristicPlugin,
+    LobbyInfo,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 from knockabout.core.protocol import Game, State
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
@@ -71,6 +78,11 @@ class NakMuayGame(Game[NakMuayConfig]):
         from knockabout.games.nakmuay.terminal import RENDERER
 
         return RENDERER
+
+    def guide(self) -> Guide:
+        from knockabout.games.nakmuay.guide import GUIDE
+
+        return GUIDE
 
     def encoder(self) -> ObservationEncoder:
         from knockabout.games.nakmuay.encoding import NakMuayEncoder

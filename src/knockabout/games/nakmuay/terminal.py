@@ -15,7 +15,7 @@ from rich.text import Text
 from knockabout.core.terminal import board_with_prompt
 from knockabout.core.view import View
 from knockabout.games.nakmuay import cards as C
-from knockabout.games.nakmuay.narration import countdown_title
+from knockabout.games.nakmuay.guide import label
 from knockabout.games.nakmuay.view import NakMuayView
 
 TITLE = dict(zip(C.NAMES, C.TITLES, strict=True))
@@ -43,16 +43,6 @@ def _nak_muay(view: View) -> NakMuayView:
     if not isinstance(view, NakMuayView):
         raise TypeError(f"the Nak Muay renderer draws a NakMuayView, not {type(view).__name__}")
     return view
-
-
-def next_active(view: NakMuayView, seat: int) -> int:
-    """The next seat still in the fight after ``seat``, in the direction of play."""
-    n = view.players
-    step = 1 if view.direction == "clockwise" else -1
-    q = (seat + step) % n
-    while not view.active[q]:
-        q = (q + step) % n
-    return q
 
 
 def _pending_line(view: NakMuayView, names: Sequence[str]) -> str:
@@ -161,74 +151,6 @@ class NakMuayRenderer:
 
 def _depth(depth: int) -> str:
     return "the top" if depth == 0 else f"{depth} below the top"
-
-
-def label(text: str, view: NakMuayView, names: Sequence[str]) -> str:
-    """Plain words for one action text, given the deciding seat's view."""
-    kind = view.decision.kind if view.decision else ""
-    seat = view.seat
-    head, _, arg = text.partition(":")
-    pend = view.pending
-    if text == "draw":
-        return "Draw a card (no action)"
-    if head == "attack":
-        target = names[next_active(view, seat)] if seat is not None else "the next player"
-        return f"Attack +{arg} on {target}"
-    if text == "countdown":
-        target = names[next_active(view, seat)] if seat is not None else "the next player"
-        return f"{countdown_title(view.countdown_seconds)} on {target}"
-    if text == "dodge":
-        if kind == "action":
-            return "Dodge: end your turn without drawing"
-        return "Dodge it"
-    if text == "scout":
-        return "Scout the top 3 cards"
-    if text == "sweep":
-        return "Sweep: shuffle the draw pile"
-    if head == "pair":
-        return f"Clinch pair ({TITLE[arg].removeprefix('Clinch: ')} ×2): steal a random card"
-    if head == "triple":
-        holds = ", ".join(TITLE[h].removeprefix("Clinch: ") for h in arg.split("+"))
-        return f"Clinch triple ({holds}): ask for a card"
-    if head == "target":
-        who = int(arg)
-        return f"Clinch {names[who]} ({view.hand_sizes[who]} cards)"
-    if head == "name":
-        return f"Ask for {TITLE[arg]}"
-    if text == "take-random":
-        return "Stop asking: take a random card"
-    if text == "keep":
-        return f"Keep the direction ({view.direction})"
-    if text == "reverse":
-        other = "counterclockwise" if view.direction == "clockwise" else "clockwise"
-        return f"Reverse the direction (to {other})"
-    if text == "take":
-        return f"Take the hit: draw {'?' if pend.value is None else pend.value}"
-    if text == "block":
-        return "Block the Countdown" if kind == "countdown_response" else "Play Block on the KO"
-    if head == "clinch":
-        return f"Answer with {TITLE[arg]}"
-    if text == "no-response":
-        return "No answer (you are counted out)"
-    if head == "hide":
-        k = int(arg)
-        if k == 0:
-            return "Hide the KO on top"
-        if k == view.draw_pile:
-            return "Hide the KO at the bottom"
-        return f"Hide the KO {k} down"
-    if head == "scout-take":
-        if arg == "none":
-            return "Take nothing (all KO)"
-        seen = pend.seen or ()
-        i = int(arg)
-        return f"Take {TITLE.get(seen[i], seen[i])}" if i < len(seen) else text
-    if head == "order":
-        seen = pend.seen or ()
-        order = [int(x) for x in arg.split(",")]
-        if all(i < len(seen) for i in order):
-            return "Put back, top first: " + ", ".join(TITLE.get(seen[i], seen[i]) for i in order)
-    return text
 
 
 RENDERER = NakMuayRenderer()

@@ -5,6 +5,7 @@
 // only the frame's own fields (decision, legal, outcome); the view is the renderer's.
 // After its sync a connection gets patch frames: RFC 6902 JSON Patches of the last
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
+import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
 import { installTips, openRules } from "./help.js";
 import { lobby } from "./lobby.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
@@ -98,13 +99,13 @@ async function tablePage(id) {
 
 function connect(id, token) {
   const ui = {
-    timer: h("div", { id: "timer" }),
+    timer: h("div", { id: "timer", "data-part": "timer" }),
     result: h("div", { id: "result" }),
     decide: h("section", { id: "decide" }),
-    board: h("section", { id: "board", class: "panel" }),
+    board: h("section", { id: "board", class: "panel", "data-part": "board" }),
     side: h("aside", { id: "side" }),
-    players: h("div", { class: "panel", id: "players" }),
-    log: h("div", { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-label": "what happened", tabindex: "0" }),
+    players: h("div", { class: "panel", id: "players", "data-part": "players" }),
+    log: h("div", { class: "log", id: "log", "data-part": "log", role: "log", "aria-live": "polite", "aria-label": "what happened", tabindex: "0" }),
   };
   // the address this browser used: a friend on the network opens the same one
   const invite = `${location.origin}/t/${id}`;
@@ -163,7 +164,7 @@ function connect(id, token) {
     const legend = rend.legend ? rend.legend() : [];
     ui.help.replaceChildren(
       h("div", { class: "row" }, h("b", {}, "Help"),
-        h("button", { id: "rules-open", onclick: (e) => openRules(game, e.currentTarget) }, `Rules of ${name}`),
+        h("button", { id: "rules-open", "data-part": "rules", onclick: (e) => openRules(game, e.currentTarget) }, `Rules of ${name}`),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
           onchange: (e) => { hints.set(e.target.checked); draw(); } }), " hints")),
       legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
@@ -202,7 +203,10 @@ function connect(id, token) {
     crumb.textContent = `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
     // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
     const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
-    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge,
+    const d = cur.decision;
+    const mine = !!(d && (cur.legal || []).length && d.player === cur.seat && t.status === "playing");
+    const words = mine ? decisionWords(cur, rend, { seat: cur.seat, names: nm, myMove: true }) : null;
+    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge, label: labeller(words),
       answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
     cards = markArrivals(ui.board, cards);
     if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
@@ -221,45 +225,38 @@ function connect(id, token) {
         t.seats.flatMap((s, i) => s.kind === "empty" ? [`${i + 1}${s.reserved ? " (invite link)" : ""}`] : []).join(", ")));
     }
     if (cur.outcome) ui.result.append(endPanel(cur.outcome, nm));
-    const d = cur.decision;
-    const legal = rend.sortActions ? rend.sortActions(cur.legal || [], v) : (cur.legal || []);
-    // (a judged decision offers no actions, only its challenge)
-    const myMove = !!(d && (legal.length || challenge) && d.player === cur.seat && t.status === "playing");
+    const myMove = mine;
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
-    const hint = hints.on() && rend.hint && !cur.outcome ? rend.hint(v, { seat: cur.seat, names: nm, myMove }) : "";
-    const hintLine = hint ? h("p", { class: "hint-line", id: "hint" }, h("b", {}, "Hint: "), hint) : null;
+    const hintLine = words && hints.on() && !cur.outcome ? hintLines(words) : null;
     if (myMove && challenge) {
       ui.decide.append(h("div", { class: "panel your-turn", id: "challenge", "data-kind": d.kind },
-        h("div", { class: "prompt" }, d.prompt || "Your challenge"), hintLine,
+        promptBox(words, t.game, "Your challenge"), hintLine,
         h("p", {}, challenge.rule || "Solve the challenge on the board."),
         h("p", { class: "muted" }, "The table's clock decides: only a right answer in time counts.")));
     } else if (myMove) {
       // actions the board itself offers (a highlighted cell, a target) fold into a list when there are many
-      const onBoard = rend.boardAction ? legal.filter((a) => rend.boardAction(a, v)) : [];
+      const offered = words.actions;
+      const onBoard = rend.boardAction ? offered.filter((a) => rend.boardAction(a.action, v)) : [];
       const fold = onBoard.length > 4;
-      const shown = fold ? legal.filter((a) => !onBoard.includes(a)) : legal;
+      const shown = fold ? offered.filter((a) => !onBoard.includes(a)) : offered;
       const many = shown.length > 10;
-      const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind });
+      const box = h("div", { class: `actions${many ? " many" : ""}`, id: "actions", "data-kind": d.kind, "data-part": "choices" });
       const folded = h("div", { class: "actions many", id: "board-actions" });
       const button = (a, into) => {
-        const tipText = rend.actionTip ? rend.actionTip(a, v, { seat: cur.seat, names: nm }) : "";
-        into.append(h("button", { "data-action": a, class: rend.quietAction && rend.quietAction(a) ? "" : "primary",
-          "data-tip": tipText || null,
-          onclick: () => { for (const b of ui.decide.querySelectorAll("button")) b.disabled = true;
-            send({ type: "act", action: a, version: cur.version }); } },
-          rend.actionLabel(a, v, { seat: cur.seat, names: nm })));
+        const tipText = rend.actionTip ? rend.actionTip(a.action, v, { seat: cur.seat, names: nm }) : "";
+        into.append(actionButton(a, () => { for (const b of ui.decide.querySelectorAll("button[data-action]")) b.disabled = true;
+          send({ type: "act", action: a.action, version: cur.version }); }, tipText));
       };
       for (const a of shown) button(a, box);
       if (fold) for (const a of onBoard) button(a, folded);
       const list = fold ? h("details", { class: "board-list" },
         h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
       if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board below."));
-      ui.decide.append(h("div", { class: "panel your-turn" }, h("div", { class: "prompt" },
-        h("span", { class: "badge turn" }, "Your move"), " ", d.prompt || "Your decision"), hintLine, box, list));
+      ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), hintLine, box, list));
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
       ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },
-        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`), hintLine));
+        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`)));
     }
   }
 
@@ -332,13 +329,14 @@ async function replayPage(id) {
   let playing = null;
   async function show(step) {
     step = Math.max(0, Math.min(data.steps, step));
-    const [got, before] = await Promise.all([api(`/api/tables/${id}/replay/${step}`),
-      step ? api(`/api/tables/${id}/replay/${step - 1}`) : null]);
-    data = got;
+    data = await api(`/api/tables/${id}/replay/${step}`);
     slider.value = step;
-    // the action in the words the table used: labelled on the acting seat's view before it
-    const said = data.action && before && data.seat !== null
-      ? rend.actionLabel(data.action, before.views[data.seat], { seat: data.seat, names: data.names }) : data.action;
+    // the action in the words the table used (the server's, from the game's guide; else the renderer's)
+    let said = data.said || data.action;
+    if (data.action && !data.said && rend.actionLabel && data.seat !== null && step) {
+      const before = await api(`/api/tables/${id}/replay/${step - 1}`);
+      said = rend.actionLabel(data.action, before.views[data.seat], { seat: data.seat, names: data.names });
+    }
     label.textContent = `step ${step} / ${data.steps}${data.action ? ` · ${data.names[data.seat]}: ${said}` : ""}`;
     rend.renderBoard(board, data.view, { seat: null, names: data.names, reveal: data.views });
     events.replaceChildren(...(data.events.length ? data.events.filter((e) => e.text).map((e) => h("p", { class: `ev-${e.type}` }, e.text))

@@ -14,10 +14,11 @@ function closeDrawer() {
   if (opener && opener.isConnected) opener.focus();
 }
 
-export async function openRules(gameId, from) {
+// `section`: the id of a heading on the rules page (a prompt's "?" opens its decision's section)
+export async function openRules(gameId, from, section) {
   opener = from || document.activeElement;
   if (!drawer) {
-    drawer = h("aside", { id: "rules-drawer", class: "drawer", role: "dialog", "aria-modal": "true",
+    drawer = h("aside", { id: "rules-drawer", class: "drawer", role: "dialog", "aria-modal": "true", "data-part": "rules",
       "aria-labelledby": "rules-title", hidden: true, onkeydown: (e) => { if (e.key === "Escape") closeDrawer(); } });
     document.body.append(drawer);
   }
@@ -34,6 +35,8 @@ export async function openRules(gameId, from) {
     drawer.querySelector("#rules-body").innerHTML = page.html;  // rendered from the package's Markdown, raw HTML escaped
     // wide tables scroll sideways on a phone: the keyboard can reach (and scroll) them
     for (const t of drawer.querySelectorAll("#rules-body table")) t.tabIndex = 0;
+    const at = section ? drawer.querySelector(`#rules-body [id="${CSS.escape(section)}"]`) : null;
+    if (at) { at.classList.add("rules-here"); at.scrollIntoView({ block: "start" }); }
   } catch (e) {
     drawer.querySelector("#rules-body").replaceChildren(h("p", {}, e.message));
   }

@@ -1,7 +1,8 @@
 // Nak Muay Knockout in the browser: fighters, draw and discard piles, direction, your hand.
-// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
-// and the optional help the shell shows: legend(), hint(view, ctx), sortActions(legal, view),
-// quietAction(text), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
+// shell shows: legend(), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
+// The prompt, the actions' words and the hints come from the game's guide (games/nakmuay/guide.py)
+// in each frame, worked out on the server from the seat's own view.
 
 import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
 import { tip } from "/static/help.js";
@@ -63,13 +64,6 @@ export function card(name, small = false) {
 
 function sortCards(cards) {
   return [...cards].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
-}
-
-function nextActive(view, seat) {
-  const step = view.direction === "clockwise" ? 1 : -1;
-  let q = (seat + step + view.players) % view.players;
-  while (!view.active[q]) q = (q + step + view.players) % view.players;
-  return q;
 }
 
 // view.pending has every field of the schema; those that do not apply are null.
@@ -158,56 +152,6 @@ export function renderBoard(root, view, ctx) {
   }
 }
 
-export function actionLabel(text, view, ctx) {
-  const names = ctx.names;
-  const kind = (view.decision || {}).kind || "";
-  const [head, arg] = text.split(":");
-  const pend = view.pending || {};
-  const seat = view.seat;
-  const hold = (h) => (TITLES[h] || h).replace("Clinch: ", "");
-  switch (head) {
-    case "draw": return "Draw a card";
-    case "attack": return `Attack +${arg} on ${seat === null ? "next player" : names[nextActive(view, seat)]}`;
-    case "countdown": return `Countdown on ${seat === null ? "next player" : names[nextActive(view, seat)]}`;
-    case "dodge": return kind === "action" ? "Dodge (skip your draw)" : "Dodge it";
-    case "scout": return "Scout the top 3";
-    case "sweep": return "Sweep the pile";
-    case "pair": return `Clinch pair (${hold(arg)} ×2)`;
-    case "triple": return `Clinch triple (${arg.split("+").map(hold).join(", ")})`;
-    case "target": return `Clinch ${names[Number(arg)]} (${view.hand_sizes[Number(arg)]} cards)`;
-    case "name": return `Ask for ${TITLES[arg] || arg}`;
-    case "take-random": return "Take a random card";
-    case "keep": return `Keep ${view.direction}`;
-    case "reverse": return `Reverse (to ${view.direction === "clockwise" ? "counterclockwise" : "clockwise"})`;
-    case "take": return `Take the hit: draw ${pend.value ?? "?"}`;
-    case "block": return kind === "countdown_response" ? "Block the Countdown" : "Block the KO";
-    case "clinch": return `Answer with ${hold(arg)}`;
-    case "no-response": return "Give up: no answer (you are counted out)";
-    case "hide": {
-      const k = Number(arg);
-      if (k === 0) return "Hide KO on top";
-      if (k === view.draw_pile) return "Hide KO at the bottom";
-      return `Hide KO ${k} down`;
-    }
-    case "scout-take": {
-      if (arg === "none") return "Take nothing (all KO)";
-      const seen = pend.seen || [];
-      const name = seen[Number(arg)];
-      if (!name) return text;
-      // two alike cards among those seen: say which one (the top card is the 1st)
-      const alike = seen.filter((s) => s === name).length > 1;
-      return alike ? `Take ${TITLES[name]} (card ${Number(arg) + 1} from the top)` : `Take ${TITLES[name]}`;
-    }
-    case "order": {
-      const seen = pend.seen || [];
-      const idx = arg.split(",").map(Number);
-      if (idx.every((i) => seen[i])) return `Put back (top first): ${idx.map((i) => TITLES[seen[i]]).join(", ")}`;
-      return text;
-    }
-    default: return text;
-  }
-}
-
 // ---------------------------------------------------------------- help (seat's view only)
 export function legend() {
   return [
@@ -217,56 +161,6 @@ export function legend() {
     ["↻ ↺", "The direction of play."], ["KO inside", "How many KO cards the draw pile still holds."],
     ["said no to", "Cards a fighter was asked for by a Clinch and did not have."],
   ];
-}
-
-export function hint(view, ctx) {
-  const d = view.decision || {};
-  const seat = ctx.seat;
-  if (seat === null || seat === undefined) return "You are watching: hands stay hidden, the log tells every move.";
-  if (!view.active[seat]) return "You are knocked out. Keep watching: the log tells every move, and the end shows who wins.";
-  if (d.player !== seat) return "";
-  const hand = view.hand || [];
-  const has = (c) => hand.includes(c);
-  const clinch = hand.some((c) => kindClass(c) === "k-clinch");
-  switch (d.kind) {
-    case "action":
-      return has("block") ? "Play cards if you like, then draw to end your turn. Your Block saves you if you draw a KO."
-        : `You hold no Block: a KO drawn now knocks you out (${view.ko_in_pile} in ${view.draw_pile} cards). `
-          + "Attack, Dodge or Scout to avoid drawing, or draw and hope.";
-    case "attack_response": return has("dodge") ? "A Dodge cancels the Attack; otherwise you draw the cards."
-      : "You hold no Dodge: take the hit and draw the cards.";
-    case "countdown_response":
-      return has("block") || has("dodge") || clinch ? "Answer before the timer runs out: a Block, a Dodge or any Clinch card saves you."
-        : "You hold nothing that answers a Countdown: you are counted out.";
-    case "ko_block": return "You drew a KO: play your Block to survive.";
-    case "hide_ko": return "Hide the KO back in the pile: nobody else sees where. Deep is safe for you, the top hits the next fighter.";
-    case "scout_take": return "Take one of the cards you see (not a KO); the rest go back on top.";
-    case "scout_order": return "Put the cards back in the order you want them drawn (top first).";
-    case "steal_target": return "Choose whom to clinch: you take a card from them.";
-    case "triple_name": return "Name a card: if they hold it they must give it to you.";
-    case "sweep_direction": return "Keep or reverse the direction of play.";
-    default: return "";
-  }
-}
-
-const LAST = new Set(["no-response", "take"]);
-// real answers first, giving up last; orders that put back the same cards in the same order
-// (two KOs swapped) leave the same pile, so only the first of them gets a button
-export function sortActions(legal, view) {
-  const seen = (view.pending || {}).seen || [];
-  const piles = new Set();
-  const kept = legal.filter((a) => {
-    if (!a.startsWith("order:")) return true;
-    const pile = a.slice(6).split(",").map((i) => seen[Number(i)]).join(",");
-    if (piles.has(pile)) return false;
-    piles.add(pile);
-    return true;
-  });
-  return [...kept.filter((a) => !LAST.has(a)), ...kept.filter((a) => LAST.has(a))];
-}
-
-export function quietAction(text) {
-  return ["draw", "take", "no-response"].includes(text);
 }
 
 export function outcomeText(outcome, view, ctx) {

@@ -1,0 +1,78 @@
+"""The harness of the guide property tests: play a seeded game at random and, at every
+decision on the way, apply each action a claim of the guidance names to a copy of the true
+state and let the game's check for that claim confirm the promise.
+
+Each game's test module passes its checks (claim name -> check); a claim the guidance makes
+that has no check, or that the guide does not declare, fails.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from knockabout.core import Rng, get_game
+from knockabout.core.bot import SeatView
+from knockabout.core.plugins import Guidance
+
+Check = Callable[[Any, int, str, random.Random], None]
+
+
+def claims_of(g: Guidance) -> list[tuple[str, str]]:
+    """Every (claim, action) pair the guidance states."""
+    out = [(a.claim, a.action) for a in g.actions if a.claim]
+    out += [(h.claim, a) for h in g.hints if h.claim for a in h.actions]
+    return out
+
+
+def names_for(n: int) -> list[str]:
+    return [f"Player {i + 1}" for i in range(n)]
+
+
+def check_game(game_id: str, config: Mapping[str, Any], seed: int, steps: int, checks: Mapping[str, Check],
+               seen: set[str] | None = None) -> None:
+    """Play ``steps`` random actions of a seeded game, checking every claim on the way."""
+    game = get_game(game_id)
+    guide = game.guide()
+    assert guide is not None
+    s = game.new_state(dict(config), seed)
+    rng = random.Random(seed)
+    names = names_for(s.num_players)
+    for _ in range(steps):
+        d = s.to_act()
+        if d is None:
+            return
+        g = guide.advise(SeatView(s, d.player), names)
+        legal = {a.text for a in s.legal_actions()}
+        for claim, action in claims_of(g):
+            assert claim in guide.claims, f"{game_id}: claim {claim!r} is not declared"
+            assert claim in checks, f"{game_id}: no check for claim {claim!r}"
+            assert action in legal, f"{game_id}: the claim {claim!r} names {action!r}, which is not legal"
+            checks[claim](s.clone(), d.player, action, random.Random(rng.random()))
+            if seen is not None:
+                seen.add(claim)
+        act = s.legal_actions()[rng.randrange(len(s.legal_actions()))]
+        s.apply(act)
+
+
+def no_leak(game_id: str, config: Mapping[str, Any], seed: int, steps: int) -> int:
+    """At each decision, the guidance from the true state equals the guidance from a state
+    re-dealt in everything the deciding seat cannot see; returns how many were compared."""
+    game = get_game(game_id)
+    guide = game.guide()
+    assert guide is not None
+    s = game.new_state(dict(config), seed)
+    rng = random.Random(seed)
+    names = names_for(s.num_players)
+    compared = 0
+    for k in range(steps):
+        d = s.to_act()
+        if d is None:
+            break
+        g = guide.advise(SeatView(s, d.player), names)
+        other = s.determinize(d.player, Rng(seed * 1000 + k))
+        assert guide.advise(SeatView(other, d.player), names) == g, f"{game_id}: guidance tells hidden facts"
+        compared += 1
+        s.apply(s.legal_actions()[rng.randrange(len(s.legal_actions()))])
+    return compared
