@@ -94,6 +94,22 @@ class Outcome:
 
 
 C = TypeVar("C", bound=BaseModel)
+M = TypeVar("M", bound=BaseModel)
+
+
+
+def validation_problems(exc: ValidationError, top: str) -> list[str]:
+    """One line per problem of a pydantic validation error, each naming its field (a dotted
+    path; ``top`` when the whole input is wrong) and, for a short wrong value, the value."""
+    problems = []
+    for err in exc.errors():
+        where = _clipped(".".join(str(p) for p in err["loc"]) or top)
+        given = err.get("input")
+        shown = (f" (got {_clipped(repr(given))})"
+                 if err["type"] != "missing" and isinstance(given, str | int | float) else "")
+        msg = err["msg"].removeprefix("Value error, ")
+        problems.append(f"{where}: {msg}{shown}")
+    return problems
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
@@ -229,6 +245,10 @@ class Game(ABC, Generic[C]):
     web_renderer: ClassVar[str | None] = None
     """A file in the game's own package (e.g. ``"web/renderer.js"``): the ES module the
     browser table loads to draw this game's views; None: the generic renderer."""
+    tutorial: ClassVar[str | None] = None
+    """A file in the game's own package (e.g. ``"tutorial.toml"``): its scripted lesson,
+    run by :mod:`knockabout.tutorial` (``knockabout learn``, the lobby's "Learn to play");
+    None: the game has none."""
     actions: ActionSpace
 
     @property
@@ -313,6 +333,31 @@ class Game(ABC, Generic[C]):
         ``players`` is the number of seats; None takes it from the configuration (or the
         game's default). A count outside the game's range raises :class:`ConfigError`.
         """
+
+    def arrange(
+        self, config: Mapping[str, Any] | BaseModel | None, arrangement: Mapping[str, Any], seed: int = 0
+    ) -> State:
+        """A game that starts from an arranged position instead of a random deal: the cards
+        in each hand, the top of the deck, the fighters and where they stand, whatever the
+        game lets ``arrangement`` say (its tutorial starts this way). Everything it leaves
+        open is dealt as in a real game, and later chance (shuffles, dice) still comes from
+        ``seed``, so ``(config, arrangement, seed, actions)`` replays like any game
+        (:class:`~knockabout.core.replay.GameRecord` keeps the arrangement).
+
+        Games that can arrange override this; a bad arrangement raises :class:`ConfigError`
+        naming the field. The default refuses.
+        """
+        raise ConfigError(f"{self.id}: this game cannot start from an arranged position")
+
+    def read_arrangement(self, model: type[M], arrangement: Mapping[str, Any]) -> M:
+        """``arrangement`` validated by the game's own model of one (for :meth:`arrange`);
+        a mistake is a :class:`ConfigError` with one line per problem, naming the field."""
+        try:
+            return model.model_validate(dict(arrangement))
+        except ValidationError as exc:
+            raise ConfigError(
+                f"{self.id}: invalid arrangement: " + "; ".join(validation_problems(exc, "arrangement"))
+            ) from None
 
     state_type: ClassVar[type[State] | None] = None
     """The game's state class, whose ``from_dict`` :meth:`state_from_dict` calls."""

@@ -2,6 +2,8 @@
 
 A record is enough to rebuild the exact state of a game: start from
 ``new_state(config, seed)`` and apply the actions in order. Records are JSON.
+A game that started from an arranged position (a tutorial's) keeps the arrangement
+(``arrangement``): it starts from ``arrange(config, arrangement, seed)`` instead.
 A record may also keep the seats' display names (``names``), so a replay tells the
 game with the names it was played under; they play no part in the rules.
 """
@@ -36,6 +38,14 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     """The seats' display names, in seat order (empty: not kept)."""
+    arrangement: dict[str, Any] | None = None
+    """The arranged position the game started from (:meth:`Game.arrange`), None: a deal."""
+
+    def start(self, game: Game[Any]) -> State:
+        """The state the record's game starts from: its deal, or its arranged position."""
+        if self.arrangement is not None:
+            return game.arrange(self.config, self.arrangement, self.seed)
+        return game.new_state(self.config, self.seed)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -49,6 +59,8 @@ class GameRecord:
         }
         if self.names:
             out["names"] = list(self.names)
+        if self.arrangement is not None:
+            out["arrangement"] = self.arrangement
         return out
 
     def to_json(self, indent: int | None = None) -> str:
@@ -74,6 +86,9 @@ class GameRecord:
         names = data.get("names", [])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ReplayError("replay record 'names' must be a list of seat names")
+        arrangement = data.get("arrangement")
+        if arrangement is not None and not isinstance(arrangement, Mapping):
+            raise ReplayError("replay record 'arrangement' must be an object")
         return cls(
             game=str(data["game"]),
             rules_version=str(data["rules_version"]),
@@ -82,6 +97,7 @@ class GameRecord:
             content_hash=str(data.get("content_hash", "")),
             actions=list(data["actions"]),
             names=list(names),
+            arrangement=None if arrangement is None else dict(arrangement),
         )
 
     @classmethod
@@ -120,9 +136,9 @@ def replay(record: GameRecord | Mapping[str, Any], *, check_versions: bool = Tru
             f"(hash {rec.content_hash[:12]}, this build has {game.content_hash()[:12]})"
         )
     try:
-        state = game.new_state(rec.config, rec.seed)
+        state = rec.start(game)
     except KnockaboutError as exc:
-        raise ReplayError(f"record config: {exc}") from None
+        raise ReplayError(f"record {'arrangement' if rec.arrangement is not None else 'config'}: {exc}") from None
     for i, text in enumerate(rec.actions):
         try:
             state.apply(text)
@@ -139,17 +155,19 @@ class Match:
         game: Game[Any] | str,
         config: Mapping[str, Any] | BaseModel | None = None,
         seed: int = 0,
+        arrangement: Mapping[str, Any] | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         cfg = self.game.make_config(config)
-        self.state = self.game.new_state(cfg, seed)
         self.record = GameRecord(
             game=self.game.id,
             rules_version=self.game.rules_version,
             config=cfg.model_dump(mode="json"),
             seed=seed,
             content_hash=self.game.content_hash(),
+            arrangement=None if arrangement is None else dict(arrangement),
         )
+        self.state = self.record.start(self.game) if arrangement is not None else self.game.new_state(cfg, seed)
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Match:

@@ -119,9 +119,10 @@ class Table:
         challenges: Mapping[str, Maker] | None = None,
         challenge_seed: int | None = None,
         steady_bots: bool = False,
+        arrangement: Mapping[str, Any] | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
-        self._match = Match(self.game, config, seed)
+        self._match = Match(self.game, config, seed, arrangement)
         n = self._match.state.num_players
         if len(seats) != n:
             raise TableError(f"{self.game.id}: {len(seats)} seats given for a {n}-player game")

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from knockabout.core.errors import ConfigError
 from knockabout.core.events import Event
 from knockabout.core.plugins import (
     GameFacts,
@@ -30,6 +31,7 @@ class NakMuayGame(Game[NakMuayConfig]):
     name: ClassVar[str] = "Nak Muay Knockout"
     rules_version: ClassVar[str] = "1.0"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
+    tutorial: ClassVar[str | None] = "tutorial.toml"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=5,
@@ -63,6 +65,18 @@ class NakMuayGame(Game[NakMuayConfig]):
             cfg.max_turns,
             seed,
         )
+
+    def arrange(
+        self, config: Mapping[str, Any] | BaseModel | None, arrangement: Mapping[str, Any], seed: int = 0
+    ) -> NakMuayState:
+        from knockabout.games.nakmuay.arrange import NakMuayArrangement, arranged_state
+
+        cfg = self.make_config(config)
+        arr = self.read_arrangement(NakMuayArrangement, arrangement)
+        try:
+            return arranged_state(cfg, arr, seed)
+        except ValueError as exc:
+            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
 
     def lobby(self) -> LobbyInfo:
         from knockabout.games.nakmuay.lobby import lobby_info
