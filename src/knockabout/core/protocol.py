@@ -103,10 +103,9 @@ def validation_problems(exc: ValidationError, top: str) -> list[str]:
     path; ``top`` when the whole input is wrong) and, for a short wrong value, the value."""
     problems = []
     for err in exc.errors():
-        where = _clipped(".".join(str(p) for p in err["loc"]) or top)
+        where = ".".join(str(p) for p in err["loc"]) or top
         given = err.get("input")
-        shown = (f" (got {_clipped(repr(given))})"
-                 if err["type"] != "missing" and isinstance(given, str | int | float) else "")
+        shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
         msg = err["msg"].removeprefix("Value error, ")
         problems.append(f"{where}: {msg}{shown}")
     return problems
@@ -311,16 +310,9 @@ class Game(ABC, Generic[C]):
         try:
             return model.model_validate(data)  # type: ignore[return-value]
         except ValidationError as exc:
-            problems = []
-            for err in exc.errors():
-                where = ".".join(str(p) for p in err["loc"]) or "config"
-                given = err.get("input")
-                shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
-                msg = err["msg"].removeprefix("Value error, ")
-                problems.append(f"{where}: {msg}{shown}")
             known = ", ".join(model.model_fields)
             raise ConfigError(
-                f"{self.id}: invalid configuration: " + "; ".join(problems)
+                f"{self.id}: invalid configuration: " + "; ".join(validation_problems(exc, "config"))
                 + f" (options: {known})"
             ) from None
 
