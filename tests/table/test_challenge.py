@@ -210,8 +210,8 @@ def test_the_puzzle_sends_only_what_a_person_sees_now(clock: FakeClock) -> None:
     t = tower_table(clock)
     ch = t.updates_for(0).challenge
     assert ch is not None
-    assert set(ch) == {"id", "kind", "decision", "seat", "version", "left", "limit", "rule", "min_seconds_per_piece",
-                       "cubes", "grid", "layout", "reshuffle"}
+    assert set(ch) == {"id", "kind", "decision", "seat", "version", "opened", "left", "limit", "rule",
+                       "min_seconds_per_piece", "cubes", "grid", "layout", "reshuffle"}
     assert all(set(c) == {"id", "weight", "place"} for c in ch["cubes"])
     assert len(ch["layout"]) == len(ch["cubes"]) and all(len(xy) == 2 for xy in ch["layout"])
     assert "solution" not in str(ch) and "layouts" not in ch

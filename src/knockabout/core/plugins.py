@@ -18,6 +18,8 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
 * :class:`LobbyInfo` — how the lobby sells the game (a line, a typical length, its rules
   page) and the valid values of its options, with names and one-line summaries
   (:class:`Choice`), so the lobby shows pickers instead of free text.
+* :class:`TurnBasedRules` — how the game plays on a turn-based table (moves of hours or
+  days): the options that replace its real-time windows, and which option sets cannot.
 * :class:`ObservationEncoder` — how a seat's view becomes a fixed-size float32 vector for
   the research environments (``knockabout.envs``), declared field by field.
 * :class:`Guide` — what the table tells the deciding person: a title and one line of why
@@ -191,14 +193,37 @@ class Puzzle:
     fail_action: str
     rule: str = ""
     min_seconds_per_piece: float = 0.0
+    seconds: float | None = None
+    """The feat's own time, for a decision that has no time limit of its own (on a
+    turn-based table): the puzzle is then shown only when the person opens it, and these
+    seconds run from that moment. None: the decision's own time limit is the puzzle's."""
 
     def __post_init__(self) -> None:
         if self.min_seconds_per_piece < 0:
             raise ValueError("min_seconds_per_piece must be >= 0")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("a puzzle's seconds must be > 0 (or None)")
 
 
 Maker = Callable[["View", "Decision", Rng], Puzzle]
 """``maker(view, decision, rng)``: a puzzle for the deciding seat, from the table's own RNG."""
+
+
+@dataclass(frozen=True)
+class TurnBasedRules:
+    """How a game plays on a turn-based table, where a move may take hours or days.
+
+    A window of seconds (an answer within ten seconds, a feat against the clock) cannot
+    wait for a person who comes back tomorrow, so a game with timed decisions names, in
+    its own options, the rule that replaces each window there. ``options`` are what a
+    turn-based table sets unless its creator chose otherwise; ``refusal(config)`` says
+    why an option set (the game's validated config model) cannot be played turn-based,
+    in a sentence naming the options to change, or None when it can. On a turn-based
+    table no decision may carry a time limit of its own (the conformance suite plays
+    games with ``options`` and checks)."""
+
+    options: Mapping[str, Any]
+    refusal: Callable[[Any], str | None]
 
 @dataclass(frozen=True)
 class EntrantGroup:

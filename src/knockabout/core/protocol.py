@@ -285,6 +285,11 @@ class Game(ABC, Generic[C]):
         hints whose claims the engine checks); None: the generic words."""
         return None
 
+    def turn_based(self) -> plugins.TurnBasedRules | None:
+        """How the game plays on a turn-based table (None: the game has no real-time
+        window, so every option set plays turn-based as it is)."""
+        return None
+
     def encoder(self) -> plugins.ObservationEncoder | None:
         """How a seat's view becomes a float32 vector for the research environments
         (``knockabout.envs``); None: the game offers none."""

@@ -60,7 +60,10 @@ def check_shape(puzzle: Puzzle, answer: object) -> list[str]:
 
 @dataclass
 class Challenge:
-    """One issued puzzle: for ``seat`` at state ``version``, open from ``issued_at`` to ``deadline``."""
+    """One issued puzzle: for ``seat`` at state ``version``, open from ``issued_at`` to
+    ``deadline``. ``clock_start`` is the decision's clock start it was issued for. A puzzle
+    with seconds of its own on an untimed decision (a turn-based table) starts closed
+    (``opened`` False: nothing of it is shown, no time runs) until :meth:`open`."""
 
     id: str
     seat: int
@@ -71,18 +74,33 @@ class Challenge:
     limit: float
     puzzle: Puzzle
     extra: dict[str, Any] = field(default_factory=dict)
+    opened: bool = True
+    clock_start: float | None = None
+
+    def open(self, now: float) -> None:
+        """Show the puzzle now: its seconds start running."""
+        self.opened = True
+        self.issued_at = now
+        self.deadline = now + self.limit
 
     def public(self, now: float) -> dict[str, Any]:
-        """The message for the challenged seat (never the solution)."""
-        return {
+        """The message for the challenged seat (never the solution; while closed, only
+        what it is and how long it will take)."""
+        head = {
             "id": self.id,
             "kind": self.puzzle.kind,
             "decision": self.decision_kind,
             "seat": self.seat,
             "version": self.version,
-            "left": round(max(0.0, self.deadline - now), 3),
+            "opened": self.opened,
             "limit": self.limit,
             "rule": self.puzzle.rule,
+        }
+        if not self.opened:
+            return head
+        return {
+            **head,
+            "left": round(max(0.0, self.deadline - now), 3),
             "min_seconds_per_piece": self.puzzle.min_seconds_per_piece,
             **self.puzzle.payload,
         }

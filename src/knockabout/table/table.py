@@ -31,6 +31,11 @@ does not choose the action; the table issues a puzzle from its own secret genera
 (sent in that seat's update only) and turns the person's answer into the pass or fail
 action by checking it against the puzzle and its own clock (:meth:`Table.answer`).
 Such a log entry is ``by="judged"`` and carries the verdict.
+
+Turn-based tables (``move_time``, see :mod:`.turn_based`): a person's decision without a
+time limit of its own runs out after ``move_time`` seconds, and a bot then moves for them
+(``by="out-of-time"``). A puzzle with seconds of its own (:attr:`Puzzle.seconds`) on such
+a decision stays closed until the person opens it (:meth:`Table.open_challenge`).
 """
 
 from __future__ import annotations
@@ -64,7 +69,10 @@ from knockabout.table.update import Update
 
 log = logging.getLogger(__name__)
 
-Actor = Literal["person", "bot", "stand-in", "timeout", "judged"]
+Actor = Literal["person", "bot", "stand-in", "timeout", "judged", "out-of-time"]
+"""Who made a move: the person; a bot seat; a stand-in bot for a person who is away; the
+decision's own timeout action; the table judging a puzzle's answer; a bot for a person
+whose move time ran out (a turn-based table)."""
 
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
@@ -120,6 +128,7 @@ class Table:
         challenge_seed: int | None = None,
         steady_bots: bool = False,
         arrangement: Mapping[str, Any] | None = None,
+        move_time: float | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         self._match = Match(self.game, config, seed, arrangement)
@@ -140,6 +149,8 @@ class Table:
         # nothing about the deal's key; mix_seed(seed, "table-bots") for other seeds
         self._bot_rng = Rng(derive_seed(seed, "table-bots"))
         self.steady_bots = steady_bots
+        self.move_time = move_time  # a turn-based table's seconds per person's move (None: live)
+        self._overtime: tuple[int, int] | None = None  # (version, seat) whose move time ran out
         self._floors: deque[float] = deque(maxlen=FLOOR_MEMORY)  # the last thinkings' floors
         self._plan: tuple[PlanKey, Action] | None = None
         self._decided_at = clock()
@@ -207,17 +218,32 @@ class Table:
         return {self.bot_level(i) for i in range(len(self.seats))}
 
     def bot_controls(self, seat: int) -> bool:
-        """Whether a bot decides for this seat (a bot seat, or a person who is away)."""
+        """Whether a bot decides for this seat (a bot seat, a person who is away, or a
+        person whose move time ran out on the pending decision)."""
         s = self.seats[seat]
-        return s.kind == "bot" or (s.kind == "person" and s.away)
+        return s.kind == "bot" or (s.kind == "person" and s.away) or self._overtime == (self.version, seat)
+
+    @property
+    def turn_based(self) -> bool:
+        return self.move_time is not None
 
     # ----------------------------------------------------------------- clocks
-    def deadline(self) -> float | None:
-        """When the pending timed decision runs out (clock time), else None."""
+    def time_limit(self) -> float | None:
+        """The pending decision's time: its own limit, or on a turn-based table the move
+        time of a person deciding; None when it has none."""
         d = self.decision()
-        if d is None or d.time_limit is None or not self.started:
+        if d is None or not self.started:
             return None
-        return self._decided_at + d.time_limit
+        if d.time_limit is not None:
+            return d.time_limit
+        if self.move_time is not None and not self.bot_controls(d.player):
+            return self.move_time
+        return None
+
+    def deadline(self) -> float | None:
+        """When the pending decision's time (:meth:`time_limit`) runs out (clock time), else None."""
+        limit = self.time_limit()
+        return None if limit is None else self._decided_at + limit
 
     def time_left(self) -> float | None:
         dl = self.deadline()
@@ -268,6 +294,7 @@ class Table:
         needs no lock on the table) and give it back to :meth:`accept`; :meth:`tick` then
         releases the move when it is due. A driver that never calls this still works:
         :meth:`tick` thinks itself, ahead of the release time when called early."""
+        self._mark_overtime()
         d = self.decision()
         if d is None or not self.started or not self.bot_controls(d.player) or self._planned(d) is not None:
             return None
@@ -302,7 +329,17 @@ class Table:
         dl = self.deadline()
         if dl is not None:
             times.append(dl)
+        c = self._open_puzzle(d)
+        if c is not None:
+            times.append(c.deadline)
         return min(times) if times else None
+
+    def _open_puzzle(self, d: Decision) -> Challenge | None:
+        """The opened puzzle of an untimed decision (whose own seconds end it), or None."""
+        c = self.challenge
+        if c is None or not c.opened or c.version != self.version or d.time_limit is not None:
+            return None
+        return c if self.judged(d.player) else None
 
     def tick(self, *, think: bool = True) -> list[LogEntry]:
         """Apply every bot move and timeout that is due by now. A bot whose move is not
@@ -324,16 +361,37 @@ class Table:
                     action = thought.action
                 if action is not None and self.clock() >= self._bot_due(d):
                     self._plan = None
-                    by: Actor = "bot" if self.seats[d.player].kind == "bot" else "stand-in"
+                    by: Actor = ("bot" if self.seats[d.player].kind == "bot" else
+                                 "out-of-time" if self._overtime == (self.version, d.player) else "stand-in")
                     done.append(self._apply(d, action, by))
                     continue
             now = self.clock()
-            dl = self.deadline()
-            if dl is not None and now >= dl and d.timeout_action is not None:
-                done.append(self._apply(d, d.timeout_action, "timeout"))
+            c = self._open_puzzle(d)
+            if c is not None and now >= c.deadline:
+                verdict = f"failed: the {c.limit:g} s ran out without an answer"
+                done.append(self._apply(d, c.puzzle.fail_action, "judged", verdict=verdict))
                 continue
+            dl = self.deadline()
+            if dl is not None and now >= dl:
+                if d.time_limit is None:  # a turn-based move time: a bot moves for the person
+                    self._overtime = (self.version, d.player)
+                    self.challenge = None
+                    log.info("seat %d ran out of its move time at step %d", d.player, self.version)
+                    continue
+                if d.timeout_action is not None:
+                    done.append(self._apply(d, d.timeout_action, "timeout"))
+                    continue
             break
         return done
+
+    def _mark_overtime(self) -> None:
+        """A person whose move time ran out: from now a bot decides for them (the driver's
+        :meth:`think` finds it without waiting for a :meth:`tick`)."""
+        d = self.decision()
+        dl = self.deadline()
+        if d is not None and d.time_limit is None and dl is not None and self.clock() >= dl:
+            self._overtime = (self.version, d.player)
+            self.challenge = None
 
     def restart_clock(self) -> None:
         """Start the pending decision's time afresh (after a resume or when play begins)."""
@@ -346,14 +404,14 @@ class Table:
         return self._decided_at
 
     def resume_clock(self, left: float) -> None:
-        """Resume the pending timed decision with ``left`` seconds to go (as kept before a
-        restart; at most its whole limit, and 0 or less: it has run out, and the next
-        :meth:`tick` takes its timeout). An untimed decision just restarts its clock."""
-        d = self.decision()
-        if d is None or d.time_limit is None or not self.started:
+        """Resume the pending decision's time (:meth:`time_limit`) with ``left`` seconds to go
+        (as kept before a restart; at most its whole limit, and 0 or less: it has run out,
+        and the next :meth:`tick` takes its timeout). An untimed decision just restarts its clock."""
+        limit = self.time_limit()
+        if limit is None:
             self.restart_clock()
             return
-        self._decided_at = self.clock() - (d.time_limit - min(max(left, 0.0), d.time_limit))
+        self._decided_at = self.clock() - (limit - min(max(left, 0.0), limit))
         self._issue_challenge()
 
     # -------------------------------------------------------------- challenges
@@ -373,13 +431,26 @@ class Table:
             self.challenge = None
             return
         c = self.challenge
-        if c is not None and c.version == self.version and c.seat == d.player and c.issued_at == self._decided_at:
+        if c is not None and c.version == self.version and c.seat == d.player and c.clock_start == self._decided_at:
             return
-        limit = d.time_limit if d.time_limit is not None else float("inf")
         puzzle = self.makers[d.kind](self._view(d.player), d, self._challenge_rng)
         cid = f"{self.version}-{self._challenge_rng.below(1 << 30):08x}"
+        closed = d.time_limit is None and puzzle.seconds is not None  # opened by the person (a turn-based table)
+        limit = (puzzle.seconds if closed else d.time_limit) or float("inf")
         self.challenge = Challenge(cid, d.player, self.version, d.kind, self._decided_at,
-                                   self._decided_at + limit, limit, puzzle)
+                                   float("inf") if closed else self._decided_at + limit, limit, puzzle,
+                                   opened=not closed, clock_start=self._decided_at)
+
+    def open_challenge(self, seat: int, version: int | None = None) -> None:
+        """The person at ``seat`` opens their closed puzzle: it is shown from now, and its
+        own seconds start. Refused (changing nothing) when there is no closed puzzle."""
+        d = self._check_turn(seat, "opening the challenge", version)
+        c = self.challenge
+        if c is None or c.seat != seat or c.version != self.version or not self.judged(seat):
+            raise TableError(f"there is no challenge for you to open: the pending decision is {d.kind}")
+        if c.opened:
+            raise TableError("this challenge is open already; send your answer")
+        c.open(self.clock())
 
     def _challenge_for(self, seat: int | None) -> dict[str, Any] | None:
         """The open puzzle for this seat (what to solve, the time left), or None. Only the
@@ -398,6 +469,8 @@ class Table:
         c = self.challenge
         if c is None or c.seat != seat or c.version != self.version or not self.judged(seat):
             raise TableError(f"there is no challenge for you to answer: the pending decision is {d.kind}")
+        if not c.opened:
+            raise TableError(f"open the challenge first: its {c.limit:g} seconds start when you open it")
         picks = check_shape(c.puzzle, answer)
         passed, why = c.judge(picks, self.clock())
         action = c.puzzle.pass_action if passed else c.puzzle.fail_action

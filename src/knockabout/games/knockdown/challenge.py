@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from knockabout.core.plugins import Puzzle
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
+from knockabout.games.knockdown.ko import TOWER_SECONDS
 from knockabout.games.knockdown.view import KnockdownView
 
 if TYPE_CHECKING:
@@ -78,4 +79,5 @@ def tower_puzzle(view: View, decision: Decision, rng: Rng) -> Puzzle:
         fail_action=A.TOWER_FAIL.text,
         rule=RULE,
         min_seconds_per_piece=SECONDS_PER_CUBE,
+        seconds=float(TOWER_SECONDS),
     )

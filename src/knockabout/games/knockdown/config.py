@@ -24,6 +24,9 @@ class KnockdownConfig(BaseModel):
     dexterity challenge judged by whoever runs the table).
     ``tower_skill`` / ``tower_decay``: how likely a bot passes the tower challenge:
     ``tower_skill - tower_decay * max(0, cubes - 3)``, clamped to 0..1.
+    ``tower_timer``: ``at_test`` (default) - the tower's seconds start when the test comes
+    up; ``when_opened`` - they start when the tested player opens the tower (the rule of
+    turn-based tables, where the player may be away when the test comes up).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -39,6 +42,9 @@ class KnockdownConfig(BaseModel):
     knockdown_test: Literal["dice", "tower"] = Field("dice", description="how Knockdown Tests are decided")
     tower_skill: float = Field(0.95, ge=0.0, le=1.0, description="bot pass chance for a small tower")
     tower_decay: float = Field(0.06, ge=0.0, le=1.0, description="bot pass chance lost per cube above 3")
+    tower_timer: Literal["at_test", "when_opened"] = Field(
+        "at_test", description="when the tower's seconds start: as the test comes up, or when the tested "
+        "player opens it (turn-based tables)")
     max_turns: int = Field(300, ge=1, le=10_000, description="turns after which the match is a draw")
 
     @field_validator("boxes")
@@ -47,3 +53,11 @@ class KnockdownConfig(BaseModel):
         if len(set(v)) != len(v):
             raise ValueError("each box may be listed once")
         return v
+
+
+def turn_based_refusal(config: KnockdownConfig) -> str | None:
+    """Why ``config`` cannot be played at a turn-based table, or None."""
+    if config.knockdown_test == "tower" and config.tower_timer == "at_test":
+        return ("the tower test's seconds would start while the tested player may be away for a day; use "
+                "tower_timer=when_opened (the seconds start when they open it) or knockdown_test=dice")
+    return None

@@ -19,13 +19,14 @@ from knockabout.core.plugins import (
     Maker,
     ObservationEncoder,
     TerminalRenderer,
+    TurnBasedRules,
 )
 from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown import narration
-from knockabout.games.knockdown.config import KnockdownConfig
+from knockabout.games.knockdown.config import KnockdownConfig, turn_based_refusal
 from knockabout.games.knockdown.content import boxes_for, builtin_boxes, content_hash, validate_path
 from knockabout.games.knockdown.match import Picks, build_setup
 from knockabout.games.knockdown.state import KnockdownState
@@ -116,7 +117,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         # one cached setup per picks: the same call a saved state's reload makes (serde)
         setup = build_setup(picks) if version is None else build_setup(picks, version)
         return KnockdownState.start(
-            setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns), rng
+            setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns, cfg.tower_timer), rng
         )
 
     def lobby(self) -> LobbyInfo:
@@ -138,6 +139,9 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.terminal import RENDERER
 
         return RENDERER
+
+    def turn_based(self) -> TurnBasedRules:
+        return TurnBasedRules(options={"tower_timer": "when_opened"}, refusal=turn_based_refusal)
 
     def challenges(self) -> Mapping[str, Maker]:
         from knockabout.games.knockdown.challenge import tower_puzzle

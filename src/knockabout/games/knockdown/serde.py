@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def to_dict(self: KnockdownState) -> dict[str, Any]:
     return {
         "picks": self.setup.picks.to_dict(),
-        "cfg": list(self.cfg),
+        "cfg": list(self.cfg if self.cfg[4] != "at_test" else self.cfg[:4]),  # (as saved before tower_timer)
         "rng": self.rng.state,
         "phase": int(self.phase),
         "decider": self.decider,
@@ -67,7 +67,7 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     s = cls()
     s.setup = build_setup(Picks.from_dict(d["picks"]))
     c = d["cfg"]
-    s.cfg = (str(c[0]), float(c[1]), float(c[2]), int(c[3]))
+    s.cfg = (str(c[0]), float(c[1]), float(c[2]), int(c[3]), str(c[4]) if len(c) > 4 else "at_test")
     s.rng = Rng(int(d["rng"]))
     s.phase = Phase(int(d["phase"]))
     s.decider = int(d["decider"])

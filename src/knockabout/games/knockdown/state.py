@@ -120,6 +120,14 @@ if TYPE_CHECKING:
 _DECISIONS: Final[dict[tuple[Phase, int], Decision]] = {}
 """The pending decision by phase and seat (see ``to_act``)."""
 
+_TOWER_DECISIONS: Final[dict[tuple[int, bool], Decision]] = {
+    (seat, opened): Decision(seat, "tower_challenge", None if opened else float(ko.TOWER_SECONDS), A.TOWER_FAIL,
+                             PHASE_PROMPTS[TOWER])
+    for seat in (0, 1) for opened in (False, True)
+}
+"""The tower test by seat and whether its seconds start when it is opened (``tower_timer``):
+then the rules give it no time limit, and the table times the opened puzzle."""
+
 _COMBO_OPENING: Final[tuple[Decision, ...]] = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
                   Decision(1, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT))
 """A Combo's decision before anything is played in it, by seat (it cannot be ended yet)."""
@@ -182,7 +190,7 @@ class KnockdownState(State):
     game: ClassVar[Game[Any]]
 
     setup: MatchSetup
-    cfg: tuple[str, float, float, int]  # knockdown_test, tower_skill, tower_decay, max_turns
+    cfg: tuple[str, float, float, int, str]  # knockdown_test, tower_skill, tower_decay, max_turns, tower_timer
     rng: Rng
     phase: Phase
     decider: int
@@ -240,7 +248,7 @@ class KnockdownState(State):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int], rng: Rng) -> KnockdownState:
+    def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int, str], rng: Rng) -> KnockdownState:
         """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
         return draft.new_match(cls, setup, cfg, rng)
 
@@ -332,7 +340,7 @@ class KnockdownState(State):
         return (ar.minx + self.candle - 1, ar.maxx - self.candle + 1)
 
     def tower_pass_chance(self, cubes: int) -> float:
-        _, skill, decay, _ = self.cfg
+        _, skill, decay, _, _ = self.cfg
         return max(0.0, min(1.0, skill - decay * max(0, cubes - 3)))
 
     # ------------------------------------------------------------------ protocol
@@ -342,14 +350,13 @@ class KnockdownState(State):
             return None
         if phase is COMBO and not self.pend[0]:
             return _COMBO_OPENING[self.decider]
+        if phase is TOWER:  # timed by the rules, unless the tower's seconds start when it is opened
+            return _TOWER_DECISIONS[(self.decider, self.cfg[4] == "when_opened")]
         # Speed: asked before every action; decisions are immutable, so one per phase and seat is shared
         key = (phase, self.decider)
         found = _DECISIONS.get(key)
         if found is None:
-            if phase is TOWER:
-                found = Decision(self.decider, "tower_challenge", 10.0, A.TOWER_FAIL, PHASE_PROMPTS[TOWER])
-            else:
-                found = Decision(self.decider, PHASE_KINDS[phase], None, None, PHASE_PROMPTS[phase])
+            found = Decision(self.decider, PHASE_KINDS[phase], None, None, PHASE_PROMPTS[phase])
             _DECISIONS[key] = found
         return found
 

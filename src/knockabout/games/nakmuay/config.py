@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+COUNTDOWN_SECONDS = 10.0
 
 
 class NakMuayConfig(BaseModel):
@@ -13,6 +15,10 @@ class NakMuayConfig(BaseModel):
     ``end_turn``: ``draw_after`` (default) - a major action ends your action phase
     but you still draw, except after Dodge; ``strict_end_turn`` - every major action
     ends the turn with no draw (the literal reading of "ends your turn").
+    ``countdown``: ``seconds`` (default) - the Countdown's target answers within
+    ``countdown_seconds``; ``move_time`` - the target answers like any other move, within
+    the table's time per move (the rule of turn-based tables, where a window of seconds
+    cannot wait for a person who comes back tomorrow).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -22,8 +28,32 @@ class NakMuayConfig(BaseModel):
         "draw_after", description="what 'playing X ends your turn' means"
     )
     countdown_seconds: float = Field(
-        10.0, gt=0, le=600, description="length of the Countdown response window, seconds"
+        COUNTDOWN_SECONDS, gt=0, le=600, description="length of the Countdown response window, seconds"
+    )
+    countdown: Literal["seconds", "move_time"] = Field(
+        "seconds", description="how long a Countdown's target has to answer: countdown_seconds, or the "
+        "table's time per move (turn-based tables)"
     )
     max_turns: int = Field(
         500, ge=1, le=100_000, description="turns after which the game is a draw"
     )
+
+    def countdown_window(self) -> float | None:
+        """The Countdown's window in seconds, or None: its target has the table's time per move."""
+        return self.countdown_seconds if self.countdown == "seconds" else None
+
+    @model_validator(mode="after")
+    def _one_countdown_clock(self) -> NakMuayConfig:
+        if self.countdown == "move_time" and self.countdown_seconds != COUNTDOWN_SECONDS:
+            raise ValueError("countdown_seconds sets the Countdown's window, and countdown=move_time replaces "
+                             "that window by the table's time per move: set one or the other")
+        return self
+
+
+def turn_based_refusal(config: NakMuayConfig) -> str | None:
+    """Why ``config`` cannot be played at a turn-based table, or None."""
+    if config.countdown == "seconds":
+        return (f"the Countdown gives its target {config.countdown_seconds:g} seconds to answer, which cannot "
+                "wait for a player who comes back tomorrow; use countdown=move_time (the target answers "
+                "within the table's time per move)")
+    return None

@@ -16,12 +16,13 @@ from knockabout.core.plugins import (
     LobbyInfo,
     ObservationEncoder,
     TerminalRenderer,
+    TurnBasedRules,
 )
 from knockabout.core.protocol import Game, State
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
-from knockabout.games.nakmuay.config import NakMuayConfig
+from knockabout.games.nakmuay.config import NakMuayConfig, turn_based_refusal
 from knockabout.games.nakmuay.state import NakMuayState
 from knockabout.games.nakmuay.view import NakMuayView
 
@@ -61,7 +62,7 @@ class NakMuayGame(Game[NakMuayConfig]):
         return NakMuayState.deal(
             cfg.players if players is None else players,
             cfg.end_turn == "strict_end_turn",
-            cfg.countdown_seconds,
+            cfg.countdown_window(),
             cfg.max_turns,
             seed,
         )
@@ -77,6 +78,9 @@ class NakMuayGame(Game[NakMuayConfig]):
             return arranged_state(cfg, arr, seed)
         except ValueError as exc:
             raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
+
+    def turn_based(self) -> TurnBasedRules:
+        return TurnBasedRules(options={"countdown": "move_time"}, refusal=turn_based_refusal)
 
     def lobby(self) -> LobbyInfo:
         from knockabout.games.nakmuay.lobby import lobby_info

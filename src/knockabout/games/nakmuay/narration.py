@@ -15,9 +15,10 @@ def card_title(name: str) -> str:
     return _TITLE.get(name, name)
 
 
-def countdown_title(seconds: float) -> str:
-    """The Countdown named by the table's window length (``10-Second Countdown`` by default)."""
-    return f"{seconds:g}-Second Countdown"
+def countdown_title(seconds: float | None) -> str:
+    """The Countdown named by the table's window length (``10-Second Countdown`` by default;
+    just ``Countdown`` when its target has the table's time per move)."""
+    return "Countdown" if seconds is None else f"{seconds:g}-Second Countdown"
 
 
 LINES = EventLines(
@@ -72,7 +73,9 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         hand = ", ".join(card_title(c) for c in d["hand"]) or "no cards"
         return f"{who()} is {why}! Their hand is revealed: {hand}."
     if t == "countdown":
-        # the event carries the table's window length (the countdown_seconds option)
+        # the event carries the table's window length (the countdown_seconds option; None: move time)
+        if d["seconds"] is None:
+            return f"{who()} starts a Countdown on {who('target')}: answer it on your move!"
         return f"{who()} starts a {float(d['seconds']):g}-second Countdown on {who('target')}!"
     if t == "scout":
         seen = int(d["seen"])

@@ -62,7 +62,7 @@ def from_dict(cls: type[NakMuayState], d: Mapping[str, Any]) -> NakMuayState:
     s = cls()
     s.n = int(d["players"])
     s.strict = bool(d["strict"])
-    s.seconds = float(d["seconds"])
+    s.seconds = None if d["seconds"] is None else float(d["seconds"])
     s.max_turns = int(d["max_turns"])
     s.in_play = [int(x) for x in d["in_play"]]
     s.hands = [[int(x) for x in h] for h in d["hands"]]

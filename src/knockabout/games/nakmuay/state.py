@@ -63,7 +63,7 @@ _MOVES_CACHE: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
 # decisions are immutable, so shared: untimed ones by phase and seat (a few dozen in all),
 # the Countdown's by seat and length
 _DECISIONS: Final[dict[int, Decision]] = {}
-_TIMED_DECISIONS: Final[dict[tuple[int, float], Decision]] = {}
+_TIMED_DECISIONS: Final[dict[tuple[int, float | None], Decision]] = {}
 # the cards dealt from (all but the KOs and Countdowns), in kind order: built once, not at every deal
 _BASE_DECK: Final[tuple[int, ...]] = tuple(
     k for k in range(C.NUM_KINDS) if k not in (C.KO, C.COUNTDOWN) for _ in range(C.COPIES[k])
@@ -143,7 +143,7 @@ class NakMuayState(State):
 
     n: int
     strict: bool
-    seconds: float
+    seconds: float | None  # the Countdown's window; None: the target has the table's time per move
     max_turns: int
     in_play: list[int]
     hands: list[list[int]]
@@ -181,7 +181,7 @@ class NakMuayState(State):
     # ------------------------------------------------------------------ setup
     @classmethod
     def deal(
-        cls, players: int, strict: bool, seconds: float, max_turns: int, seed: int
+        cls, players: int, strict: bool, seconds: float | None, max_turns: int, seed: int
     ) -> NakMuayState:
         s = cls()
         s.n = players
@@ -231,7 +231,7 @@ class NakMuayState(State):
         phase = self.phase
         if phase == OVER:
             return None
-        if phase == COUNTDOWN:  # the only decision with a time limit: the table's Countdown length
+        if phase == COUNTDOWN:  # the only decision with a time limit: the table's Countdown length (or none)
             timed = (self.decider, self.seconds)
             decision = _TIMED_DECISIONS.get(timed)
             if decision is None:

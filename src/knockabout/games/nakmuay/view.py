@@ -83,7 +83,8 @@ class NakMuayView(TableView):
     game: Literal["nak-muay"] = "nak-muay"
     players: int
     end_turn: Literal["draw_after", "strict_end_turn"]
-    countdown_seconds: float
+    countdown_seconds: float | None
+    """The Countdown's window in seconds; None: its target has the table's time per move."""
     current: int
     """Whose turn it is."""
     direction: Literal["clockwise", "counterclockwise"]
