@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from knockabout.core import ConfigError, game_ids, get_game
+from knockabout.core import ConfigError, Rng, State, game_ids, get_game
 from knockabout.table.turn_based import turn_based_config
-from tests.conformance.playouts import option_variants, played
+from tests.conformance.test_facts import config_variants
 
 GAMES = game_ids()
 
@@ -27,9 +27,23 @@ def test_a_game_with_timed_decisions_says_how_it_plays_turn_based(game_id: str) 
         assert rules.refusal(game.make_config(rules.options)) is None, "its own options play turn-based"
 
 
+def played(game_id: str, cfg: dict[str, Any], seed: int, steps: int) -> list[State]:
+    """The states along a seeded random playout of at most ``steps`` actions."""
+    s = get_game(game_id).new_state(cfg, seed)
+    rng = Rng(seed + 101)
+    out = [s.clone()]
+    for _ in range(steps):
+        if s.to_act() is None:
+            break
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+        out.append(s.clone())
+    return out
+
+
 def _turn_based_variants(game_id: str) -> list[dict[str, Any]]:
     out = []
-    for cfg in option_variants(game_id):
+    for cfg in config_variants(game_id):
         try:
             out.append(turn_based_config(get_game(game_id), cfg))
         except ConfigError as exc:
