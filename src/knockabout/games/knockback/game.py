@@ -57,6 +57,7 @@ class KnockbackGame(Game[KnockbackConfig]):
     name: ClassVar[str] = "KNOCKBACK 'til they croak"
     rules_version: ClassVar[str] = "1.0"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
+    tutorial: ClassVar[str | None] = "tutorial.toml"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=2,
@@ -112,6 +113,18 @@ class KnockbackGame(Game[KnockbackConfig]):
             max_rounds=cfg.max_rounds,
             rng=rng,
         )
+
+    def arrange(
+        self, config: Mapping[str, Any] | BaseModel | None, arrangement: Mapping[str, Any], seed: int = 0
+    ) -> KnockbackState:
+        from knockabout.games.knockback.arrange import KnockbackArrangement, arrange_round
+
+        cfg = self.make_config(config)
+        arr = self.read_arrangement(KnockbackArrangement, arrangement)
+        try:
+            return arrange_round(self.deal(cfg, self.packs(cfg.pack_files), seed), arr)
+        except ValueError as exc:
+            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
 
     def lobby(self) -> LobbyInfo:
         from knockabout.games.knockback.lobby import lobby_info

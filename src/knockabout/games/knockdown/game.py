@@ -79,6 +79,7 @@ class KnockdownGame(Game[KnockdownConfig]):
     name: ClassVar[str] = "Knockdown"
     rules_version: ClassVar[str] = "1.2"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
+    tutorial: ClassVar[str | None] = "tutorial.toml"
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=2,
@@ -119,6 +120,18 @@ class KnockdownGame(Game[KnockdownConfig]):
         return KnockdownState.start(
             setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns, cfg.tower_timer), rng
         )
+
+    def arrange(
+        self, config: Mapping[str, Any] | BaseModel | None, arrangement: Mapping[str, Any], seed: int = 0
+    ) -> KnockdownState:
+        from knockabout.games.knockdown.arrange import KnockdownArrangement, arrange_match
+
+        cfg = self.make_config(config)
+        arr = self.read_arrangement(KnockdownArrangement, arrangement)
+        try:
+            return arrange_match(self.deal(cfg, seed), arr)
+        except ValueError as exc:
+            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
 
     def lobby(self) -> LobbyInfo:
         from knockabout.games.knockdown.lobby import lobby_info
