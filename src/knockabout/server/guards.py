@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -125,6 +126,17 @@ def json_problem(exc: ValidationError) -> str | None:
             why = str(err.get("ctx", {}).get("error", "")) or "invalid"
             return f"not JSON: {why}"
     return None
+
+
+def first_problem(exc: ValidationError | RequestValidationError) -> str:
+    """The first few problems a validation found, on one line (``field: why; ...``)."""
+    problems = []
+    for err in exc.errors()[:3]:
+        if err.get("type") == "json_invalid":
+            return NOT_JSON
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "message"
+        problems.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return "; ".join(problems)
 
 
 async def send_safely(ws: WebSocket, data: dict[str, Any]) -> None:

@@ -1,0 +1,65 @@
+"""What the server's routers share: one :class:`ServerState` per application, reached
+through FastAPI dependencies (never through closures over ``create_app``'s locals).
+
+``create_app`` builds the parts that need no database (the settings, the per-address
+quotas, the replay cache); its lifespan opens the store and the table manager and puts the
+whole state on ``app.state.server``. A route asks for it with a parameter typed
+:data:`Server` (or for the live table it names with :func:`live_table`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from knockabout.server.live import LiveTable, Manager
+from knockabout.server.quotas import Quotas
+from knockabout.server.replays import ReplayCache
+from knockabout.server.settings import ServerSettings
+from knockabout.store import Store
+
+
+class ApiError(Exception):
+    """A refusal by a route: HTTP ``status`` and ``{"error": message}``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class ServerState:
+    """Everything one running server's routes share."""
+
+    settings: ServerSettings
+    quotas: Quotas
+    replays: ReplayCache
+    store: Store
+    manager: Manager
+
+
+def server_state(conn: HTTPConnection) -> ServerState:
+    """The running application's :class:`ServerState` (for a request or a WebSocket)."""
+    state: ServerState = conn.app.state.server
+    return state
+
+
+Server = Annotated[ServerState, Depends(server_state)]
+"""A route parameter typed ``Server`` receives the application's :class:`ServerState`."""
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The address the per-address limits count a request or a WebSocket under."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def live_table(server: ServerState, table_id: str) -> LiveTable:
+    """The live table ``table_id``; a 404 refusal when there is none."""
+    live = server.manager.get(table_id)
+    if live is None:
+        raise ApiError(404, f"no live table {table_id!r}")
+    return live

@@ -1,0 +1,65 @@
+"""The lobby: the games a server plays (their options, bot levels and rules pages) and the
+public list of recent tables.
+
+  GET  /api/games                       games, their options and the bot levels, with each
+                                        game's lobby info (summary, length, option choices)
+  GET  /api/games/{game}/rules          the game's rules page rendered to HTML
+  GET  /api/tables                      recent listed tables
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter
+
+from knockabout.bots.levels import LEVELS
+from knockabout.core.errors import KnockaboutError
+from knockabout.core.registry import all_games, get_game
+from knockabout.server.app_state import ApiError, Server
+from knockabout.server.live import local_only_options
+from knockabout.server.rules import rules_html
+
+router = APIRouter()
+
+
+@router.get("/api/games")
+async def games() -> dict[str, Any]:
+    out = []
+    for g in all_games():
+        schema = g.config_model.model_json_schema()
+        hidden = local_only_options(g) | {"players"}
+        options = {k: v for k, v in schema.get("properties", {}).items() if k not in hidden}
+        info = g.lobby()
+        out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
+                    "default_players": g.facts.default_players, "options": options,
+                    "lobby": None if info is None else info.to_dict()})
+    return {"games": out, "bots": list(LEVELS)}
+
+
+@router.get("/api/games/{game_id}/rules")
+async def rules(game_id: str) -> dict[str, Any]:
+    try:
+        game = get_game(game_id)
+        return {"game": game.id, "name": game.name, "html": rules_html(game)}
+    except KnockaboutError as exc:
+        raise ApiError(404, str(exc)) from None
+
+
+@router.get("/api/tables")
+async def tables(server: Server) -> dict[str, Any]:
+    m = server.manager
+    out = []
+    for st in await asyncio.to_thread(m.store.recent, 50, listed_only=True):
+        live = m.get(st.id)
+        if live is not None:
+            out.append(live.info())
+        else:  # finished and let go, or (serve --workers) another worker's: as stored
+            free = [i for i, s in enumerate(st.seats) if s["kind"] == "empty" and not s.get("invite")]
+            out.append({"id": st.id, "game": st.game, "status": st.status, "seats": [
+                {"kind": s["kind"], "name": s["name"], "level": s.get("level"), "reserved": bool(s.get("invite"))}
+                for s in st.seats],
+                "outcome": st.result, "free_seats": free if st.status != "finished" else [],
+                "created_at": st.created_at})
+    return {"tables": out}

@@ -1,0 +1,92 @@
+"""One table: make it, read its public facts, take a seat, play it again.
+
+  POST /api/tables                      create a table -> {id, seat, token, invites}
+                                        (``listed``: false keeps it out of the lobby;
+                                        a seat ``invite`` is kept for its invite link)
+  GET  /api/tables/{id}                 one table's public facts
+  POST /api/tables/{id}/join            take a free seat, or with ``invite`` the seat
+                                        kept for that code -> {seat, token}
+  POST /api/tables/{id}/rematch         a finished table again (same seats and options,
+                                        a new seed) -> {id, seat, token}
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from knockabout.core.errors import KnockaboutError
+from knockabout.server.app_state import ApiError, Server, client_address, live_table
+
+router = APIRouter()
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(min_length=1, max_length=64)
+    seats: list[str] = Field(min_length=1, max_length=16)
+    config: dict[str, Any] = Field(default_factory=dict)
+    name: str = Field("", max_length=64)
+    seed: int | None = Field(None, ge=0, lt=2**63)
+    listed: bool = Field(True, description="show the table in the public lobby (else only its link finds it)")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field("", max_length=64)
+    seat: int | None = Field(None, ge=0, lt=64, description="0-based seat; the first free one when left out")
+    invite: str | None = Field(None, min_length=1, max_length=64, description="the code of an invite link")
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
+
+
+@router.post("/api/tables")
+async def create(body: CreateTable, request: Request, server: Server) -> dict[str, Any]:
+    live, seat, token = await server.manager.create(body.game, body.seats, body.config, body.name, body.seed,
+                                                    listed=body.listed, address=client_address(request))
+    invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
+    live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
+    return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
+            "table": live.info()}
+
+
+@router.get("/api/tables/{table_id}")
+async def table_info(table_id: str, server: Server) -> dict[str, Any]:
+    live = server.manager.get(table_id)
+    if live is not None:
+        return live.info()
+    st = await asyncio.to_thread(server.store.get, table_id)
+    if st is None:
+        raise ApiError(404, f"no table {table_id!r}")
+    return {"id": st.id, "game": st.game, "status": st.status, "seats": [
+        {"kind": s["kind"], "name": s["name"], "level": s.get("level")} for s in st.seats],
+        "outcome": st.result, "free_seats": [], "steps": len(st.actions),
+        "version": len(st.actions)}  # (as a live table's: the number of actions taken)
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(table_id: str, body: JoinTable, server: Server) -> dict[str, Any]:
+    live = live_table(server, table_id)
+    if live.table.over:
+        raise ApiError(409, "this game is over; watch its replay instead")
+    try:
+        seat, token = await server.manager.join(live, body.name, body.seat, body.invite)
+    except KnockaboutError as exc:
+        raise ApiError(409, str(exc)) from None
+    return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
+
+
+@router.post("/api/tables/{table_id}/rematch")
+async def rematch(table_id: str, body: Rematch, server: Server) -> dict[str, Any]:
+    live = live_table(server, table_id)
+    try:
+        again, seat, token = await server.manager.rematch(live, body.token)
+    except KnockaboutError as exc:
+        raise ApiError(409, str(exc)) from None
+    return {"id": again.id, "seat": seat, "token": token, "url": f"/t/{again.id}"}
