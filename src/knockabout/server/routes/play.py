@@ -37,6 +37,11 @@ from knockabout.server.quotas import TOO_MANY
 router = APIRouter()
 
 
+Version = Annotated[int, Field(strict=True)]
+"""The table version a client acts on: a JSON integer only (not ``true``, ``"1"`` or ``1.0``,
+which pydantic's lax mode would read as 1)."""
+
+
 class Hello(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["hello"]
@@ -47,7 +52,7 @@ class Act(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["act"]
     action: str = Field(min_length=1, max_length=200)
-    version: int
+    version: Version
 
 
 class Answer(BaseModel):
@@ -56,7 +61,7 @@ class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["answer"]
     answer: list[Annotated[str, Field(min_length=1, max_length=32)]] = Field(max_length=64)
-    version: int
+    version: Version
 
 
 class ChallengeRequest(BaseModel):
