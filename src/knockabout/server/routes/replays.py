@@ -54,12 +54,17 @@ def replay_at(server: ServerState, table_id: str, step: int) -> dict[str, Any]:
     state, events, actor = at.state, at.events, at.actor
     names = [s["name"] for s in st.seats]
     n = state.num_players
+    guide = game.guide()
+    said = None  # the action in the words the table used: labelled on the actor's view before it
+    if step and actor is not None and guide is not None:
+        said = guide.label(server.replays.step(st, step - 1).state.observe(actor), st.actions[step - 1], names)
     return {
         "id": st.id,
         "game": st.game,
         "step": step,
         "steps": len(st.actions),
         "action": st.actions[step - 1] if step else None,
+        "said": said,
         "seat": actor,
         "names": names,
         "view": state.observe(None).to_json(),
