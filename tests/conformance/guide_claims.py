@@ -16,13 +16,15 @@ from knockabout.core import Rng, get_game
 from knockabout.core.bot import SeatView
 from knockabout.core.plugins import Guidance
 
-Check = Callable[[Any, int, str, random.Random], None]
+Check = Callable[[Any, int, str, random.Random, str], None]
+"""``check(state, seat, action, rng, said)``: ``said`` is the label or hint that makes the
+claim, for checks that read the numbers it promises."""
 
 
-def claims_of(g: Guidance) -> list[tuple[str, str]]:
-    """Every (claim, action) pair the guidance states."""
-    out = [(a.claim, a.action) for a in g.actions if a.claim]
-    out += [(h.claim, a) for h in g.hints if h.claim for a in h.actions]
+def claims_of(g: Guidance) -> list[tuple[str, str, str]]:
+    """Every (claim, action, words that claim it) the guidance states."""
+    out = [(a.claim, a.action, a.label) for a in g.actions if a.claim]
+    out += [(h.claim, a, h.text) for h in g.hints if h.claim for a in h.actions]
     return out
 
 
@@ -45,11 +47,11 @@ def check_game(game_id: str, config: Mapping[str, Any], seed: int, steps: int, c
             return
         g = guide.advise(SeatView(s, d.player), names)
         legal = {a.text for a in s.legal_actions()}
-        for claim, action in claims_of(g):
+        for claim, action, said in claims_of(g):
             assert claim in guide.claims, f"{game_id}: claim {claim!r} is not declared"
             assert claim in checks, f"{game_id}: no check for claim {claim!r}"
             assert action in legal, f"{game_id}: the claim {claim!r} names {action!r}, which is not legal"
-            checks[claim](s.clone(), d.player, action, random.Random(rng.random()))
+            checks[claim](s.clone(), d.player, action, random.Random(rng.random()), said)
             if seen is not None:
                 seen.add(claim)
         act = s.legal_actions()[rng.randrange(len(s.legal_actions()))]

@@ -22,6 +22,10 @@ GUIDED = [g for g in game_ids() if get_game(g).guide() is not None]
 ACTION_TEXT = re.compile(r"\b[a-z_-]+:[\w+,-]+")  # how action texts look: attack:1, place:A1:B2:N
 
 
+def test_every_shipped_game_has_a_guide() -> None:
+    assert {"nak-muay", "knockdown", "knockback"} <= set(GUIDED)
+
+
 @pytest.mark.parametrize("game_id", GUIDED)
 def test_every_decision_kind_has_a_title_a_why_and_a_rules_section(game_id: str) -> None:
     game = get_game(game_id)
@@ -64,7 +68,7 @@ def test_guidance_at_every_decision_of_random_playouts(game_id: str) -> None:
                     assert a.tone in ("", "quiet", "own", "danger")
                 for h in g.hints:
                     assert h.text.strip() and not ACTION_TEXT.search(h.text), h.text
-                for claim, _ in claims_of(g):
+                for claim, _, _ in claims_of(g):
                     assert claim in guide.claims, claim
                 s.apply(legal[(seed * 31 + step * 7) % len(legal)])
     assert kinds, "no decision met"

@@ -39,7 +39,7 @@ def test_bad_table_requests_get_one_clear_error(make_client: Any) -> None:
             ({"game": "nak-muay", "seats": ["me", "wizard"]}, "unknown seat 'wizard'"),
             ({"game": "nak-muay", "seats": ["me", "me", "random"]}, "only one seat may be 'me'"),
             ({"game": "nak-muay", "seats": ["me", "random"], "config": {"countdown_seconds": -3}},
-             "countdown_seconds"),
+             "Countdown seconds must be more than 0 (you gave -3)."),
             ({"game": "nak-muay", "seats": ["me", "random"], "config": {"players": 4}}, "players is 4"),
             ({"game": "nak-muay", "seats": ["me", "random"], "colour": "red"}, "colour"),
             ({"game": "nak-muay"}, "seats"),
@@ -72,3 +72,27 @@ def test_knockback_marks_its_pack_files_option_as_local_only() -> None:
     assert "pack_files" in local_only_options(get_game("knockback"))
     schema = get_game("knockback").config_model.model_json_schema()
     assert schema["properties"]["pack_files"].get("local_only") is True
+
+
+def test_a_bad_option_from_the_form_reads_as_a_sentence_about_the_game(make_client: Any) -> None:
+    """What the web's create form can send wrong comes back in the options' own names, never
+    as an option key or a validator's message (the command line keeps the keys)."""
+    cases = [
+        ("nak-muay", {"countdown_seconds": 0}, "Countdown seconds must be more than 0 (you gave 0)."),
+        ("knockdown", {"boxes": []}, "Boxes: choose at least one."),
+        ("knockback", {"best_of": 0}, "Best of must be at least 1 (you gave 0)."),
+        ("knockdown", {"tower_skill": 2}, "Bot tower skill must be at most 1 (you gave 2)."),
+    ]
+    with make_client() as c:
+        for game, config, sentence in cases:
+            r = c.post("/api/tables", json={"game": game, "seats": ["me", "random"], "config": config})
+            assert r.status_code == 400 and r.json()["error"] == sentence, r.json()
+            for raw in ("Input should", "_", "configuration", "(got"):
+                assert raw not in r.json()["error"]
+
+
+def test_the_same_fighter_twice_is_refused_by_its_name(make_client: Any) -> None:
+    with make_client() as c:
+        r = c.post("/api/tables", json={"game": "knockdown", "seats": ["me", "random"],
+                                        "config": {"fighters": ["puppy", "puppy"], "boxes": ["nemesis"]}})
+    assert r.status_code == 400 and r.json()["error"] == "Both players chose Puppy: pick two different fighters."

@@ -43,6 +43,8 @@ def create_table(page: Any, server: LiveServer, *, game: str | None = None, name
         page.select_option(f"select[data-seat='{seat}']", choice)
     for key, value in (options or {}).items():
         field = page.locator(f"#options [name='{key}']").first
+        if not field.is_visible() and page.locator("#advanced-options:not([open])").count():
+            page.click("#advanced-options summary")  # bot tuning and limits sit under a fold
         if field.evaluate("e => e.tagName") == "SELECT":
             field.select_option(value)
         else:

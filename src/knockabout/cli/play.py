@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import typer
 from rich.columns import Columns
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
@@ -151,9 +151,6 @@ class TerminalGame:
         self.at_screen: int | None = self.people[0] if len(self.people) == 1 else None
         self.shown = 0  # the table's event cursor: what the screen has narrated so far
         self.notice: Text | None = None  # shown once, under the log, on the next screen
-        first = table.first_player
-        self.opening = None if first is None else f"The cards are dealt: {self.names[first]} goes first."
-        """The log's first line (None: none)."""
 
     # -- output
     def _wipe(self) -> None:
@@ -192,29 +189,28 @@ class TerminalGame:
 
     def screen(self, seat: int) -> Update:
         """The whole screen for the person at ``seat``, drawn from the table's update for
-        that seat (and nothing else); returns that update. Each part of it (``log``,
-        ``board``, ``hand``, ``prompt``, ``choices``) is drawn by :meth:`show`."""
+        that seat (and nothing else); returns that update."""
         self._wipe()
         t = self.table
         up = t.updates_for(seat)
         view = up.view
         header = f"{t.game.name} · {self.names[seat]}"
-        self.console.print(Rule(Text(header)))  # (a name is text, never markup)
+        self.console.print(Rule(header))
         lines = self._lines([ev for _, ev in up.events])
-        if self.opening:
-            lines.insert(0, Text(self.opening, style="dim"))
+        if t.first_player is not None:
+            lines.insert(0, Text(f"The cards are dealt: {self.names[t.first_player]} goes first.", style="dim"))
         lines = lines[-LOG_LINES:]
         if lines:
-            self.show("log", Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
+            self.console.print(Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
         if self.notice is not None:
             self.console.print(self.notice)
             self.notice = None
-        self.show("board", self.renderer.board(view, self.names, seat))
-        self.show("hand", self.renderer.hand(view, self.names, seat))
+        self.console.print(self.renderer.board(view, self.names, seat))
+        self.console.print(self.renderer.hand(view, self.names, seat))
         d = up.decision
         challenge = up.challenge
         if d is not None and d.player == seat:
-            self.show("prompt", self._prompt(up))
+            self._prompt(up)
         if d is not None and d.player == seat and challenge is not None:
             self.console.print(self._challenge_view(challenge))
         elif d is not None and d.player == seat:
@@ -227,26 +223,27 @@ class TerminalGame:
                 Text(f"{i:>2}. ") + Text(words) + Text(f"  [{a}]", style="dim")
                 for i, (a, words) in enumerate(labels, 1)
             ]
-            self.show("choices", Columns(items, column_first=True, padding=(0, 3)) if len(items) > 12
-                      else Group(*items))
+            if len(items) > 12:
+                self.console.print(Columns(items, column_first=True, padding=(0, 3)))
+            else:
+                for item in items:
+                    self.console.print(item)
         self.shown = up.cursor
         return up
 
-    def show(self, part: str, renderable: RenderableType) -> None:
-        """Draw one part of the screen (a lesson frames the part its step speaks about)."""
-        self.console.print(renderable)
-
-    def _prompt(self, up: Update) -> RenderableType:
+    def _prompt(self, up: Update) -> None:
         """The decision in words: the guide's title, its line of why and its hints (else
         the decision's own prompt)."""
         g = up.guidance
         if g is None:
             if up.decision is not None and up.decision.prompt:
-                return Text(up.decision.prompt, style="bold")
-            return Group()
+                self.console.print(Text(up.decision.prompt, style="bold"))
+            return
         line = Text(g.prompt.title, style="bold")
         line.append(f"  {g.prompt.why}", style="")
-        return Group(line, *(Text(f"Hint: {h.text}", style="italic cyan") for h in g.hints))
+        self.console.print(line)
+        for h in g.hints:
+            self.console.print(Text(f"Hint: {h.text}", style="italic cyan"))
 
     @staticmethod
     def offered(up: Update) -> list[str]:
@@ -541,4 +538,4 @@ def play(
             record.write_text(kept.to_json(indent=1), encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc.strerror}") from None
-        console.print(f"Record written to {record} (replay it with: knockabout replay {record}).", markup=False)
+        console.print(f"Record written to {record} (replay it with: knockabout replay {record}).")

@@ -11,7 +11,19 @@ if TYPE_CHECKING:
 
 
 class KnockaboutError(Exception):
-    """Base class for every error this package raises on purpose."""
+    """Base class for every error this package raises on purpose.
+
+    ``plain`` is the same problem in a player's words, when the message itself names
+    option keys or ids a player never sees (what the browser shows); the message stays
+    what a developer or a command line needs."""
+
+    def __init__(self, *args: object, plain: str | None = None) -> None:
+        super().__init__(*args)
+        self._plain = plain
+
+    @property
+    def plain(self) -> str:
+        return self._plain or str(self)
 
 
 class ConfigError(KnockaboutError):

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
@@ -96,45 +96,67 @@ class Outcome:
 C = TypeVar("C", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
 
-LISTED: Final = 10
-"""The most items an error message lists (of unknown keys, of problems): a request naming
-thousands of them gets an answer of a few hundred bytes, not one as large again."""
 
 
-def validation_problems(exc: ValidationError, top: str, key: str = "option") -> list[str]:
+def validation_problems(exc: ValidationError, top: str) -> list[str]:
     """One line per problem of a pydantic validation error, each naming its field (a dotted
-    path; ``top`` when the whole input is wrong) and, for a short wrong value, the value.
-    Unknown top-level keys are named together (``no such options: a, b``); at most
-    :data:`LISTED` keys and :data:`LISTED` problems are listed, then how many more, and each
-    name and value repeated is clipped to 40 characters."""
+    path; ``top`` when the whole input is wrong) and, for a short wrong value, the value."""
     problems = []
-    unknown = []  # keys the model does not have, named together
     for err in exc.errors():
-        if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
-            unknown.append(_clipped(str(err["loc"][0])))
-            continue
-        where = _clipped(".".join(str(p) for p in err["loc"]) or top)
+        where = ".".join(str(p) for p in err["loc"]) or top
         given = err.get("input")
-        shown = (f" (got {_clipped(repr(given))})"
-                 if err["type"] != "missing" and isinstance(given, str | int | float) else "")
+        shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
         msg = err["msg"].removeprefix("Value error, ")
         problems.append(f"{where}: {msg}{shown}")
-    if unknown:
-        problems.insert(0, f"no such {key}{'s' if len(unknown) > 1 else ''}: {_first_of(unknown)}")
-    if len(problems) > LISTED:
-        problems[LISTED:] = [f"and {len(problems) - LISTED:,} other problems"]
     return problems
 
 
-def _clipped(text: str, most: int = 40) -> str:
-    """``text``, cut to ``most`` characters (an error repeats what it was given)."""
-    return text if len(text) <= most else text[:most - 1] + "…"
+def option_title(model: type[BaseModel], name: str) -> str:
+    """An option's name as a player reads it: its declared title, else its key in words."""
+    field = model.model_fields.get(name)
+    if field is not None and field.title:
+        return field.title
+    return name.replace("_", " ").capitalize()
 
 
-def _first_of(items: Sequence[str]) -> str:
-    """The first :data:`LISTED` of ``items`` joined, then ``and 2,990 more``."""
-    shown = ", ".join(items[:LISTED])
-    return shown if len(items) <= LISTED else f"{shown} and {len(items) - LISTED:,} more"
+def plain_problem(model: type[BaseModel], err: Mapping[str, Any]) -> str:
+    """One validation problem of a configuration as a sentence a player reads: the option by
+    its title, what it must be, what was given (never an option key or a validator's words)."""
+    loc = err.get("loc") or ()
+    name = loc[0] if loc and isinstance(loc[0], str) else ""
+    title = option_title(model, name) if name else "An option"
+    ctx = {k: f"{v:g}" if isinstance(v, float) else v for k, v in (err.get("ctx") or {}).items()}
+    given = err.get("input")
+    you = f" (you gave {given:g})" if isinstance(given, int | float) and not isinstance(given, bool) else ""
+    match err.get("type"):
+        case "greater_than":
+            return f"{title} must be more than {ctx.get('gt')}{you}."
+        case "greater_than_equal":
+            return f"{title} must be at least {ctx.get('ge')}{you}."
+        case "less_than":
+            return f"{title} must be less than {ctx.get('lt')}{you}."
+        case "less_than_equal":
+            return f"{title} must be at most {ctx.get('le')}{you}."
+        case "int_parsing" | "int_from_float" | "int_type":
+            return f"{title} must be a whole number."
+        case "float_parsing" | "float_type" | "finite_number":
+            return f"{title} must be a number."
+        case "bool_parsing" | "bool_type":
+            return f"{title} must be on or off."
+        case "too_short":
+            least = ctx.get("min_length", 1)
+            return f"{title}: choose at least {least}." if least != 1 else f"{title}: choose at least one."
+        case "too_long":
+            return f"{title}: choose at most {ctx.get('max_length')}."
+        case "missing":
+            return f"{title} is missing."
+        case "extra_forbidden":
+            return f"{title} is not an option of this game."
+        case "literal_error" | "enum":
+            return f"{title}: that is not one of its choices."
+        case _:
+            msg = str(err.get("msg", "is not valid")).removeprefix("Value error, ")
+            return f"{title}: {msg[:1].lower()}{msg[1:]}" + ("" if msg.endswith(".") else ".")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
@@ -344,7 +366,8 @@ class Game(ABC, Generic[C]):
             known = ", ".join(model.model_fields)
             raise ConfigError(
                 f"{self.id}: invalid configuration: " + "; ".join(validation_problems(exc, "config"))
-                + f" (options: {known})"
+                + f" (options: {known})",
+                plain=" ".join(plain_problem(model, err) for err in exc.errors()),
             ) from None
 
     @abstractmethod
@@ -379,7 +402,7 @@ class Game(ABC, Generic[C]):
             return model.model_validate(dict(arrangement))
         except ValidationError as exc:
             raise ConfigError(
-                f"{self.id}: invalid arrangement: " + "; ".join(validation_problems(exc, "arrangement", "field"))
+                f"{self.id}: invalid arrangement: " + "; ".join(validation_problems(exc, "arrangement"))
             ) from None
 
     state_type: ClassVar[type[State] | None] = None

@@ -15,8 +15,7 @@ store, table manager) through a dependency; the lifespan below makes it.
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
 Limits (:mod:`.quotas`, set in :class:`ServerSettings`): new tables and messages per
-address, new tables on the whole server, live tables and live bot-only tables, spectators
-per table; a refusal is HTTP 429, a WebSocket
+address, live bot-only tables, spectators per table; a refusal is HTTP 429, a WebSocket
 error message, or a close with code 4429.
 """
 
@@ -48,14 +47,13 @@ from knockabout.store import Store
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
-    # a bad rate fails here, before serving
-    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate)
+    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards)  # a bad rate fails here, before serving
     replay_cache = ReplayCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
-        manager = Manager(cfg, store, quotas)
+        manager = Manager(cfg, store)
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager)
         app.state.server = server
         app.state.store = store  # (the parts tests and tools reach for by name)
@@ -100,7 +98,7 @@ def install_refusals(app: FastAPI) -> None:
 
     @app.exception_handler(KnockaboutError)
     async def game_error(request: Request, exc: KnockaboutError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": exc.plain}, status_code=400)  # a person reads it: in the game's words
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 
 from knockabout.core import Rng, get_game
+from knockabout.core.bot import SeatView
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.state import KnockbackState
 from knockabout.games.knockback.terminal import RENDERER, _box, grid, label
@@ -83,8 +84,14 @@ def test_exhausted_cards_active_card_and_targets_are_marked() -> None:
     assert "exhausted" in board and "rested" in board
     assert "+" in board  # the free cells A1 may step to
     labels = {a: label(a, view) for a in view.legal or ()}
-    assert labels["punch:E"].startswith("Punch P3 (B1) to the east: attack 2, heart 2")
+    assert labels["punch:E"] == "Punch the rival's P3 (B1) to the east"
     assert "exhausted" in labels["punch:N"]
+    # what the punch does is the guide's, worked out by the engine
+    guide = G.guide()
+    assert guide is not None
+    said = {a.action: a.label for a in guide.advise(SeatView(s, 0), NAMES).actions}
+    assert said["punch:E"] == "Punch the rival's P3 (B1) to the east: attack 2 does not beat heart 2, it holds"
+    assert said["punch:N"].endswith("you choose the edge next")
     assert labels["move:S"] == "Move south to (0, -1)"
     assert labels["move:W"] == "Move west to (-1, 0)"
 
@@ -131,13 +138,13 @@ def test_punches_and_shoves_say_when_the_target_is_your_own_card() -> None:
     assert isinstance(view, KnockbackView)
     labels = {a: RENDERER.action_label(a, view, NAMES) for a in view.legal or ()}
     assert labels["move:N"] == "Move north to (0, 1), shoving your own Brawl Boar (A2)"
-    assert labels["move:E"] == "Move east to (1, 0), shoving P3 (B1)"
+    assert labels["move:E"] == "Move east to (1, 0), shoving the rival's P3 (B1)"
     play(s, "skip")  # the move symbol; now the punch
     view = s.observe(0)
     assert isinstance(view, KnockbackView)
     labels = {a: RENDERER.action_label(a, view, NAMES) for a in view.legal or ()}
     assert labels["punch:N"].startswith("Punch your own Brawl Boar (A2) to the north")
-    assert labels["punch:E"].startswith("Punch P3 (B1) to the east")
+    assert labels["punch:E"].startswith("Punch the rival's P3 (B1) to the east")
     # a spectator-side view has no "own" cards
     assert "your own" not in RENDERER.action_label("punch:N", s.observe(None), NAMES)
 

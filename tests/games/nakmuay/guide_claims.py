@@ -47,37 +47,37 @@ def _ko_on_top(s: NakMuayState) -> None:
     s.pile.append(C.KO)
 
 
-def avoids_draw(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def avoids_draw(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     events = _rest_of_turn(s, action, rng)
     assert not _my_draws(events, seat), f"{action} was said to save the draw, but: {_my_draws(events, seat)}"
 
 
-def still_draws(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def still_draws(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     events = _rest_of_turn(s, action, rng)
     if s.to_act() is None or not s.active[seat]:
         return
     assert _my_draws(events, seat), f"{action} was said to be followed by a draw, but the turn ended without one"
 
 
-def ko_knocks_out(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def ko_knocks_out(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     _ko_on_top(s)
     s.apply(action)
     assert not s.active[seat], f"a KO drawn after {action} was said to knock the seat out"
 
 
-def block_saves(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def block_saves(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     _ko_on_top(s)
     s.apply(action)
     d = s.to_act()
     assert s.active[seat] and d is not None and d.player == seat and d.kind == "ko_block", d
 
 
-def cancels_attack(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def cancels_attack(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     events = s.apply(action)
     assert not _my_draws(events, seat)
 
 
-def draws_n(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def draws_n(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     n = s.attack_value
 
     def past(t: NakMuayState) -> bool:
@@ -92,12 +92,12 @@ def draws_n(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None
     assert len(mine) == n, f"taking Attack +{n} drew {len(mine)} cards"
 
 
-def survives(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def survives(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     s.apply(action)
     assert s.active[seat], f"{action} was said to keep the seat in"
 
 
-def knocked_out(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def knocked_out(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     s.apply(action)
     assert not s.active[seat], f"{action} was said to knock the seat out"
 
@@ -106,7 +106,7 @@ def _first_draw(events: list[Event]) -> Event | None:
     return next((e for e in events if e.type in ("drew", "draw_ko")), None)
 
 
-def ko_on_top(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def ko_on_top(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     """The next card anyone draws is a KO (unless a shuffle or a Scout comes first)."""
     shuffles = ("sweep", "scout", "reshuffle")
     events = s.apply(action)
@@ -120,13 +120,13 @@ def ko_on_top(s: NakMuayState, seat: int, action: str, rng: random.Random) -> No
             return
 
 
-def redraws_ko(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def redraws_ko(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     events = s.apply(action)
     first = _first_draw([e for e in events if e.data.get("player") == seat])
     assert first is not None and first.type == "draw_ko", f"after {action} the seat drew {first}"
 
 
-def draws_first_listed(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def draws_first_listed(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     order = [int(i) for i in action.split(":")[1].split(",")]
     top = C.NAMES[s.scout_cards[order[0]]]
     first = _first_draw([e for e in s.apply(action) if e.data.get("player") == seat])
@@ -135,11 +135,11 @@ def draws_first_listed(s: NakMuayState, seat: int, action: str, rng: random.Rand
     assert got == top, f"drew {got}, the first card put back was {top}"
 
 
-def steals_nothing(s: NakMuayState, seat: int, action: str, rng: random.Random) -> None:
+def steals_nothing(s: NakMuayState, seat: int, action: str, rng: random.Random, said: str) -> None:
     assert any(e.type == "steal_nothing" for e in s.apply(action))
 
 
-CHECKS: dict[str, Callable[[NakMuayState, int, str, random.Random], None]] = {
+CHECKS: dict[str, Callable[[NakMuayState, int, str, random.Random, str], None]] = {
     "avoids_draw": avoids_draw,
     "still_draws": still_draws,
     "ko_knocks_out": ko_knocks_out,

@@ -59,7 +59,7 @@ def test_a_pair_against_an_empty_hand_is_said_to_steal_nothing() -> None:
     got = guide.advise(SeatView(s, me), names_for(3))
     empty = next(a for a in got.actions if a.action == f"target:{victim}")
     assert empty.claim == "steals_nothing" and "nothing to steal" in empty.label
-    CHECKS["steals_nothing"](s.clone(), me, empty.action, random.Random(0))
+    CHECKS["steals_nothing"](s.clone(), me, empty.action, random.Random(0), empty.label)
     other = next(a for a in got.actions if a.action != empty.action)
     assert not other.claim
 

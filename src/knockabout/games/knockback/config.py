@@ -23,29 +23,32 @@ class KnockbackConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     packs: Annotated[tuple[str, str], one_per_seat(2, "pack", "packs=iron-knuckles,random")] = Field(
-        ("random", "random"), description="pack id of each player, or 'random'"
+        ("random", "random"), title="Packs", description="the pack each player brings, or a random one"
     )
     lineup: Literal["packs", "draft2", "draft4"] = Field(
-        "packs", description="play your pack, or draft from 2 or 4 shuffled packs"
+        "packs", title="Line-up", description="bring your pack, or draft from shuffled packs"
     )
     draft_packs: Annotated[tuple[str, ...], COMMA_LIST] = Field(
-        (), description="the four packs of a draft4 (ids or 'random'); empty: four random packs"
+        (), title="Draft packs", description="the four packs of a four-pack draft (none ticked: four random packs)"
     )
     knockback: Literal["push", "whole_line"] = Field(
-        "push", description="push: the target and cards beyond it move; whole_line: the whole row/column"
+        "push", title="Knockback", description="what a punch shoves"
     )
     scoring: Literal["tug", "speed", "best_of"] = Field(
-        "tug", description="tug of the score token, one round (speed), or best of N rounds"
+        "tug", title="Scoring", description="how rounds make a match"
     )
-    best_of: int = Field(3, ge=1, le=99, description="rounds of a best_of match (first to ceil(N/2))")
+    best_of: int = Field(3, ge=1, le=99, title="Best of", description="rounds of a best-of match")
     max_turns: int = Field(
-        200, ge=1, le=10_000, description="battle turns per round before cards left decide it"
+        200, ge=1, le=10_000, title="Turn limit", description="turns in a round before the cards left decide it",
+        json_schema_extra={"advanced": True},
     )
     max_rounds: int = Field(
-        30, ge=1, le=1000, description="safety: rounds after which the match is decided as it stands"
+        30, ge=1, le=1000, title="Round limit", description="after this many rounds the match is decided as it "
+        "stands", json_schema_extra={"advanced": True},
     )
     pack_files: Annotated[tuple[str, ...], COMMA_LIST] = Field(
         (),
+        title="Extra pack files",
         description="extra pack files or directories to load packs from",
         json_schema_extra={"local_only": True},  # never settable from the web lobby
     )

@@ -14,6 +14,7 @@ from knockabout.core.plugins import (
     BalancePlugin,
     BotBudgets,
     GameFacts,
+    Guide,
     HeuristicPlugin,
     LobbyInfo,
     ObservationEncoder,
@@ -43,7 +44,8 @@ def choose_packs(requested: Sequence[str], packs: Sequence[Pack], rng: Rng) -> l
             chosen.append(by_id[req])
         else:
             known = ", ".join(sorted(by_id))
-            raise ConfigError(f"knockback: unknown pack {req!r}; known packs: {known} (or 'random')")
+            raise ConfigError(f"knockback: unknown pack {req!r}; known packs: {known} (or 'random')",
+                              plain="Packs: that pack is not one of this table's; choose another, or Random.")
     for i, c in enumerate(chosen):
         if c is None:
             taken = {p.id for p in chosen if p is not None}
@@ -150,6 +152,11 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.games.knockback.balance import KnockbackBalance
 
         return KnockbackBalance(self)
+
+    def guide(self) -> Guide:
+        from knockabout.games.knockback.guide import GUIDE
+
+        return GUIDE
 
     def encoder(self) -> ObservationEncoder:
         from knockabout.games.knockback.encoding import KnockbackEncoder

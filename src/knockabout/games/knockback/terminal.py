@@ -20,17 +20,18 @@ from rich.text import Text
 from knockabout.core.terminal import PROMPT
 from knockabout.core.view import View
 from knockabout.games.knockback.cards import CardFace
+from knockabout.games.knockback.guide import DIRS, SYMBOL, label
+from knockabout.games.knockback.guide import active_card as _active
+from knockabout.games.knockback.guide import cards_of as _cards
+from knockabout.games.knockback.guide import cells_of as _at
+from knockabout.games.knockback.guide import name_of as _name
 from knockabout.games.knockback.view import CardView, KnockbackView
 
 W = 15
 """Cell width in characters (a card box, borders included)."""
 GAP = " "
 """Between two cells of a row, so neighbouring edge numbers never run together."""
-DIRS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
-BACK = {"N": "S", "S": "N", "E": "W", "W": "E"}
 SEAT_STYLE = ("cyan", "magenta")
-SYMBOL = {"move": "MOVE", "punch": "PUNCH", "move_or_punch": "MOVE/PUNCH"}
 
 
 def _knockback(view: View) -> KnockbackView:
@@ -39,29 +40,9 @@ def _knockback(view: View) -> KnockbackView:
     return view
 
 
-def _cards(view: KnockbackView) -> dict[str, CardView]:
-    return {c.label: c for c in view.cards}
-
-
-def _name(view: KnockbackView, label: str) -> str:
-    c = _cards(view).get(label)
-    return f"{c.card.name} ({label})" if c else label
-
-
 def _edge(c: CardView, d: str) -> str:
     e = c.board_edges.side(d)
     return f"{e.attack}/{e.heart}"
-
-
-def _at(view: KnockbackView) -> dict[tuple[int, int], CardView]:
-    return {(c.x, c.y): c for c in view.cards if c.x is not None and c.y is not None}
-
-
-def _active(view: KnockbackView) -> CardView | None:
-    if view.activation is None:
-        return None
-    a = _cards(view).get(view.activation.card)
-    return a if a is not None and a.x is not None else None
 
 
 def _targets(view: KnockbackView) -> tuple[dict[tuple[int, int], str], set[str]]:
@@ -265,59 +246,6 @@ class KnockbackRenderer:
         ):
             t.add_row(Text(k, style="bold"), v)
         return t
-
-
-def _whose(view: KnockbackView, c: CardView) -> str:
-    """``your own `` before a card the viewer owns (a punch or shove may hit your own cards)."""
-    return "your own " if view.seat is not None and c.owner == view.seat else ""
-
-
-def label(text: str, view: KnockbackView) -> str:
-    """Plain words for one action text, given the deciding seat's view."""
-    parts = text.split(":")
-    head = parts[0]
-    cards = _cards(view)
-    if head == "keep":
-        hand = view.draft.hand if view.draft is not None and view.draft.hand is not None else ()
-        i = int(parts[1])
-        return f"Keep {hand[i].name}" if i < len(hand) else text
-    if head == "place" and len(parts) == 2:
-        return f"Place {_name(view, parts[1])} at the centre (0, 0)"
-    if head == "place":
-        anchor = cards.get(parts[2])
-        where = ""
-        if anchor is not None and anchor.x is not None and anchor.y is not None:
-            dx, dy = DIRS[parts[3]]
-            where = f" at ({anchor.x + dx}, {anchor.y + dy})"
-        return f"Place {_name(view, parts[1])} {WORD[parts[3]]} of {_name(view, parts[2])}{where}"
-    if head == "activate":
-        c = cards.get(parts[1])
-        syms = " → ".join(SYMBOL[s] for s in c.card.actions) if c else ""
-        return f"Activate {_name(view, parts[1])}: {syms}"
-    if text == "rest":
-        return "Rest: your exhausted cards become rested"
-    if text == "skip":
-        return "Skip this symbol"
-    a = _active(view)
-    if a is not None and a.x is not None and a.y is not None and head in ("move", "punch"):
-        d = parts[1]
-        dx, dy = DIRS[d]
-        spot = (a.x + dx, a.y + dy)
-        t = _at(view).get(spot)
-        if head == "move":
-            shove = "" if t is None else f", shoving {_whose(view, t)}{t.card.name} ({t.label})"
-            return f"Move {WORD[d]} to {spot}{shove}"
-        if t is not None:
-            tired = " (exhausted)" if t.exhausted else f", heart {t.board_edges.side(BACK[d]).heart}"
-            return (
-                f"Punch {_whose(view, t)}{t.card.name} ({t.label}) to the {WORD[d]}: "
-                f"attack {a.board_edges.side(d).attack}{tired}"
-            )
-    if head == "hit" and view.punch is not None:
-        t = cards.get(view.punch.target)
-        if t is not None:
-            return f"Hit its {WORD[parts[1]]} edge (heart {t.board_edges.side(parts[1]).heart})"
-    return text
 
 
 RENDERER = KnockbackRenderer()

@@ -32,20 +32,26 @@ class KnockdownConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     boxes: Annotated[tuple[BoxId, ...], COMMA_LIST] = Field(
-        ("tainted_grail",), min_length=1, description="boxes in play"
+        ("tainted_grail",), min_length=1, title="Boxes", description="whose fighters, arenas and cards may appear"
     )
     fighters: Annotated[tuple[str, str], one_per_seat(2, "fighter", "fighters=puppy,katie")] = Field(
-        ("random", "random"), description="fighter per seat, or random"
+        ("random", "random"), title="Fighters", description="each player's fighter, or a random one"
     )
-    arena: str = Field("random", description="box whose arena (and Attack deck) is used, or random")
-    skills: str = Field("random", description="box whose Skill cards are used, or random")
-    knockdown_test: Literal["dice", "tower"] = Field("dice", description="how Knockdown Tests are decided")
-    tower_skill: float = Field(0.95, ge=0.0, le=1.0, description="bot pass chance for a small tower")
-    tower_decay: float = Field(0.06, ge=0.0, le=1.0, description="bot pass chance lost per cube above 3")
+    arena: str = Field("random", title="Arena", description="the box whose arena and Attack deck are used")
+    skills: str = Field("random", title="Skills", description="the box whose Skill cards are drafted")
+    knockdown_test: Literal["dice", "tower"] = Field("dice", title="Knockdown Test",
+                                                     description="how a fighter shows they can stand")
+    tower_skill: float = Field(0.95, ge=0.0, le=1.0, title="Bot tower skill",
+                               description="how likely a bot builds a small tower in time (0 to 1)",
+                               json_schema_extra={"advanced": True})
+    tower_decay: float = Field(0.06, ge=0.0, le=1.0, title="Bot tower decay",
+                               description="how much less likely for each cube above three (0 to 1)",
+                               json_schema_extra={"advanced": True})
     tower_timer: Literal["at_test", "when_opened"] = Field(
-        "at_test", description="when the tower's seconds start: as the test comes up, or when the tested "
-        "player opens it (turn-based tables)")
-    max_turns: int = Field(300, ge=1, le=10_000, description="turns after which the match is a draw")
+        "at_test", title="Tower timer", description="when the tower's seconds start: as the test comes up, or "
+        "when the tested player opens it (turn-based tables)", json_schema_extra={"advanced": True})
+    max_turns: int = Field(300, ge=1, le=10_000, title="Turn limit", description="after this many turns the match "
+                           "is a draw", json_schema_extra={"advanced": True})
 
     @field_validator("boxes")
     @classmethod

@@ -14,6 +14,7 @@ from knockabout.core.plugins import (
     BalancePlugin,
     BotBudgets,
     GameFacts,
+    Guide,
     HeuristicPlugin,
     LobbyInfo,
     Maker,
@@ -51,10 +52,14 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng, version: str | None = None) ->
         if not matches:
             known = ", ".join(f for _, f in pool)
             raise ConfigError(f"knockdown: fighters[{seat}]: no fighter {name!r} in boxes "
-                              f"{', '.join(in_play)} (known: {known}, or random)")
+                              f"{', '.join(in_play)} (known: {known}, or random)",
+                              plain=f"Fighters: seat {seat + 1}'s fighter is not in a box in play; choose another, "
+                              "or Random.")
         chosen.append(matches[0])
     if chosen[0] is not None and chosen[0] == chosen[1]:
-        raise ConfigError(f"knockdown: fighters: both seats chose {chosen[0][1]!r}; pick two different fighters")
+        same = next(f.name for f in boxes[chosen[0][0]].fighters if f.id == chosen[0][1])
+        raise ConfigError(f"knockdown: fighters: both seats chose {chosen[0][1]!r}; pick two different fighters",
+                          plain=f"Both players chose {same}: pick two different fighters.")
     for seat in (0, 1):
         if chosen[seat] is None:
             free = [f for f in pool if f not in chosen]
@@ -66,7 +71,8 @@ def resolve_picks(cfg: KnockdownConfig, rng: Rng, version: str | None = None) ->
             return in_play[rng.below(len(in_play))]
         if value not in in_play:
             raise ConfigError(f"knockdown: {option}: {value!r} is not one of the boxes in play "
-                              f"({', '.join(in_play)}) nor random")
+                              f"({', '.join(in_play)}) nor random",
+                              plain=f"{option.capitalize()}: choose a box that is in play, or Random.")
         return value
 
     arena = box_of("arena", cfg.arena)
@@ -165,6 +171,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.balance import KnockdownBalance
 
         return KnockdownBalance(self)
+
+    def guide(self) -> Guide:
+        from knockabout.games.knockdown.guide import GUIDE
+
+        return GUIDE
 
     def encoder(self) -> ObservationEncoder:
         from knockabout.games.knockdown.encoding import KnockdownEncoder

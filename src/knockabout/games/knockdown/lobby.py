@@ -12,6 +12,8 @@ SUMMARY = ("Two fighters meet in a small arena. Take Attack cards from the row, 
            "cubes) knocks them out; two victories win.")
 
 RANDOM = Choice("random", "Random", "drawn when the table starts")
+TESTS = (Choice("dice", "Three dice", "the tested fighter must roll at least their number of wounds"),
+         Choice("tower", "The tower", "the tested fighter stacks their wound cubes in order within ten seconds"))
 
 
 def lobby_info() -> LobbyInfo:
@@ -32,6 +34,7 @@ def lobby_info() -> LobbyInfo:
         summary=SUMMARY,
         minutes=(15, 30),
         rules="rules.md",
-        choices={"boxes": box_choices, "fighters": fighters, "arena": arenas, "skills": skills},
+        choices={"boxes": box_choices, "fighters": fighters, "arena": arenas, "skills": skills,
+                 "knockdown_test": TESTS},
         narrowed_by={"fighters": "boxes", "arena": "boxes", "skills": "boxes"},
     )

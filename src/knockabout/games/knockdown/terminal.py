@@ -22,13 +22,12 @@ from rich.text import Text
 
 from knockabout.core.terminal import board_with_prompt
 from knockabout.core.view import View
-from knockabout.games.knockdown.view import FighterView, KnockdownView, SkillView
+from knockabout.games.knockdown.guide import label
+from knockabout.games.knockdown.view import FighterView, KnockdownView
 
 SYMBOL_PLAIN = {"punch": "P", "kick": "K", "block": "B", "dash": "D"}
-DIR_WORD = {"up": "up", "down": "down", "left": "left", "right": "right"}
 FIGHTER_STYLE = ("bold white on red", "bold white on blue")
 BURNING, DANGEROUS, CORRIDOR, FLOOR = "on dark_red", "on dark_orange3", "on dark_green", "on grey23"
-PURPOSE_VERB = {"reveal": "Reveal", "pick_revealed": "Discard", "block_card": "Block with"}
 
 
 def _knockdown(view: View) -> KnockdownView:
@@ -243,83 +242,5 @@ class KnockdownRenderer:
     def help(self) -> RenderableType:
         return Text(LEGEND)
 
-
-def _offered(view: KnockdownView) -> tuple[SkillView, ...]:
-    if view.draft is None:
-        return ()
-    return view.draft.received or view.draft.dealt
-
-
-def label(text: str, view: KnockdownView, names: Sequence[str]) -> str:
-    """Plain words for one action text, given the deciding seat's view."""
-    d = view.decision
-    me = d.player if d is not None and d.player >= 0 else (view.seat or 0)
-    head, _, arg = text.partition(":")
-    p = view.pending
-    spaces = view.arena.spaces
-    hand = view.fighters[me].hand
-    if head == "move":
-        return f"Move {DIR_WORD.get(arg, arg)}"
-    if head == "attack":
-        name = view.row[int(arg)]
-        return f"Attack with {name}" if name else text
-    if head == "row":
-        return f"Take {view.row[int(arg)]}"
-    if text == "combo":
-        return "Combo (Special Attacks and Dashes)"
-    if text == "combo:end":
-        return "End the Combo"
-    if head == "special":
-        return f"Special Attack: {view.fighters[me].specials[int(arg)]}"
-    if head == "react":
-        return "Let it happen" if arg == "none" else f"React: {view.fighters[me].specials[int(arg)]}"
-    if head == "dash":
-        return f"Dash: discard {hand[int(arg)]}"
-    if head == "pay":
-        return "Pay with " + " + ".join(hand[int(i)] for i in arg.split("+") if int(i) < len(hand))
-    if head == "card":
-        owner_hand = view.fighters[p.owner if p.owner is not None else me].hand
-        i = int(arg)
-        name = owner_hand[i] if i < len(owner_hand) else arg
-        return f"{PURPOSE_VERB.get(p.purpose or '', 'Discard')} {name}"
-    if head == "space":
-        return f"Blink to {spaces[int(arg)].label}"
-    if head == "corridor":
-        sp = spaces[int(arg)]
-        cost = "1 light wound" if "center" in sp.tags else "1 heavy wound"
-        return f"Technical Corridor to {sp.label} ({cost})"
-    words = _FIXED.get(text)
-    if words is not None:
-        return words
-    if head == "count":
-        token = p.token if p is not None and p.token else "token"
-        return f"Spend {arg} {token}{'' if arg == '1' else 's'}"
-    if head == "block":
-        kind, _, h = arg.partition(":")
-        what = f"ignore {h} heavy wound{'' if h == '1' else 's'} and what light wounds the rest allows"
-        return f"Block wounds: {what}" if kind == "wounds" else f"Block twice: {what}, and the effect"
-    if head == "faceup":
-        kept = view.draft.kept if view.draft is not None else None
-        i = int(arg)
-        return f"Put {kept[i].name} face up" if kept is not None and i < len(kept) else text
-    if head == "skill":
-        offered = _offered(view)
-        i = int(arg)
-        return f"Keep {offered[i].name}" if i < len(offered) else text
-    return text
-
-
-_FIXED = {
-    "potion": "Drink a Potion (discard 2 light wounds)",
-    "pass": "Pass (nothing else is possible)",
-    "stop": "Stop moving",
-    "done": "Done",
-    "block:none": "Do not block",
-    "block:effect": "Block the effect",
-    "ko:test": "Start the Knockdown Test",
-    "ko:skip": "No Knockdown Test",
-    "tower:pass": "The tower stands (a live table checks it)",
-    "tower:fail": "The tower fell",
-}
 
 RENDERER = KnockdownRenderer()

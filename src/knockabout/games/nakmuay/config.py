@@ -23,19 +23,22 @@ class NakMuayConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    players: int = Field(2, ge=2, le=5, description="number of players (2-5)")
+    players: int = Field(2, ge=2, le=5, title="Players", description="two to five fighters")
     end_turn: Literal["draw_after", "strict_end_turn"] = Field(
-        "draw_after", description="what 'playing X ends your turn' means"
+        "draw_after", title="End of turn", description="whether you still draw after playing a card"
     )
     countdown_seconds: float = Field(
-        COUNTDOWN_SECONDS, gt=0, le=600, description="length of the Countdown response window, seconds"
+        COUNTDOWN_SECONDS, gt=0, le=600, title="Countdown seconds", description="how long a Countdown leaves to "
+        "answer"
     )
     countdown: Literal["seconds", "move_time"] = Field(
-        "seconds", description="how long a Countdown's target has to answer: countdown_seconds, or the "
-        "table's time per move (turn-based tables)"
+        "seconds", title="Countdown time", description="how long a Countdown's target has to answer: the seconds "
+        "above, or the table's time per move (turn-based tables)", json_schema_extra={"advanced": True}
     )
     max_turns: int = Field(
-        500, ge=1, le=100_000, description="turns after which the game is a draw"
+        500, ge=1, le=100_000, title="Turn limit",
+        description="after this many turns the fighters still in share a draw",
+        json_schema_extra={"advanced": True},
     )
 
     def countdown_window(self) -> float | None:

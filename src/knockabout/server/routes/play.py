@@ -162,4 +162,4 @@ async def handle(live: LiveTable, conn: Connection, text: str) -> None:
         else:
             await live.act(conn, msg.action, msg.version)
     except KnockaboutError as exc:
-        await live.send(conn, {"type": "error", "message": str(exc), "version": live.table.version})
+        await live.send(conn, {"type": "error", "message": exc.plain, "version": live.table.version})

@@ -35,10 +35,22 @@ export async function openRules(gameId, from, section) {
     drawer.querySelector("#rules-body").innerHTML = page.html;  // rendered from the package's Markdown, raw HTML escaped
     // wide tables scroll sideways on a phone: the keyboard can reach (and scroll) them
     for (const t of drawer.querySelectorAll("#rules-body table")) t.tabIndex = 0;
+    await drawPictures(gameId, drawer.querySelectorAll("#rules-body [data-picture]"));
     const at = section ? drawer.querySelector(`#rules-body [id="${CSS.escape(section)}"]`) : null;
     if (at) { at.classList.add("rules-here"); at.scrollIntoView({ block: "start" }); }
   } catch (e) {
     drawer.querySelector("#rules-body").replaceChildren(h("p", {}, e.message));
+  }
+}
+
+// the rules' pictures (```picture blocks), drawn by the game's own renderer (its `picture(name)`)
+async function drawPictures(gameId, figures) {
+  if (!figures.length) return;
+  let rend = null;
+  try { rend = await import(`/games/${encodeURIComponent(gameId)}/renderer.js`); } catch (e) { rend = null; }
+  for (const f of figures) {
+    const drawn = rend && rend.picture ? rend.picture(f.dataset.picture) : null;
+    if (drawn) f.replaceChildren(drawn); else f.remove();
   }
 }
 

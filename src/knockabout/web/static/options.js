@@ -1,7 +1,8 @@
 // A game's options as real controls, built from its config schema (JSON Schema from the
 // game's pydantic model) and the choices its lobby info declares: selects for enums and
 // declared choices, checkboxes for sets of values, one picker per seat for per-seat lists,
-// number fields with their range. Each control reads back the value the config expects.
+// number fields with their range. Each control reads back the value the config expects. Options the
+// schema marks `advanced` (bot tuning, safety limits) sit under a fold.
 import { h } from "./page.js";
 
 const words = (v) => String(v).replaceAll("_", " ");
@@ -92,7 +93,8 @@ function control(key, spec, choices, groupNames, onchange) {
     const hi = spec.maximum;
     input = h("input", { name: key, type: "number", value: spec.default, step: spec.type === "integer" ? 1 : "any",
       min: lo, max: hi, inputmode: spec.type === "integer" ? "numeric" : "decimal" });
-    const range = lo !== undefined && hi !== undefined ? ` (${spec.exclusiveMinimum !== undefined ? "more than " : ""}${lo}–${hi})` : "";
+    const range = lo === undefined || hi === undefined ? ""
+      : spec.exclusiveMinimum !== undefined ? ` (more than ${lo}, at most ${hi})` : ` (${lo}–${hi})`;
     return { el: h("label", { class: "opt", "data-option": key }, h("span", {}, title + range), input, hint),
       read: () => Number(input.value) };
   }
@@ -123,10 +125,13 @@ export function optionControls(box, game) {
     };
   };
   box.replaceChildren();
+  // bot tuning and safety limits: under a fold, out of a first-timer's way
+  const advanced = h("details", { class: "advanced", id: "advanced-options" }, h("summary", {}, "Advanced: bots and limits"));
   for (const [key, spec] of Object.entries(game.options)) {
     const changed = () => { for (const d of dependants(key)) controls[d]?.narrow?.(); };
     controls[key] = control(key, spec, choicesFor(key), groupNames, changed);
-    box.append(controls[key].el);
+    (spec.advanced ? advanced : box).append(controls[key].el);
   }
+  if (advanced.childElementCount > 1) box.append(advanced);
   return () => Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.read()]));
 }

@@ -3,15 +3,15 @@
 // arrow (no upside-down text), exhausted shown striped (no rotation). Placement: click a
 // highlighted cell, then the card to put there; moves and punch targets are highlighted; a
 // knockback slides the pushed tiles from where they stood.
-// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
-// and the optional help: legend(), hint(view, ctx), quietAction(text), outcomeText(outcome, view, ctx).
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help:
+// legend(), boardAction(text), outcomeText(outcome, view, ctx). What a decision and each action say
+// (what a punch does, that a card is your own) is the game's guide (games/knockback/guide.py), in
+// the frame; the board's own controls read it through ctx.label(text).
 
 import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
 import { tip } from "/static/help.js";
 
 const DIRS = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
-const WORD = { N: "north", E: "east", S: "south", W: "west" };
-const BACK = { N: "S", S: "N", E: "W", W: "E" };
 const SYMBOL = { move: "MOVE", punch: "PUNCH", move_or_punch: "MOVE/PUNCH" };
 const GLYPH = { move: "➜", punch: "✸", move_or_punch: "➜✸" };
 
@@ -34,6 +34,7 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-card.exhausted{border-style:dashed;background:repeating-linear-gradient(135deg,var(--bg),var(--bg) 8px,#e3e3e3 8px,#e3e3e3 10px)}
 .kb-card.active{box-shadow:0 0 0 4px #f5c518}
 .kb-card.target{box-shadow:0 0 0 4px #d62828;cursor:pointer}
+.kb-card.target.own{box-shadow:0 0 0 4px #00acc1,0 0 0 7px #00acc155}
 .kb-e{display:flex;align-items:center;justify-content:center;gap:1px;font-weight:800;font-size:12px;white-space:nowrap}
 .kb-e b{color:#b00020}.kb-e span{color:#1b5e20}
 .kb-e.n{grid-area:1/2/2/3}.kb-e.s{grid-area:3/2/4/3}
@@ -108,7 +109,7 @@ function edge(c, d) {
 const FACING = ["▲", "▼"];  // the first seat's cards face board north, the second's are turned to face south
 
 export function cardTile(c, opts = {}) {
-  const t = el("div", `kb-card s${c.owner}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}`);
+  const t = el("div", `kb-card s${c.owner}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}${opts.target && opts.mine ? " own" : ""}`);
   t.dataset.label = c.label;
   t.dataset.tile = c.label;
   const e = c.board_edges;
@@ -183,6 +184,7 @@ function scoreLine(view, names) {
 export function renderBoard(root, view, ctx) {
   ensureStyle();
   const names = ctx.names;
+  const label = ctx.label || ((text) => text);
   root.replaceChildren();
   root.append(scoreLine(view, names));
 
@@ -195,6 +197,7 @@ export function renderBoard(root, view, ctx) {
     }
     for (const [p, hand, kept] of hands) {
       const side = el("div", "kb-side"); side.id = ctx.reveal ? `draft-${p}` : "hand";
+      if (!ctx.reveal) side.dataset.part = "hand";
       side.append(el("strong", "", p === ctx.seat ? "Your hand:" : `${names[p]}'s hand:`));
       hand.forEach((c, i) => { const b = infoCard(c, null, `keep:${i}`); b.dataset.keep = i; side.append(b); });
       for (const c of kept || []) side.append(infoCard(c, null, "kept"));
@@ -232,10 +235,11 @@ export function renderBoard(root, view, ctx) {
         let cell;
         if (c) {
           cell = el("div", "kb-cell");
-          const tile = cardTile(c, { active: c.label === active, target: punch.has(c.label), owner: names[c.owner] });
+          const tile = cardTile(c, { active: c.label === active, target: punch.has(c.label), owner: names[c.owner],
+            mine: c.owner === ctx.seat });
           if (punch.has(c.label)) {
             tile.setAttribute("role", "button");
-            tile.setAttribute("aria-label", actionLabel(punch.get(c.label), view, ctx));
+            tile.setAttribute("aria-label", label(punch.get(c.label)));
             tile.addEventListener("click", () => clickAction(punch.get(c.label)));
             tile.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickAction(punch.get(c.label)); } });
           }
@@ -247,7 +251,7 @@ export function renderBoard(root, view, ctx) {
           cell.dataset.action = opts[0];
           cell.setAttribute("aria-label", placing
             ? `${chosenCell === key ? "chosen: " : ""}place a card here (${opts.length} card${opts.length === 1 ? "" : "s"} fit)`
-            : actionLabel(opts[0], view, ctx));
+            : label(opts[0]));
           cell.addEventListener("click", () => {
             if (!placing || opts.length === 1) { clickAction(opts[0]); return; }
             chosenCell = chosenCell === key ? null : key;
@@ -274,6 +278,7 @@ export function renderBoard(root, view, ctx) {
     choose.append(el("strong", "", "Place which card here?"));
     for (const text of cells.get(chosenCell)) {
       const b = el("button", "primary", `Place ${nameOf(view, text.split(":")[1])}`);
+      b.title = label(text);
       b.dataset.place = text;
       b.addEventListener("click", () => { chosenCell = null; clickAction(text); });
       choose.append(b);
@@ -297,6 +302,7 @@ export function renderBoard(root, view, ctx) {
   for (const p of [0, 1]) {
     const side = el("div", "kb-side");
     side.dataset.seat = p;
+    if (p === ctx.seat) side.dataset.part = "hand";
     side.append(el("strong", "", `${names[p]}'s cards ${FACING[p]}${p === 1 ? " (turned to face south)" : " (facing north)"}:`));
     for (const c of cards.filter((c) => c.owner === p)) {
       const extra = c.status === "hand" ? "to place" : c.status === "out" ? "knocked out" : (c.exhausted ? "exhausted" : "rested");
@@ -311,41 +317,30 @@ function nameOf(view, label) {
   return c ? c.card.name : label;
 }
 
-export function actionLabel(text, view, ctx) {
-  const p = text.split(":");
-  const cards = cardsByLabel(view);
-  if (p[0] === "keep") {
-    const hand = (view.draft || {}).hand || [];
-    const i = Number(p[1]);
-    return hand[i] ? `Keep ${hand[i].name}` : text;
+// ---------------------------------------------------------------- pictures for the rules page
+const EXAMPLES = [
+  { label: "A1", owner: 0, exhausted: false, card: { name: "Example Brawler", actions: ["move", "punch"],
+    text: "After it moves, its punches get +1 attack." },
+  board_edges: { N: { attack: 3, heart: 2 }, E: { attack: 1, heart: 4 }, S: { attack: 0, heart: 3 }, W: { attack: 2, heart: 2 } } },
+  { label: "B1", owner: 1, exhausted: true, card: { name: "Example Wall", actions: ["move_or_punch"],
+    text: "Knockback never moves it." },
+  board_edges: { N: { attack: 1, heart: 5 }, E: { attack: 2, heart: 3 }, S: { attack: 1, heart: 4 }, W: { attack: 0, heart: 3 } } },
+];
+
+export function picture(name) {
+  if (name !== "card") return null;
+  ensureStyle();
+  const box = el("div", "kb-side");
+  for (const c of EXAMPLES) {
+    const cell = el("div", "kb-cell");
+    cell.append(cardTile(c, { owner: c.owner ? "the second player" : "the first player" }));
+    box.append(cell);
   }
-  if (p[0] === "place" && p.length === 2) return `Place ${nameOf(view, p[1])} at the centre`;
-  if (p[0] === "place") {
-    const a = cards[p[2]];
-    return `Place ${nameOf(view, p[1])} ${WORD[p[3]]} of ${a ? nameOf(view, p[2]) : p[2]}`;
-  }
-  if (p[0] === "activate") {
-    const c = cards[p[1]];
-    return `Activate ${nameOf(view, p[1])}${c ? ": " + c.card.actions.map((s) => SYMBOL[s]).join(" → ") : ""}`;
-  }
-  if (text === "rest") return "Rest (ready your exhausted cards)";
-  if (text === "skip") return "Skip this symbol";
-  const act = view.activation ? cards[view.activation.card] : null;
-  if (p[0] === "move" && act) return `Move ${act.card.name} ${WORD[p[1]]}`;
-  if (p[0] === "punch" && act) {
-    const x = act.x + DIRS[p[1]][0], y = act.y + DIRS[p[1]][1];
-    const t = (view.cards || []).find((c) => c.status === "board" && c.x === x && c.y === y);
-    if (t) {
-      const heart = t.exhausted ? "exhausted" : `heart ${t.board_edges[BACK[p[1]]].heart}`;
-      const own = ctx && t.owner === ctx.seat ? "your own " : ctx && ctx.seat !== null && ctx.seat !== undefined ? "the rival's " : "";
-      return `Punch ${own}${t.card.name} ${WORD[p[1]]}: attack ${act.board_edges[p[1]].attack} vs ${heart}`;
-    }
-  }
-  if (p[0] === "hit" && view.punch) {
-    const t = cards[view.punch.target];
-    if (t) return `Hit its ${WORD[p[1]]} edge (heart ${t.board_edges[p[1]].heart})`;
-  }
-  return text;
+  const cap = el("figcaption", "muted", "Left: a rested card of the first player. Right: an exhausted card of the "
+    + "second player. Each edge shows attack/heart; under the name, the card's tag and its symbols.");
+  const fig = el("div");
+  fig.append(box, cap);
+  return fig;
 }
 
 // ---------------------------------------------------------------- help (the seat's view only)
@@ -357,26 +352,10 @@ export function legend() {
     ["striped, exhausted", "An exhausted card: it cannot be activated until its owner rests, and any of its edges may take a punch."],
     ["➜ ✸", "A card's actions in order: move, punch (➜✸: move or punch)."],
     ["+", "A cell where you may place a card: click it, then pick the card."],
+    ["red / cyan ring", "A card your active card may punch: red is the rival's, cyan is one of your own."],
     ["A1–B3", "Each card's tag on the board (A: the first player's, B: the second's), as the log names them."],
     ["● ○ ●", "The score token: it moves towards the player who lost a round; pushed off your side, you lose the match."],
   ];
-}
-
-export function hint(view, ctx) {
-  const d = view.decision || {};
-  if (ctx.seat === null || ctx.seat === undefined) return "You are watching: both players see the same board.";
-  if (d.player !== ctx.seat) return "";
-  switch (view.phase) {
-    case "draft": return "Keep one card of the hand; the rest are passed on. Hover a card for its abilities.";
-    case "place": return "Click a green + cell next to a card on the grid, then choose which of your cards to put there.";
-    case "punch_edge": return "The target is exhausted: choose which of its edges takes the punch (the lowest heart is best for you).";
-    case "symbol": return "Your active card's next symbol: move it to a highlighted cell, punch a highlighted card, or skip.";
-    default: return "Activate a rested card (its symbols run in order), or rest to ready your exhausted cards.";
-  }
-}
-
-export function quietAction(text) {
-  return text === "rest" || text === "skip";
 }
 
 // actions the grid offers itself (a highlighted cell, a punch target): the shell folds them

@@ -3,9 +3,10 @@
 // table's timer (drawn by app.js from the decision's time limit). The tested person gets the puzzle
 // (ctx.challenge: numbered cubes lying on a field) and clicks the cubes in order to stack them; the picks go
 // to the server (ctx.answer), which judges them against the puzzle and its own clock.
-// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), actionLabel(text, view, ctx),
-// and the optional help the shell shows: legend(), hint(view, ctx), actionTip(text, view, ctx),
-// quietAction(text), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
+// Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
+// shell shows: legend(), picture(name), outcomeText(outcome, view, ctx). All of it reads the seat's own
+// view only. The prompt, each action's words (a card or skill's text on its button, whether an attack
+// reaches) and the hints are the game's guide (games/knockdown/guide.py), in the frame.
 
 import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
 import { tip } from "/static/help.js";
@@ -205,6 +206,7 @@ function fighterBox(view, f, ctx) {
   box.append(skills);
   box.append(el("div", "", `Hand ${f.hand.length}/${f.hand_limit}`));
   const hand = el("div", "kd-cards");
+  if (f.seat === ctx.seat) { hand.id = "hand"; hand.dataset.part = "hand"; }
   for (const name of f.hand) hand.append(card(view, name));
   box.append(hand);
   const sheet = el("details", "kd-sheet");
@@ -357,65 +359,24 @@ export function renderBoard(root, view, ctx) {
   root.append(wrap);
 }
 
-// a row card by name, with its place (#1-#4) when the row holds two of the same name
-function rowName(view, i) {
-  const name = view.row[i];
-  return view.row.filter((n) => n === name).length > 1 ? `${name} (#${i + 1})` : name;
-}
+// ---------------------------------------------------------------- pictures for the rules page
+const EXAMPLE_CARDS = {
+  "Example Kick": { symbols: ["kick", "block"], heavy: 1, light: 1, range: "1-2", type: "strike", ko: true,
+    text: "1 heavy and 1 light wound at range 1 to 2. K.O. effect: a Knockdown Test may follow." },
+  "Example Parry": { symbols: ["block", "dash"], heavy: 0, light: 1, range: "1", type: "strike", ko: false,
+    text: "1 light wound at range 1." },
+};
 
-function handOf(view, seat) {
-  return view.fighters[seat].hand;
-}
-
-export function actionLabel(text, view, ctx) {
-  const d = view.decision || {};
-  const me = d.player ?? view.seat ?? 0;
-  const [head, arg, extra] = text.split(":");
-  const p = view.pending || {};
-  const spaces = view.arena.spaces;
-  const draft = view.draft || {};
-  switch (head) {
-    case "move": return `Move ${arg}`;
-    case "attack": return `Attack with ${rowName(view, Number(arg))}`;
-    case "row": return `Take ${rowName(view, Number(arg))}`;
-    case "combo": return arg === "end" ? "End the Combo" : "Combo";
-    case "special": return `Special: ${view.fighters[me].specials[Number(arg)]}`;
-    case "react": return arg === "none" ? "Let it happen" : `React: ${view.fighters[me].specials[Number(arg)]}`;
-    case "dash": return `Dash: discard ${handOf(view, me)[Number(arg)]}`;
-    case "pay": return `Pay: ${arg.split("+").map((i) => handOf(view, me)[Number(i)]).join(" + ")}`;
-    case "card": {
-      const owner = p.owner ?? me;
-      const name = handOf(view, owner)[Number(arg)];
-      const verb = { reveal: "Reveal", block_card: "Block with" }[p.purpose] || "Discard";
-      return `${verb} ${name}`;
-    }
-    case "space": return `Blink to ${spaces[Number(arg)].label}`;
-    case "corridor": {
-      const sp = spaces[Number(arg)];
-      return `Corridor to ${sp.label} (${sp.tags.includes("center") ? "1 light" : "1 heavy"} wound)`;
-    }
-    case "potion": return "Drink a Potion";
-    case "pass": return "Pass";
-    case "stop": return "Stop moving";
-    case "done": return "Done";
-    case "count": return `Spend ${arg} ${p.token || "token"}${Number(arg) === 1 ? "" : "s"}`;
-    case "block":
-      if (arg === "none") return "Do not block";
-      if (arg === "effect") return "Block the effect";
-      return arg === "wounds" ? `Block wounds (ignore ${extra} heavy)` : `Block twice: wounds (${extra} heavy) and effect`;
-    case "ko": return arg === "test" ? "Start the Knockdown Test" : "No test";
-    case "tower": return arg === "pass" ? "The tower stands" : "The tower fell";
-    case "skill": {
-      const offered = (draft.received && draft.received.length ? draft.received : draft.dealt) || [];
-      const s = offered[Number(arg)];
-      return s ? `Keep ${s.name}` : text;
-    }
-    case "faceup": {
-      const s = (draft.kept || [])[Number(arg)];
-      return s ? `Put ${s.name} face up` : text;
-    }
-    default: return text;
-  }
+export function picture(name) {
+  if (name !== "card") return null;
+  ensureStyle();
+  const view = { cards: EXAMPLE_CARDS };
+  const row = el("div", "kd-cards");
+  for (const n of Object.keys(EXAMPLE_CARDS)) row.append(card(view, n));
+  const fig = el("div");
+  fig.append(row, el("figcaption", "muted", "Two Attack cards: the symbols they pay with on top, the name, the "
+    + "wounds they deal (filled: heavy, hollow: light), the range, and K.O. when a Knockdown Test may follow."));
+  return fig;
 }
 
 // ---------------------------------------------------------------- help (seat's view only)
@@ -432,52 +393,6 @@ export function legend() {
     ["a1, b2 …", "Arena spaces, named as the log names them (column letter, row number)."],
     ["coloured spaces", "Orange: beyond the candles or dangerous; green: corridor; ⚠ a trap; dark edge: a start space."],
   ];
-}
-
-export function hint(view, ctx) {
-  const d = view.decision || {};
-  const seat = ctx.seat;
-  if (seat === null || seat === undefined) return "You are watching: hands and face-down skills stay hidden.";
-  if (d.player !== seat) return "";
-  const me = view.fighters[seat];
-  switch (d.kind) {
-    case "turn": return `Action ${view.actions_done + 1} of ${view.actions_allowed}: move, take a card from the Attack Row, `
-      + "or attack with a row card or a Special by paying its symbols from your hand.";
-    case "block": return me.hand.length ? "Block by discarding cards with Block symbols, or take the wounds."
-      : "You hold no cards to block with: take the wounds.";
-    case "reaction": return "You may answer with a Reaction from your sheet, or let it happen.";
-    case "knockdown": return "Your attack can start a Knockdown Test: the more wounds your rival has, the likelier they fall.";
-    case "tower_challenge": return "Click the cubes in the order of their numbers, 1 first, before the timer runs out.";
-    case "skill_draft": return "Keep one skill and pass the rest; hover or focus a button for the skill's text.";
-    case "skill_face_up": return "Choose which kept skill lies face up (the other stays secret).";
-    case "pay": return "Choose the cards that pay the symbols.";
-    case "take_from_row": return "Take a card from the Attack Row into your hand.";
-    case "move_step": return "Move one space, or stop.";
-    default: return "";
-  }
-}
-
-export function actionTip(text, view) {
-  const d = view.decision || {};
-  const me = view.fighters[d.player ?? view.seat ?? 0];
-  const [head, arg] = text.split(":");
-  const draft = view.draft || {};
-  const cardText = (name) => (name && view.cards[name] ? `${name}: ${view.cards[name].text}` : "");
-  switch (head) {
-    case "attack": case "row": return cardText(view.row[Number(arg)]);
-    case "special": case "react": return arg === "none" ? "" : (me.sheet.specials[Number(arg)] || {}).text || "";
-    case "dash": return cardText(me.hand[Number(arg)]);
-    case "skill": {
-      const offered = (draft.received && draft.received.length ? draft.received : draft.dealt) || [];
-      return offered[Number(arg)] ? `${offered[Number(arg)].name}: ${offered[Number(arg)].text}` : "";
-    }
-    case "faceup": return (draft.kept || [])[Number(arg)] ? draft.kept[Number(arg)].text : "";
-    default: return "";
-  }
-}
-
-export function quietAction(text) {
-  return ["pass", "done", "stop", "block:none", "react:none", "ko:skip"].includes(text);
 }
 
 export function outcomeText(outcome, view, ctx) {

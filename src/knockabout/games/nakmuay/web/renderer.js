@@ -1,6 +1,6 @@
 // Nak Muay Knockout in the browser: fighters, draw and discard piles, direction, your hand.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
-// shell shows: legend(), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
+// shell shows: legend(), picture(name), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
 // The prompt, the actions' words and the hints come from the game's guide (games/nakmuay/guide.py)
 // in each frame, worked out on the server from the seat's own view.
 
@@ -132,6 +132,7 @@ export function renderBoard(root, view, ctx) {
   if (view.hand) {
     const hand = el("div", "nm-hand");
     hand.id = "hand";
+    hand.dataset.part = "hand";
     hand.append(el("h3", "", "Your hand"));
     const cards = el("div", "cards");
     for (const c of sortCards(view.hand)) cards.append(card(c));
@@ -150,6 +151,19 @@ export function renderBoard(root, view, ctx) {
     }
     root.append(hand);
   }
+}
+
+// ---------------------------------------------------------------- pictures for the rules page
+export function picture(name) {
+  const sets = {
+    danger: ["ko", "block"],
+    attacks: ["attack+1", "attack+2", "countdown", "dodge"],
+    tricks: ["scout", "sweep", "plum", "collar-tie"],
+  };
+  if (!sets[name]) return null;
+  const row = el("div", "cards");
+  for (const c of sets[name]) row.append(card(c));
+  return row;
 }
 
 // ---------------------------------------------------------------- help (seat's view only)

@@ -1,0 +1,75 @@
+"""The Knockdown guide: an attack said to be out of reach misses, one said to reach does, a
+Block ignores exactly the wounds its button names, and a Knockdown Test is taken against the
+wounds its hint names, when applied to a copy of the true state, under every option that
+changes them (the boxes' arenas and fighters, dice or tower); and the guidance tells nothing
+the seat cannot see (the deck, the rival's secret skill)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knockabout.core import get_game
+from knockabout.core.bot import SeatView
+from tests.conformance.guide_claims import check_game, names_for, no_leak
+from tests.games.knockdown.guide_claims import CHECKS
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {}, {"knockdown_test": "tower"}, {"boxes": ["nemesis"]}, {"boxes": ["siege_storm"]},
+    {"boxes": ["nemesis", "siege_storm", "tainted_grail"]},
+]
+
+
+def test_every_declared_claim_has_a_check() -> None:
+    guide = get_game("knockdown").guide()
+    assert guide is not None
+    assert set(guide.claims) == set(CHECKS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32), steps=st.integers(1, 250))
+def test_every_claim_holds_on_a_copy_of_the_true_state(options: dict[str, Any], seed: int, steps: int) -> None:
+    check_game("knockdown", options, seed, steps, CHECKS)
+
+
+def test_seeded_games_meet_every_claim() -> None:
+    seen: set[str] = set()
+    for options in OPTION_SETS:
+        for seed in range(3):
+            check_game("knockdown", options, seed, 500, CHECKS, seen)
+    assert seen == set(CHECKS), f"never made: {set(CHECKS) - seen}"
+
+
+@settings(max_examples=12, deadline=None)
+@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32))
+def test_the_guidance_tells_nothing_hidden(options: dict[str, Any], seed: int) -> None:
+    assert no_leak("knockdown", options, seed, 150) > 0
+
+
+def test_the_hand_limit_says_what_it_is_and_skills_carry_their_text() -> None:
+    g = get_game("knockdown")
+    guide = g.guide()
+    assert guide is not None
+    found = set()
+    for seed in range(30):
+        s = g.new_state({}, seed)
+        for step in range(600):
+            d = s.to_act()
+            if d is None:
+                break
+            got = guide.advise(SeatView(s, d.player), names_for(2))
+            if d.kind == "skill_draft":
+                assert all(a.detail for a in got.actions), "a skill's text is on its button"
+                found.add("draft")
+            if d.kind == "choose_card" and got.prompt.title == "Hand limit":
+                limit = s.hand_limit(d.player)
+                assert got.prompt.why == (f"You hold {len(s.hands[d.player])} cards and may keep {limit}. "
+                                          "Discard one.")
+                found.add("limit")
+            if found == {"draft", "limit"}:
+                return
+            legal = s.legal_actions()
+            s.apply(legal[(seed * 7 + step) % len(legal)])
+    raise AssertionError(f"only met {found}")
