@@ -9,6 +9,7 @@ from knockabout.cli import bench as bench_cmd
 from knockabout.cli import content as content_cmd
 from knockabout.cli import demo as demo_cmd
 from knockabout.cli import games as games_cmd
+from knockabout.cli import learn as learn_cmd
 from knockabout.cli import play as play_cmd
 from knockabout.cli import replay as replay_cmd
 from knockabout.cli import report as report_cmd
@@ -32,6 +33,9 @@ app.command("sim", help="Play many seeded bot games: win rates, ratings, game le
 app.command("report", help="Reopen saved sim or balance results; compare sim files; HTML report.")(report_cmd.report)
 app.command("bench", help="Measure each game's speed: steps/s, clone µs, ISMCTS iterations/s.")(bench_cmd.bench)
 app.command("play", help="Play a game in the terminal against bots or friends (hotseat).")(play_cmd.play)
+app.command("learn", help="Learn a game by playing its tutorial: one rule at a time, at a real table.")(
+    learn_cmd.learn
+)
 app.command("serve", help="Serve the web app: lobby, tables against bots or friends, replays.")(serve_cmd.serve)
 app.add_typer(balance_cmd.app, name="balance")
 app.command("schema", help="Print the JSON Schema of a game's view (what its renderers may read).")(

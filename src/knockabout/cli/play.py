@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import typer
 from rich.columns import Columns
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
@@ -151,6 +151,9 @@ class TerminalGame:
         self.at_screen: int | None = self.people[0] if len(self.people) == 1 else None
         self.shown = 0  # the table's event cursor: what the screen has narrated so far
         self.notice: Text | None = None  # shown once, under the log, on the next screen
+        first = table.first_player
+        self.opening = None if first is None else f"The cards are dealt: {self.names[first]} goes first."
+        """The log's first line (None: none)."""
 
     # -- output
     def _wipe(self) -> None:
@@ -189,7 +192,8 @@ class TerminalGame:
 
     def screen(self, seat: int) -> Update:
         """The whole screen for the person at ``seat``, drawn from the table's update for
-        that seat (and nothing else); returns that update."""
+        that seat (and nothing else); returns that update. Each part of it (``log``,
+        ``board``, ``hand``, ``prompt``, ``choices``) is drawn by :meth:`show`."""
         self._wipe()
         t = self.table
         up = t.updates_for(seat)
@@ -197,20 +201,20 @@ class TerminalGame:
         header = f"{t.game.name} · {self.names[seat]}"
         self.console.print(Rule(header))
         lines = self._lines([ev for _, ev in up.events])
-        if t.first_player is not None:
-            lines.insert(0, Text(f"The cards are dealt: {self.names[t.first_player]} goes first.", style="dim"))
+        if self.opening:
+            lines.insert(0, Text(self.opening, style="dim"))
         lines = lines[-LOG_LINES:]
         if lines:
-            self.console.print(Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
+            self.show("log", Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
         if self.notice is not None:
             self.console.print(self.notice)
             self.notice = None
-        self.console.print(self.renderer.board(view, self.names, seat))
-        self.console.print(self.renderer.hand(view, self.names, seat))
+        self.show("board", self.renderer.board(view, self.names, seat))
+        self.show("hand", self.renderer.hand(view, self.names, seat))
         d = up.decision
         challenge = up.challenge
         if d is not None and d.player == seat:
-            self._prompt(up)
+            self.show("prompt", self._prompt(up))
         if d is not None and d.player == seat and challenge is not None:
             self.console.print(self._challenge_view(challenge))
         elif d is not None and d.player == seat:
@@ -223,27 +227,26 @@ class TerminalGame:
                 Text(f"{i:>2}. ") + Text(words) + Text(f"  [{a}]", style="dim")
                 for i, (a, words) in enumerate(labels, 1)
             ]
-            if len(items) > 12:
-                self.console.print(Columns(items, column_first=True, padding=(0, 3)))
-            else:
-                for item in items:
-                    self.console.print(item)
+            self.show("choices", Columns(items, column_first=True, padding=(0, 3)) if len(items) > 12
+                      else Group(*items))
         self.shown = up.cursor
         return up
 
-    def _prompt(self, up: Update) -> None:
+    def show(self, part: str, renderable: RenderableType) -> None:
+        """Draw one part of the screen (a lesson frames the part its step speaks about)."""
+        self.console.print(renderable)
+
+    def _prompt(self, up: Update) -> RenderableType:
         """The decision in words: the guide's title, its line of why and its hints (else
         the decision's own prompt)."""
         g = up.guidance
         if g is None:
             if up.decision is not None and up.decision.prompt:
-                self.console.print(Text(up.decision.prompt, style="bold"))
-            return
+                return Text(up.decision.prompt, style="bold")
+            return Group()
         line = Text(g.prompt.title, style="bold")
         line.append(f"  {g.prompt.why}", style="")
-        self.console.print(line)
-        for h in g.hints:
-            self.console.print(Text(f"Hint: {h.text}", style="italic cyan"))
+        return Group(line, *(Text(f"Hint: {h.text}", style="italic cyan") for h in g.hints))
 
     @staticmethod
     def offered(up: Update) -> list[str]:

@@ -52,7 +52,7 @@ Source = Literal["view", "state", "legal", "decision", "events", "outcome"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
 class Check(_Strict):
