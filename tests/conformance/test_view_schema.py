@@ -7,12 +7,13 @@ renderer's JavaScript reads (see :mod:`tests.conformance.js_reads`) must be in t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from pydantic import TypeAdapter
 from typer.testing import CliRunner
 
 from knockabout.cli.main import app
@@ -21,6 +22,7 @@ from knockabout.core import KnockaboutError, game_ids, get_game
 from knockabout.core.protocol import Game
 from knockabout.core.view import View
 from tests.conformance.js_reads import unknown_reads, view_reads
+from tests.conformance.playouts import option_variants, played
 
 GAMES = game_ids()
 
@@ -42,6 +44,40 @@ def test_every_view_field_a_web_renderer_reads_is_in_the_schema(game_id: str) ->
     assert reads, f"{game_id}: found no view reads in its renderer (is the view still named `view`?)"
     missing = unknown_reads(game.view_type.json_schema(), reads)
     assert not missing, f"{game_id}'s web renderer reads view fields its schema lacks: {missing}"
+
+
+def _view_type(game_id: str) -> type[View]:
+    view_type = getattr(get_game(game_id), "view_type", None)
+    if view_type is None:
+        pytest.skip(f"{game_id} declares no typed view")
+    return view_type  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observe_returns_the_declared_view_type(game_id: str) -> None:
+    view_type = _view_type(game_id)
+    assert view_type.game_id == game_id
+    for cfg in option_variants(game_id):
+        s = get_game(game_id).new_state(cfg, 4)
+        for seat in (None, *range(s.num_players)):
+            view = s.observe(seat)
+            assert type(view) is view_type and isinstance(view, View), (cfg, seat)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_view_round_trips_through_its_json_schema(game_id: str) -> None:
+    """Along random playouts under every declared option choice, each seat's and a
+    spectator's view is valid against the view type's schema and reads back equal."""
+    view_type = _view_type(game_id)
+    adapter = TypeAdapter(view_type)
+    assert set(view_type.json_schema()["properties"]) == {f.name for f in fields(view_type)}
+    for seed, cfg in enumerate(option_variants(game_id), start=1):
+        for s in played(game_id, cfg, seed, 300)[::3]:
+            for seat in (None, *range(s.num_players)):
+                view = s.observe(seat)
+                data = view.to_json()
+                assert adapter.validate_python(data) == view, (cfg, seat)
+                assert data["game"] == game_id and json.loads(json.dumps(data)) == data
 
 
 # -- the checker itself, on a small view -------------------------------------------------

@@ -8,60 +8,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import TypeAdapter
 
 from knockabout.core.errors import ConfigError
 from knockabout.core.events import Event
-from knockabout.core.rng import Rng
-from knockabout.core.view import View
 from knockabout.games.nakmuay import GAME
 from knockabout.games.nakmuay.heuristic import HeuristicBot
-from knockabout.games.nakmuay.state import NakMuayState
 from knockabout.games.nakmuay.terminal import RENDERER
 from knockabout.games.nakmuay.view import KnownCard, NakMuayView, Pending
+from tests.conformance.playouts import played
 from tests.games.nakmuay.stacking import stacked
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _played(seed: int, players: int, steps: int) -> list[NakMuayState]:
-    s = GAME.new_state({"players": players}, seed)
-    rng = Rng(seed + 101)
-    out = [s.clone()]
-    for _ in range(steps):
-        if s.to_act() is None:
-            break
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
-        out.append(s.clone())
-    return out
-
-
-def test_observe_returns_the_declared_view_type() -> None:
-    assert GAME.view_type is NakMuayView
-    assert NakMuayView.game_id == GAME.id
-    s = GAME.new_state({"players": 3}, 4)
-    for seat in (None, 0, 1, 2):
-        view = s.observe(seat)
-        assert type(view) is NakMuayView
-        assert isinstance(view, View)
-
-
-@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4), (4, 5)])
-def test_every_view_round_trips_through_its_json_schema(seed: int, players: int) -> None:
-    adapter = TypeAdapter(NakMuayView)
-    schema = NakMuayView.json_schema()
-    assert set(schema["properties"]) == {f.name for f in fields(NakMuayView)}
-    for s in _played(seed, players, 400):
-        for seat in (None, *range(players)):
-            view = s.observe(seat)
-            data = view.to_json()
-            assert adapter.validate_python(data) == view
-            assert data["game"] == "nak-muay"
-
-
 def test_a_spectator_sees_no_hand_no_known_pile_and_no_legal_actions() -> None:
-    for s in _played(7, 3, 200):
+    for s in played(GAME.id, {"players": 3}, 7, 200):
         spectator = s.observe(None)
         assert spectator.seat is None
         assert spectator.hand is None and spectator.known_pile is None and spectator.legal is None
