@@ -20,10 +20,12 @@ would serve it) and give ``--server http://HOST:PORT``: the script then only pla
 load client can run on another machine and take none of the server's cores. Give
 ``--server-pid PID`` as well when the server runs on this machine, for its CPU and RSS
 columns (without it they show as ``-``). Start such a server with ``--create-rate off
---message-rate off`` (the people create tables and send messages far faster than a
-person would) and a long ``--grace``.
+--server-create-rate off --max-tables 1000000 --message-rate off`` (the people create
+tables and send messages far faster than a person would, and leave tables half played at
+each level's end) and a long ``--grace``.
 
-    knockabout serve --port 8765 --create-rate off --message-rate off --grace 86400 &
+    knockabout serve --port 8765 --create-rate off --server-create-rate off --max-tables 1000000 \\
+        --message-rate off --grace 86400 &
     .venv/bin/python benchmarks/load.py --server http://127.0.0.1:8765 --server-pid $! --levels 100
 
 Bounded: at most 1,000 tables and 600 s per level.
@@ -103,7 +105,7 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (os.environ.get("PYTHONPATH"), str(src)) if x))
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
-           "--message-rate", "off", "--finished-ttl", "5",
+           "--server-create-rate", "off", "--max-tables", "1000000", "--message-rate", "off", "--finished-ttl", "5",
            # a level's people leave their last tables half played: no stand-in bot takes them
            # over (it would go on playing them through the next level, as extra load)
            "--grace", "86400"]

@@ -3,9 +3,12 @@ spectators per table."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
@@ -84,11 +87,14 @@ def test_rates_are_read_or_refused_in_one_line() -> None:
         create_app(ServerSettings(create_rate="often"))
     result = CliRunner().invoke(cli, ["serve", "--create-rate", "often", "--port", "1"])
     assert result.exit_code == 2 and "'often' is not a rate" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--server-create-rate", "often", "--port", "1"])
+    assert result.exit_code == 2 and "'often' is not a rate" in result.output
 
 
 def test_serve_help_shows_the_limits() -> None:
     out = CliRunner().invoke(cli, ["serve", "--help"], env={"COLUMNS": "200"}).output
-    for option in ("--create-rate", "--message-rate", "--max-bot-tables", "--max-spectators", "--finished-ttl"):
+    for option in ("--create-rate", "--server-create-rate", "--max-tables", "--message-rate", "--max-bot-tables",
+                   "--max-spectators", "--finished-ttl"):
         assert option in out
 
 
@@ -182,3 +188,76 @@ def test_a_quick_bot_never_waits_behind_a_long_search(make_client: Any, monkeypa
             assert (table.version > 3 or table.over) and table.version >= 1 and not release.is_set()
         finally:
             release.set()
+
+
+def test_a_create_refused_as_invalid_does_not_count_against_the_address(make_client: Any) -> None:
+    invalid = [{"game": "no-such-game", "seats": ["me", "open"]},
+               {"game": "nak-muay", "seats": ["me", "wizard"]},
+               {"game": "nak-muay", "seats": ["me", "open"], "config": {"no_such_option": 1}},
+               {"game": "nak-muay", "seats": ["me", "me"]},
+               {"game": "nak-muay", "seats": ["me", "open"], "seed": 5}]
+    with make_client(create_rate="2/minute") as c:
+        for _ in range(3):
+            for body in invalid:
+                r = c.post("/api/tables", json=body)
+                assert r.status_code == 400, (body, r.status_code, r.json())
+        assert c.post("/api/tables", json=WAITING).status_code == 200
+        assert c.post("/api/tables", json=WAITING).status_code == 200, "the 15 invalid ones counted for nothing"
+        assert c.post("/api/tables", json=WAITING).status_code == 429
+
+
+def from_addresses(app: ASGIApp) -> ASGIApp:
+    """``app`` as reached from the address each request names in its ``x-address`` header
+    (the TestClient's own is always ``testclient``)."""
+
+    async def asgi(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            named = dict(scope["headers"]).get(b"x-address")
+            if named is not None:
+                scope = dict(scope, client=(named.decode(), 50000))
+        await app(scope, receive, send)
+
+    return asgi
+
+
+def test_new_tables_on_the_whole_server_are_limited_whatever_the_address(tmp_path: Path) -> None:
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'k.db'}", create_rate="2/minute",
+                                    server_create_rate="5/minute"))
+    with TestClient(from_addresses(app)) as c:
+        made = [c.post("/api/tables", json=WAITING, headers={"x-address": f"10.0.0.{n}"}).status_code
+                for n in range(8)]  # eight addresses, each well within its own rate
+        assert made == [200] * 5 + [429] * 3
+        r = c.post("/api/tables", json=WAITING, headers={"x-address": "10.0.0.99"})
+        assert r.status_code == 429
+        assert r.json() == {"error": "too many new tables on this server just now: at most 5 per minute from "
+                                     "everyone together; try again later"}
+        assert len(app.state.manager.tables) == 5, "nothing more was made"
+        # and an address's own rate still holds within the server's
+        assert c.post("/api/tables", json=WAITING, headers={"x-address": "10.0.0.0"}).status_code == 429
+
+
+def test_live_tables_are_capped_whoever_made_them(make_client: Any) -> None:
+    with make_client(create_rate="off", max_tables=3) as c:
+        for _ in range(3):
+            assert c.post("/api/tables", json=WAITING).status_code == 200
+        r = c.post("/api/tables", json=WAITING)
+        assert r.status_code == 429
+        assert r.json() == {"error": "this server already runs 3 tables (at most 3); try again when some have finished"}
+        bots = {"game": "nak-muay", "seats": ["random", "random"]}
+        assert c.post("/api/tables", json=bots).status_code == 429, "bot tables count too"
+        assert len(c.app.state.manager.tables) == 3
+
+
+def test_a_finished_table_leaves_room_under_the_cap(make_client: Any) -> None:
+    import time
+
+    with make_client(create_rate="off", max_tables=1) as c:  # (bots at full speed)
+        quick = c.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                            "config": {"max_turns": 2}}).json()
+        table = c.app.state.manager.get(quick["id"]).table
+        deadline = time.monotonic() + 30
+        while not table.over:
+            assert time.monotonic() < deadline, "the bots' game ended"
+            time.sleep(0.02)
+        assert c.post("/api/tables", json=WAITING).status_code == 200, "a finished table is not counted"
+        assert c.post("/api/tables", json=WAITING).status_code == 429

@@ -101,8 +101,8 @@ def test_a_server_started_elsewhere_is_played_and_measured_by_its_pid(tmp_path: 
         port = s.getsockname()[1]
     server = subprocess.Popen(
         [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{tmp_path / 'elsewhere.db'}", "--create-rate", "off", "--message-rate", "off",
-         "--grace", "86400", "--pace", "0.1", "--bot-delay", "0.2"],
+         "--db", f"sqlite:///{tmp_path / 'elsewhere.db'}", "--create-rate", "off", "--server-create-rate", "off",
+         "--max-tables", "1000000", "--message-rate", "off", "--grace", "86400", "--pace", "0.1", "--bot-delay", "0.2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         base = f"http://127.0.0.1:{port}"

@@ -49,6 +49,13 @@ def serve(
     message_rate: str = typer.Option(
         "30/second", "--message-rate", help="WebSocket messages per client address ('off': no limit)"
     ),
+    server_create_rate: str = typer.Option(
+        "600/minute", "--server-create-rate",
+        help="new tables on the whole server, every address together ('off': no limit)",
+    ),
+    max_tables: int = typer.Option(
+        2000, "--max-tables", min=1, help="live tables (not finished) at once, whoever made them"
+    ),
     max_bot_tables: int = typer.Option(
         20, "--max-bot-tables", min=0, help="live tables of bots only (no person seat) at once"
     ),
@@ -80,7 +87,7 @@ def serve(
     console = Console(highlight=False)
     folder = data_dir or default_data_dir()
     with friendly_errors():
-        for text in (create_rate, message_rate):
+        for text in (create_rate, message_rate, server_create_rate):
             rate(text)  # a rate that does not parse fails now, in one line
         store = Store(db, folder, writer=store_writer)  # fail now, in one line, on a bad database or writer
         where = store.url
@@ -89,7 +96,8 @@ def serve(
         db_url=db, data_dir=str(folder), store_writer=store_writer, bot_delay=bot_delay, bot_pace=pace,
         grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
-        max_bot_tables=max_bot_tables, max_spectators=max_spectators, bot_threads=bot_threads,
+        server_create_rate=server_create_rate, max_tables=max_tables, max_bot_tables=max_bot_tables,
+        max_spectators=max_spectators, bot_threads=bot_threads,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
         full_gc_every=full_gc_every,
     )

@@ -15,7 +15,8 @@ store, table manager) through a dependency; the lifespan below makes it.
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
 Limits (:mod:`.quotas`, set in :class:`ServerSettings`): new tables and messages per
-address, live bot-only tables, spectators per table; a refusal is HTTP 429, a WebSocket
+address, new tables on the whole server, live tables and live bot-only tables, spectators
+per table; a refusal is HTTP 429, a WebSocket
 error message, or a close with code 4429.
 """
 
@@ -47,13 +48,14 @@ from knockabout.store import Store
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
-    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards)  # a bad rate fails here, before serving
+    # a bad rate fails here, before serving
+    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate)
     replay_cache = ReplayCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
-        manager = Manager(cfg, store)
+        manager = Manager(cfg, store, quotas)
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager)
         app.state.server = server
         app.state.store = store  # (the parts tests and tools reach for by name)

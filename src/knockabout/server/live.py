@@ -36,7 +36,7 @@ from knockabout.core.rng import fresh_seed
 from knockabout.server.bot_pools import BotPools
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.pacing import TurnGate
-from knockabout.server.quotas import LimitReached
+from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import shard_id, shard_of, share
 from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
@@ -398,10 +398,13 @@ def stored_seats(table: Table, tokens: list[str | None], invites: list[str | Non
 class Manager:
     """Every live table of one server."""
 
-    def __init__(self, settings: ServerSettings, store: Store) -> None:
+    def __init__(self, settings: ServerSettings, store: Store, quotas: Quotas | None = None) -> None:
         self.settings = settings
         self.store = store
+        # the creation rates (per address and the server's); messages are the app's to count
+        self.quotas = quotas or Quotas(settings.create_rate, None, settings.shards, settings.server_create_rate)
         self.tables: dict[str, LiveTable] = {}
+        self._making = 0  # tables past the caps and being stored, not yet in self.tables
         self._leaving: dict[str, asyncio.TimerHandle] = {}
         # bots think in bounded pools shared by all tables: threads, or processes for searches
         self.thinkers = BotPools(settings.bot_threads, settings.bot_processes, settings.slow_thinking)
@@ -421,25 +424,20 @@ class Manager:
         return table
 
     async def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
-               seed: int | None = None, *, listed: bool = True) -> tuple[LiveTable, int | None, str | None]:
+               seed: int | None = None, *, listed: bool = True,
+               address: str | None = None) -> tuple[LiveTable, int | None, str | None]:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
         further people join through ``open`` seats, or an ``invite`` seat's link (the codes
         are in :attr:`LiveTable.new_invites` until the creator has been answered).
         ``listed=False`` keeps the table out of the public lobby (its id is then ~125 bits,
-        so only its link finds it)."""
+        so only its link finds it). The request is checked first, then the server's caps
+        (live tables, live bot-only tables), and only a table that will be made counts
+        against the creation rates (``address``'s, and the whole server's)."""
         await self.arrivals.enter()  # (see .pacing)
         game = get_game(game_id)
         if not seat_texts:
             raise ConfigError("a table needs seats (me, open or a bot level for each)")
         seats = [parse_seat(t, game.id) for t in seat_texts]
-        if all(s.kind == "bot" for s in seats):
-            running = sum(1 for t in self.tables.values() if t.bots_only() and not t.table.over)
-            cap = share(self.settings.max_bot_tables, self.settings.shards)
-            if running >= cap:
-                whole = self.settings.max_bot_tables
-                held = (f"{running} tables of bots only (at most {whole})" if self.settings.shards == 1 else
-                        f"{running} tables of bots only in this worker (its share of the server's {whole})")
-                raise LimitReached(f"this server already runs {held}; wait for one to finish or take a seat")
         persons = [i for i, s in enumerate(seats) if s.kind == "person"]
         if len(persons) > 1:
             raise ConfigError("only one seat may be 'me' (yours); make the others 'open' for friends to join")
@@ -452,6 +450,8 @@ class Manager:
         game.make_config(cfg)
         if seed is not None and any(s.kind == "empty" for s in seats):
             raise ConfigError("a chosen seed gives away the deal: it is only allowed at a table without open seats")
+        self._check_caps(bots_only=all(s.kind == "bot" for s in seats))
+        self.quotas.check_create(address)
         mine = persons[0] if persons else None
         if mine is not None:
             seats[mine].name = clean_name(name) or f"Player {mine + 1}"
@@ -474,11 +474,15 @@ class Manager:
                          think_floors=self.think_floors, on_finished=self._finished,
                          thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
         live.new_invites = codes
-        await self.store.commit(create_op(StoredTable(
-            id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
-            seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
-            content_hash=game.content_hash(), listed=listed,
-        )), *live.clock_ops())
+        self._making += 1
+        try:
+            await self.store.commit(create_op(StoredTable(
+                id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
+                seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
+                content_hash=game.content_hash(), listed=listed,
+            )), *live.clock_ops())
+        finally:
+            self._making -= 1
         if mine is not None:
             live.gone_since[mine] = self.settings.clock()
         self.tables[table_id] = live
@@ -487,6 +491,23 @@ class Manager:
         table.restart_clock()
         live.start()
         return live, mine, token
+
+    def _check_caps(self, bots_only: bool) -> None:
+        """Refuse (:class:`LimitReached`) a new table past the server's cap on live tables,
+        or on live tables of bots only (each worker of ``serve --workers`` its share)."""
+        s = self.settings
+        running = self._making + sum(1 for t in self.tables.values() if not t.table.over)
+        if running >= share(s.max_tables, s.shards):
+            held = (f"{running} tables (at most {s.max_tables})" if s.shards == 1 else
+                    f"{running} tables in this worker (its share of the server's {s.max_tables})")
+            raise LimitReached(f"this server already runs {held}; try again when some have finished")
+        if not bots_only:
+            return
+        running = sum(1 for t in self.tables.values() if t.bots_only() and not t.table.over)
+        if running >= share(s.max_bot_tables, s.shards):
+            held = (f"{running} tables of bots only (at most {s.max_bot_tables})" if s.shards == 1 else
+                    f"{running} tables of bots only in this worker (its share of the server's {s.max_bot_tables})")
+            raise LimitReached(f"this server already runs {held}; wait for one to finish or take a seat")
 
     async def rematch(self, live: LiveTable, token: str | None) -> tuple[LiveTable, int | None, str | None]:
         """A finished table played again by the person holding ``token``: same game, options

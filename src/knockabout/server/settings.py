@@ -24,6 +24,10 @@ class ServerSettings:
     finished_ttl: float = 600.0  # a finished table stays in memory this long, then the store serves it
     create_rate: str | None = "30/minute"  # new tables per address ("off": no limit)
     message_rate: str | None = "30/second"  # WebSocket messages per address
+    # new tables on the whole server, every address together ("off": no limit); with the
+    # per-address rate alone, many addresses (a botnet, or a loopback's 127.0.0.0/8) were unbounded
+    server_create_rate: str | None = "600/minute"
+    max_tables: int = 2000  # live tables (not finished) at once, whoever made them
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
     bot_moves_per_turn: int = BOT_MOVES_PER_TURN  # bot moves and timeouts started per turn of the event loop

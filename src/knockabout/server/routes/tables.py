@@ -48,9 +48,9 @@ class Rematch(BaseModel):
 
 @router.post("/api/tables")
 async def create(body: CreateTable, request: Request, server: Server) -> dict[str, Any]:
-    server.quotas.check_create(client_address(request))
+    # (the manager checks the request and the caps first, then counts the table against the rates)
     live, seat, token = await server.manager.create(body.game, body.seats, body.config, body.name, body.seed,
-                                                    listed=body.listed)
+                                                    listed=body.listed, address=client_address(request))
     invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
     live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
     return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
