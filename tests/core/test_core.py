@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from knockabout.core import (
     ActionParseError,
     ActionSpace,
+    ConfigError,
     GameRecord,
     IllegalActionError,
     Match,
@@ -121,3 +122,19 @@ def test_a_record_seed_outside_the_generators_range_is_one_clear_error(seed: obj
     rec = Match("nak-muay", {"players": 2}, 3).record.to_dict()
     with pytest.raises(ReplayError, match="'seed' must be"):
         GameRecord.from_dict({**rec, "seed": seed})
+
+
+def test_an_invalid_configuration_lists_at_most_ten_things_and_counts_the_rest() -> None:
+    game = get_game("nak-muay")
+    with pytest.raises(ConfigError) as unknown:
+        game.make_config({f"k{i}": 1 for i in range(3000)})
+    text = str(unknown.value)
+    assert "no such options: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 and 2,990 more" in text
+    assert "k10" not in text and len(text) < 300
+    with pytest.raises(ConfigError) as long_names:
+        game.make_config({"x" * 5000: "y" * 5000, "max_turns": "z" * 5000})
+    text = str(long_names.value)
+    assert len(text) < 400 and "no such option: xxx" in text and "max_turns:" in text and "…" in text
+    with pytest.raises(ConfigError) as one:  # one wrong value: said as before, with the options
+        game.make_config({"max_turns": "abc"})
+    assert "max_turns: " in str(one.value) and "(got 'abc')" in str(one.value) and "(options: players" in str(one.value)

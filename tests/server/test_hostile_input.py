@@ -260,6 +260,16 @@ def test_http_refusals_all_have_one_shape(make_client: Any) -> None:
             assert set(r.json()) == {"error"} and words in r.json()["error"], r.json()
 
 
+def test_a_config_naming_thousands_of_unknown_options_gets_a_short_answer(make_client: Any) -> None:
+    config = {f"option_{i}": i for i in range(3000)}  # a 60 KB request
+    with make_client() as c:
+        r = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "open"], "config": config})
+    assert r.status_code == 400
+    assert len(r.content) < 600, len(r.content)
+    assert "no such options: option_0, option_1," in r.json()["error"]
+    assert "option_9 and 2,990 more" in r.json()["error"]
+
+
 def test_a_message_waiting_for_the_table_whose_sender_has_gone_ends_quietly(
         make_client: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
@@ -96,18 +96,33 @@ class Outcome:
 C = TypeVar("C", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
 
+LISTED: Final = 10
+"""The most items an error message lists (of unknown keys, of problems): a request naming
+thousands of them gets an answer of a few hundred bytes, not one as large again."""
 
 
-def validation_problems(exc: ValidationError, top: str) -> list[str]:
+def validation_problems(exc: ValidationError, top: str, key: str = "option") -> list[str]:
     """One line per problem of a pydantic validation error, each naming its field (a dotted
-    path; ``top`` when the whole input is wrong) and, for a short wrong value, the value."""
+    path; ``top`` when the whole input is wrong) and, for a short wrong value, the value.
+    Unknown top-level keys are named together (``no such options: a, b``); at most
+    :data:`LISTED` keys and :data:`LISTED` problems are listed, then how many more, and each
+    name and value repeated is clipped to 40 characters."""
     problems = []
+    unknown = []  # keys the model does not have, named together
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or top
+        if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+            unknown.append(_clipped(str(err["loc"][0])))
+            continue
+        where = _clipped(".".join(str(p) for p in err["loc"]) or top)
         given = err.get("input")
-        shown = f" (got {given!r})" if err["type"] != "missing" and isinstance(given, str | int | float) else ""
+        shown = (f" (got {_clipped(repr(given))})"
+                 if err["type"] != "missing" and isinstance(given, str | int | float) else "")
         msg = err["msg"].removeprefix("Value error, ")
         problems.append(f"{where}: {msg}{shown}")
+    if unknown:
+        problems.insert(0, f"no such {key}{'s' if len(unknown) > 1 else ''}: {_first_of(unknown)}")
+    if len(problems) > LISTED:
+        problems[LISTED:] = [f"and {len(problems) - LISTED:,} other problems"]
     return problems
 
 
@@ -157,6 +172,35 @@ def plain_problem(model: type[BaseModel], err: Mapping[str, Any]) -> str:
         case _:
             msg = str(err.get("msg", "is not valid")).removeprefix("Value error, ")
             return f"{title}: {msg[:1].lower()}{msg[1:]}" + ("" if msg.endswith(".") else ".")
+
+
+def plain_problems(model: type[BaseModel], exc: ValidationError) -> str:
+    """The problems of a configuration in a player's words (:func:`plain_problem` each),
+    unknown options named together and at most :data:`LISTED` sentences, then how many more."""
+    def unknown_key(err: Mapping[str, Any]) -> bool:
+        return err["type"] == "extra_forbidden" and len(err["loc"]) == 1
+
+    errors = exc.errors()
+    unknown = [_clipped(option_title(model, str(err["loc"][0]))) for err in errors if unknown_key(err)]
+    lines = [plain_problem(model, err) for err in errors if not unknown_key(err)]
+    if len(unknown) == 1:
+        lines.insert(0, f"{unknown[0]} is not an option of this game.")
+    elif unknown:
+        lines.insert(0, f"These are not options of this game: {_first_of(unknown)}.")
+    if len(lines) > LISTED:
+        lines[LISTED:] = [f"And {len(lines) - LISTED:,} other problems."]
+    return " ".join(lines)
+
+
+def _clipped(text: str, most: int = 40) -> str:
+    """``text``, cut to ``most`` characters (an error repeats what it was given)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _first_of(items: Sequence[str]) -> str:
+    """The first :data:`LISTED` of ``items`` joined, then ``and 2,990 more``."""
+    shown = ", ".join(items[:LISTED])
+    return shown if len(items) <= LISTED else f"{shown} and {len(items) - LISTED:,} more"
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
@@ -367,7 +411,7 @@ class Game(ABC, Generic[C]):
             raise ConfigError(
                 f"{self.id}: invalid configuration: " + "; ".join(validation_problems(exc, "config"))
                 + f" (options: {known})",
-                plain=" ".join(plain_problem(model, err) for err in exc.errors()),
+                plain=plain_problems(model, exc),
             ) from None
 
     @abstractmethod
@@ -402,7 +446,7 @@ class Game(ABC, Generic[C]):
             return model.model_validate(dict(arrangement))
         except ValidationError as exc:
             raise ConfigError(
-                f"{self.id}: invalid arrangement: " + "; ".join(validation_problems(exc, "arrangement"))
+                f"{self.id}: invalid arrangement: " + "; ".join(validation_problems(exc, "arrangement", "field"))
             ) from None
 
     state_type: ClassVar[type[State] | None] = None

@@ -164,7 +164,7 @@ def parse_scenario(game: Game[Any], text: str, source: str) -> Scenario:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ContentError(f"{source}: " + "; ".join(validation_problems(exc, "scenario"))) from None
+        raise ContentError(f"{source}: " + "; ".join(validation_problems(exc, "scenario", "field"))) from None
     try:
         cfg = game.make_config(scenario.config)
     except KnockaboutError as exc:
