@@ -16,7 +16,7 @@ from knockabout.core.rng import Rng
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.guards import MAX_BODY_BYTES, MAX_MESSAGE_CHARS
 from knockabout.server.protocol import server_config
-from tests.server.conftest import GAMES, free_port, receive, receive_until, uvicorn_running
+from tests.server.conftest import GAMES, free_port, my_turn, receive, receive_until, uvicorn_running
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -375,3 +375,29 @@ def test_a_text_frame_that_is_not_utf8_closes_1007_with_one_warning_and_no_trace
     warnings = [r for r in kept.records if r.levelno == logging.WARNING]
     assert len(warnings) <= sockets
     assert all("\n" not in r.getMessage() and "not UTF-8" in r.getMessage() for r in warnings), warnings
+
+
+@pytest.mark.parametrize("form", ["bool", "string", "float", "exponent", "list"])
+def test_a_version_that_is_not_a_json_integer_is_refused(make_client: Any, form: str) -> None:
+    with make_client(bot_delay=600.0) as c:
+        made = c.post("/api/tables", json={"game": "knockback", "seats": ["me", "random"], "name": "A"}).json()
+        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            mine = receive_until(ws, my_turn(0))
+            n = mine["version"]
+            if form == "bool" and n > 1:
+                pytest.skip("(the bot made more than one move first: no boolean reads as this version)")
+            version = {"bool": "true" if n == 1 else "false", "string": f'"{n}"', "float": f"{n}.0",
+                       "exponent": f"{n}e0", "list": f"[{n}]"}[form]
+            action = json.dumps(mine["legal"][0])
+            before = snapshot(c, made["id"])
+            for message in (f'{{"type": "act", "action": {action}, "version": {version}}}',
+                            f'{{"type": "answer", "answer": ["c1"], "version": {version}}}'):
+                ws.send_text(message)
+                reply = receive(ws)
+                assert reply["type"] == "error" and "version" in reply["message"], reply
+                assert "nothing changed" in reply["message"]
+            assert snapshot(c, made["id"]) == before
+            ws.send_text(f'{{"type": "act", "action": {action}, "version": {n}}}')
+            assert receive_until(ws, lambda m: m["type"] in ("update", "error"))["type"] == "update", \
+                "the same action with the integer version is taken"
