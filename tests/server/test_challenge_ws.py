@@ -37,6 +37,8 @@ def test_the_puzzle_comes_with_the_sync_only_to_the_tested_seat_and_on_request(
         sync = hello(ws, token)
         ch = sync["challenge"]
         assert ch["kind"] == "tower" and len(ch["cubes"]) == sync["view"]["pending"]["cubes"] and ch["limit"] == 10
+        # the only thing the seat may send is an answer: no action is offered (they would be dead buttons)
+        assert sync["legal"] == [] and sync["view"]["legal"] is None
         ws.send_json({"type": "challenge"})
         again = receive_until(ws, lambda m: m["type"] == "challenge")
         assert again["challenge"]["id"] == ch["id"] and again["version"] == sync["version"]

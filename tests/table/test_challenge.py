@@ -36,6 +36,21 @@ def test_the_challenged_person_alone_gets_a_puzzle_of_all_their_wound_cubes(cloc
     assert t.updates_for(0).challenge["left"] == 6.0  # type: ignore[index]
 
 
+def test_a_judged_seat_is_offered_no_actions_only_its_challenge(clock: FakeClock) -> None:
+    t = tower_table(clock)
+    up = t.updates_for(0)
+    assert up.my_decision and up.challenge is not None
+    assert up.legal == () and up.view.to_json()["legal"] is None, "tower:pass/fail are never taken from a person"
+    assert {a.text for a in t._state.legal_actions()} == {"tower:pass", "tower:fail"}, "(the game's own, for bots)"
+    t.set_away(0, True)  # a stand-in bot plays the seat: the verdict is its to choose
+    assert t.updates_for(0).legal == ("tower:pass", "tower:fail")
+    t.set_away(0, False)
+    clock.advance(5)
+    t.answer(0, solution(t.updates_for(0).challenge or {}), t.version)
+    after = t.updates_for(0)
+    assert after.view.to_json()["legal"] == (list(after.legal) if after.my_decision else None)
+
+
 def test_a_right_answer_in_time_records_a_judged_pass(clock: FakeClock) -> None:
     t = tower_table(clock)
     ch = t.updates_for(0).challenge

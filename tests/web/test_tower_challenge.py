@@ -37,6 +37,8 @@ def test_a_person_passes_the_tower_by_clicking_the_cubes_in_order(tower: Any, br
     server, table_id, token, shots = tower
     ctx, page = _open(server, browser, table_id, token)
     assert page.locator("#actions").count() == 0, "no button may claim a pass"
+    # the frame offers no actions (only the challenge), and the page still says it is this seat's move
+    assert page.locator("#challenge").count() == 1 and page.title().startswith("● Your move")
     assert "You have" in page.inner_text("#timer")
     n = page.locator("#tower-field button").count()
     assert n >= 2

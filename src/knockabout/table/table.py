@@ -65,7 +65,7 @@ from knockabout.table.challenge import Challenge, check_shape
 from knockabout.table.seats import Seat, standin_level
 from knockabout.table.thinking import FLOOR_MEMORY, THINK_SHARE, PlanKey, Thought
 from knockabout.table.undo import public_and_deterministic
-from knockabout.table.update import Update
+from knockabout.table.update import Update, without_choices
 
 log = logging.getLogger(__name__)
 
@@ -577,10 +577,14 @@ class Table:
         since = min(max(cursor, 0), len(self._events))
         d = state.to_act()
         mine = seat is not None and d is not None and d.player == seat
+        view = self._view(seat)
+        if mine and seat is not None and self.judged(seat):  # it answers a challenge: no actions to offer
+            mine = False
+            view = without_choices(view)
         return Update(
             seat=seat,
             version=self.version,
-            view=self._view(seat),
+            view=view,
             events=tuple((s, e) for s, e in self._events[since:] if e.visible(seat)),
             decision=d,
             legal=tuple(a.text for a in state.legal_actions()) if mine else (),

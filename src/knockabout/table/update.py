@@ -8,7 +8,7 @@ in exactly one place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from knockabout.core.events import Event
@@ -27,7 +27,9 @@ class Update:
     (empty otherwise); ``challenge`` is the open puzzle when the table judges this
     seat's decision (see :mod:`knockabout.table.challenge`); ``guidance`` is what the
     game tells the deciding seat about its decision (None for other seats, or a game
-    without a guide).
+    without a guide). A judged seat is offered no actions, neither in ``legal`` nor in
+    its view's own ``legal`` field (see :func:`without_choices`): the table takes only an
+    answer from it, and the game's verdict actions would be dead buttons.
     """
 
     seat: int | None
@@ -46,3 +48,13 @@ class Update:
     def my_decision(self) -> bool:
         """Whether ``seat`` must decide now."""
         return self.seat is not None and self.decision is not None and self.decision.player == self.seat
+
+
+def without_choices(view: View) -> View:
+    """``view`` with its ``legal`` field (a game view's list of the viewer's legal actions,
+    see :class:`~knockabout.core.encoding.FramedView`) emptied to None, for a seat whose
+    decision the table judges; a view without that field as it is."""
+    if getattr(view, "legal", None) is not None and is_dataclass(view) and any(f.name == "legal" for f in fields(view)):
+        emptied: View = replace(view, legal=None)
+        return emptied
+    return view

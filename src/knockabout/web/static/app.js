@@ -204,7 +204,8 @@ function connect(id, token) {
     // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
     const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
     const d = cur.decision;
-    const mine = !!(d && (cur.legal || []).length && d.player === cur.seat && t.status === "playing");
+    // (a judged decision offers no actions, only its challenge)
+    const mine = !!(d && ((cur.legal || []).length || challenge) && d.player === cur.seat && t.status === "playing");
     const words = mine ? decisionWords(cur, rend, { seat: cur.seat, names: nm, myMove: true }) : null;
     rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge, label: labeller(words),
       answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
