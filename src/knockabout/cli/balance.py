@@ -163,20 +163,21 @@ def report(result: BalanceRun, console: Console, *, out: Path | None = None, htm
             out.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
         except OSError as exc:
             raise ResultsError(f"cannot write {out}: {exc.strerror}") from None
-        console.print(f"report written to {out}")
+        console.print(f"report written to {out}", markup=False)
     if html is not None:
         text = html_report.balance_page(result.meta, data)
         try:
             html.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise ResultsError(f"cannot write {html}: {exc.strerror}") from None
-        console.print(f"HTML report written to {html}")
+        console.print(f"HTML report written to {html}", markup=False)
     if tables is not None:
         balance_tables.write_tables(tables, data, result.meta)
-        console.print(f"report numbers written to {tables}")
+        console.print(f"report numbers written to {tables}", markup=False)
     if save is not None:
         result.save(save)
-        console.print(f"every match saved to {save}; reopen with: knockabout report {save} --html report.html")
+        console.print(f"every match saved to {save}; reopen with: knockabout report {save} --html report.html",
+                      markup=False)
 
 
 def _until_lines(until: dict[str, Any]) -> list[str]:
@@ -233,4 +234,4 @@ def compare(
                 out.write_text(text + "\n", encoding="utf-8")
             except OSError as exc:
                 raise ResultsError(f"cannot write {out}: {exc.strerror}") from None
-            console.print(f"comparison written to {out}")
+            console.print(f"comparison written to {out}", markup=False)

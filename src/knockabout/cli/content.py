@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from knockabout.cli.errors import fail
 from knockabout.core.errors import KnockaboutError
@@ -67,27 +68,27 @@ def validate(
     bad = 0
     for path in _expand(files):
         if path.is_dir():
-            console.print(f"[red]✗[/] {path}: a folder with no content files (*.toml) in it or below it")
+            console.print(f"[red]✗[/] {escape(str(path))}: a folder with no content files (*.toml) in it or below it")
             bad += 1
             continue
         if not path.is_file():
-            console.print(f"[red]✗[/] {path}: no such file")
+            console.print(f"[red]✗[/] {escape(str(path))}: no such file")
             bad += 1
             continue
         try:
             g = get_game(game or _game_of(path))
         except (_Unreadable, KnockaboutError) as exc:
-            console.print(f"[red]✗[/] {path}: {exc}")
+            console.print(f"[red]✗[/] {escape(str(path))}: {escape(str(exc))}")
             bad += 1
             continue
         problems = g.validate_content(path)
         if problems:
             bad += 1
-            console.print(f"[red]✗[/] {path} ({g.id}): {len(problems)} problem(s)")
+            console.print(f"[red]✗[/] {escape(str(path))} ({g.id}): {len(problems)} problem(s)")
             for p in problems:
-                console.print(f"   - {p}")
+                console.print(f"   - {escape(p)}")
         else:
-            console.print(f"[green]✓[/] {path} ({g.id}): valid")
+            console.print(f"[green]✓[/] {escape(str(path))} ({g.id}): valid")
     if bad:
         raise typer.Exit(1)
 
@@ -151,5 +152,6 @@ def new(
         dest.write_bytes(src.read_bytes())
     except OSError as exc:
         raise fail(f"cannot write {dest}: {exc.strerror}") from None
-    console.print(f"[green]✓[/] wrote {dest}: a commented {g.name} example to edit (its comments say how to use it)")
-    console.print(f"Check it after editing with: knockabout content validate {dest}")
+    console.print(f"[green]✓[/] wrote {escape(str(dest))}: a commented {g.name} example to edit"
+                  " (its comments say how to use it)")
+    console.print(f"Check it after editing with: knockabout content validate {escape(str(dest))}")

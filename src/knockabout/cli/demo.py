@@ -85,7 +85,7 @@ def demo(
     console.print(Rule("result"))
     console.print(teller.result(played.outcome))
     again = shlex.join(["knockabout", "demo", g.id, *_replay_args(n, seed, bots, option)])
-    console.print(f"{played.decisions} decisions. Watch this game again: {again}", soft_wrap=True)
+    console.print(f"{played.decisions} decisions. Watch this game again: {again}", soft_wrap=True, markup=False)
     if record is None:
         console.print("Add --record FILE to save it for `knockabout replay FILE`.", style="dim")
         return

@@ -8,6 +8,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from knockabout.core.errors import KnockaboutError
 
@@ -18,7 +19,9 @@ err_console = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    """Print ``message`` as one error line (as it is: brackets in it, such as an install hint's
+    ``knockabout[plots]``, are text, not Rich markup) and give the exit to raise."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 

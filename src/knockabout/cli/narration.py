@@ -65,7 +65,7 @@ class Narrator:
 
     def first(self, player: int | None) -> None:
         if player is not None:
-            self.console.print(f"{self.names[player]} goes first.")
+            self.console.print(f"{self.names[player]} goes first.", markup=False)
 
     def events(self, events: Iterable[Event]) -> None:
         for ev in events:

@@ -199,7 +199,7 @@ class TerminalGame:
         up = t.updates_for(seat)
         view = up.view
         header = f"{t.game.name} · {self.names[seat]}"
-        self.console.print(Rule(header))
+        self.console.print(Rule(Text(header)))  # (a name is text, never markup)
         lines = self._lines([ev for _, ev in up.events])
         if self.opening:
             lines.insert(0, Text(self.opening, style="dim"))
@@ -541,4 +541,4 @@ def play(
             record.write_text(kept.to_json(indent=1), encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc.strerror}") from None
-        console.print(f"Record written to {record} (replay it with: knockabout replay {record}).")
+        console.print(f"Record written to {record} (replay it with: knockabout replay {record}).", markup=False)

@@ -60,7 +60,7 @@ def replay(
     if out is None:
         d = state.to_act()
         who = names[d.player] if d is not None else "nobody"
-        console.print(f"Unfinished: {who} to decide ({d.kind if d is not None else ''}).")
+        console.print(f"Unfinished: {who} to decide ({d.kind if d is not None else ''}).", markup=False)
     else:
         console.print(teller.result(out))
     console.print(f"{len(record.actions)} actions replayed exactly.", style="dim")

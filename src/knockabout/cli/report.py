@@ -63,7 +63,7 @@ def report(
                     html.write_text(html_report.sim_page(s, [g.length for g in results.games]), encoding="utf-8")
                 except OSError as exc:
                     raise ResultsError(f"cannot write {html}: {exc.strerror}") from None
-                console.print(f"HTML report written to {html}")
+                console.print(f"HTML report written to {html}", markup=False)
         if len(summaries) > 1:
             t = Table(title="comparison (win rate, 95% Wilson)")
             t.add_column("bot / seat")

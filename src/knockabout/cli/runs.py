@@ -92,7 +92,7 @@ def interrupted(exc: RunInterrupted, console: Console) -> typer.Exit:
         highlight=False,
     )
     if exc.checkpoint is not None:
-        console.print(f"Resume with: {_resume_command(exc.checkpoint)}", highlight=False, soft_wrap=True)
+        console.print(f"Resume with: {_resume_command(exc.checkpoint)}", highlight=False, soft_wrap=True, markup=False)
     return typer.Exit(130)
 
 

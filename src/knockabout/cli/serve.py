@@ -104,7 +104,7 @@ def serve(
     sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
     for line in where_to_open(host, port):
         console.print(line)
-    console.print(f"games are kept in {where}", style="dim")
+    console.print(f"games are kept in {where}", style="dim", markup=False)
     if workers > 1:
         console.print(f"{workers} server processes share the tables", style="dim")
         logging.basicConfig(level=logging.WARNING, format="knockabout: %(message)s")

@@ -143,7 +143,7 @@ def sim(
         render_until(results.meta.get("until_ci"), console)
         if out is not None:
             results.save(out)
-            console.print(f"Results saved to {out}; reopen with: knockabout report {out}")
+            console.print(f"Results saved to {out}; reopen with: knockabout report {out}", markup=False)
 
 
 def render_until(info: dict[str, Any] | None, console: Console) -> None:
