@@ -138,3 +138,15 @@ def test_an_invalid_configuration_lists_at_most_ten_things_and_counts_the_rest()
     with pytest.raises(ConfigError) as one:  # one wrong value: said as before, with the options
         game.make_config({"max_turns": "abc"})
     assert "max_turns: " in str(one.value) and "(got 'abc')" in str(one.value) and "(options: players" in str(one.value)
+
+
+def test_the_player_words_of_an_invalid_configuration_are_capped_too() -> None:
+    game = get_game("nak-muay")
+    with pytest.raises(ConfigError) as unknown:
+        game.make_config({f"k{i}": 1 for i in range(3000)} | {"max_turns": -5})
+    plain = unknown.value.plain
+    assert plain.startswith("These are not options of this game: K0, K1,") and "and 2,990 more." in plain
+    assert len(plain) < 400, len(plain)
+    with pytest.raises(ConfigError) as one:
+        game.make_config({"colour": "red"})
+    assert one.value.plain == "Colour is not an option of this game."

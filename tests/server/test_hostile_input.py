@@ -266,8 +266,9 @@ def test_a_config_naming_thousands_of_unknown_options_gets_a_short_answer(make_c
         r = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "open"], "config": config})
     assert r.status_code == 400
     assert len(r.content) < 600, len(r.content)
-    assert "no such options: option_0, option_1," in r.json()["error"]
-    assert "option_9 and 2,990 more" in r.json()["error"]
+    # (the answer is in a player's words, see KnockaboutError.plain)
+    assert "not options of this game: Option 0, Option 1," in r.json()["error"]
+    assert "Option 9 and 2,990 more" in r.json()["error"]
 
 
 def test_a_message_waiting_for_the_table_whose_sender_has_gone_ends_quietly(
