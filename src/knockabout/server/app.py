@@ -6,6 +6,7 @@
   tables    POST /api/tables, GET /api/tables/{id}, POST .../join, .../rematch
   play      WS /ws/tables/{id} (a seat's or a spectator's connection)
   replays   GET /api/tables/{id}/replay/{step}, /api/tables/{id}/record
+  learn     GET /learn/{game}, POST /api/learn/{game} (a game's tutorial, one input at a time)
   pages     GET /, /t/{id}, /replay/{id}, /games/{game}/renderer.js (and /static)
 
 Each route's own module lists what it takes and answers. The routers share the running
@@ -39,7 +40,7 @@ from knockabout.server.guards import BodyLimit, first_problem, install_error_han
 from knockabout.server.live import Manager
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.replays import ReplayCache
-from knockabout.server.routes import lobby, pages, play, replays, tables
+from knockabout.server.routes import learn, lobby, pages, play, replays, tables
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
 from knockabout.store import Store
@@ -81,7 +82,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
     install_refusals(app)
-    for routes in (lobby, tables, play, replays, pages):
+    for routes in (lobby, tables, play, replays, learn, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

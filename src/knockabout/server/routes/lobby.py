@@ -3,6 +3,7 @@ public list of recent tables.
 
   GET  /api/games                       games, their options and the bot levels, with each
                                         game's lobby info (summary, length, option choices)
+                                        and whether it has a tutorial
   GET  /api/games/{game}/rules          the game's rules page rendered to HTML
   GET  /api/tables                      recent listed tables
 """
@@ -34,7 +35,7 @@ async def games() -> dict[str, Any]:
         info = g.lobby()
         out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
                     "default_players": g.facts.default_players, "options": options,
-                    "lobby": None if info is None else info.to_dict()})
+                    "lobby": None if info is None else info.to_dict(), "tutorial": g.tutorial is not None})
     return {"games": out, "bots": list(LEVELS)}
 
 

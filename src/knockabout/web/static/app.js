@@ -7,6 +7,7 @@
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
 import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
 import { installTips, openRules } from "./help.js";
+import { lessonLink } from "./learn.js";
 import { lobby } from "./lobby.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 import { applyPatch } from "./vendor/fast-json-patch/core.mjs";
@@ -97,7 +98,10 @@ async function tablePage(id) {
     h("p", {}, h("button", { id: "watch", onclick: () => connect(id, null) }, "Watch as a spectator"))));
 }
 
-function connect(id, token) {
+// `link`: where the table's messages come from and where moves go (none: the table's WebSocket);
+// a lesson's link (learn.js) posts each input and draws the step panel after every redraw.
+function connect(id, token, link = null) {
+  const lesson = !!(link && link.lesson);
   const ui = {
     timer: h("div", { id: "timer", "data-part": "timer" }),
     result: h("div", { id: "result" }),
@@ -111,8 +115,8 @@ function connect(id, token) {
   const invite = `${location.origin}/t/${id}`;
   const localOnly = LOCAL.has(location.hostname);
   ui.help = h("div", { class: "panel", id: "help" });
-  ui.side.append(
-    h("div", { class: "panel" }, h("label", { for: "invite" }, h("b", {}, "Invite")), h("div", { class: "invite" },
+  ui.side.append(...[
+    lesson ? null : h("div", { class: "panel" }, h("label", { for: "invite" }, h("b", {}, "Invite")), h("div", { class: "invite" },
       h("input", { value: invite, readonly: true, id: "invite", onfocus: (e) => e.target.select() }),
       h("button", { id: "copy-invite", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied", "ok")) }, "Copy")),
       localOnly ? h("small", { class: "hint", id: "invite-note" }, "This address works on this computer only. To play on your network, "
@@ -121,7 +125,7 @@ function connect(id, token) {
         h("input", { value: `${location.origin}${inv.url}`, readonly: true, class: "invite-link", "data-seat": inv.seat,
           "aria-label": `invite link for seat ${inv.seat + 1}`, onfocus: (e) => e.target.select() })))),
     ui.players, ui.help,
-    h("h2", { class: "h3" }, "What happened"), ui.log);
+    h("h2", { class: "h3" }, "What happened"), ui.log].filter(Boolean));
   app.replaceChildren(h("h1", { class: "sr" }, "Table"),
     h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
 
@@ -150,11 +154,12 @@ function connect(id, token) {
   function drawTimer() {
     const c = cur && cur.clock;
     if (!c) { ui.timer.replaceChildren(); return; }
-    const left = Math.max(0, c.left - (performance.now() - cur.at) / 1000);
+    const left = c.paused ? c.left : Math.max(0, c.left - (performance.now() - cur.at) / 1000);
     const who = c.seat === cur.seat ? "You have" : `${cur.table.seats[c.seat].name} has`;
     ui.timer.replaceChildren(h("div", { class: `timer${c.seat === cur.seat ? " mine" : ""}`, role: "timer" },
       h("span", { class: "secs", id: "secs" }, Math.ceil(left)),
-      h("div", { style: "flex:1" }, h("div", {}, `${who} ${Math.ceil(left)}s to answer`),
+      h("div", { style: "flex:1" }, h("div", {}, `${who} ${Math.ceil(left)}s to answer`
+        + (c.paused ? " at a real table; in this lesson the clock waits." : "")),
         h("div", { class: "bar" }, h("i", { style: `width:${(100 * left / c.limit).toFixed(1)}%` })))));
   }
 
@@ -166,7 +171,7 @@ function connect(id, token) {
       h("div", { class: "row" }, h("b", {}, "Help"),
         h("button", { id: "rules-open", "data-part": "rules", onclick: (e) => openRules(game, e.currentTarget) }, `Rules of ${name}`),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
-          onchange: (e) => { hints.set(e.target.checked); draw(); } }), " hints")),
+          onchange: (e) => { hints.set(e.target.checked); redraw(); } }), " hints")),
       legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
         h("dl", { class: "legend" }, legend.flatMap(([mark, text]) => [h("dt", {}, mark), h("dd", {}, text)]))) : null,
       h("p", { class: "muted small" }, "Hover, focus or long-press any card, symbol or chip for its full text."));
@@ -200,7 +205,8 @@ function connect(id, token) {
   function draw() {
     const v = cur.view; const t = cur.table; const nm = names();
     drawHelp(t.game, t.game_name);
-    crumb.textContent = `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
+    crumb.textContent = lesson ? `${t.game_name} · lesson`
+      : `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
     // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
     const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
     const d = cur.decision;
@@ -225,7 +231,7 @@ function connect(id, token) {
       ui.decide.append(h("p", { class: "panel" }, "Waiting for players to join: share the invite link. Open seats: ",
         t.seats.flatMap((s, i) => s.kind === "empty" ? [`${i + 1}${s.reserved ? " (invite link)" : ""}`] : []).join(", ")));
     }
-    if (cur.outcome) ui.result.append(endPanel(cur.outcome, nm));
+    if (cur.outcome && !lesson) ui.result.append(endPanel(cur.outcome, nm));
     const myMove = mine;
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
     const hintLine = words && hints.on() && !cur.outcome ? hintLines(words) : null;
@@ -261,7 +267,13 @@ function connect(id, token) {
     }
   }
 
+  function redraw() {  // the table, then what a lesson's link adds to it
+    draw();
+    if (link && link.drawn) link.drawn(cur);
+  }
+
   function send(msg) {
+    if (link) { link.send(msg); return; }
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
     else toast("Not connected; reconnecting…");
   }
@@ -276,7 +288,7 @@ function connect(id, token) {
         return;
       }
       toast(msg.message);
-      if (cur) draw();
+      if (cur) redraw();
       return;
     }
     if (msg.type !== "sync" && msg.type !== "update" && msg.type !== "patch") return;
@@ -291,10 +303,11 @@ function connect(id, token) {
     if (!rend) rend = await renderer(whole.table.game);
     cur = { ...whole, at: performance.now() };
     addEvents(whole.events, whole.type === "sync");
-    draw();
+    redraw();
   }
 
   function open() {
+    if (link) { link.open((msg) => { inbox = inbox.then(() => onMessage({ data: JSON.stringify(msg) })); }); return; }
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}`);
     ws.addEventListener("open", () => {
@@ -310,7 +323,7 @@ function connect(id, token) {
     });
   }
   tick = setInterval(() => { if (cur && cur.clock) drawTimer(); }, 200);
-  cleanup = () => { closedForGood = true; clearInterval(tick); if (ws) ws.close(); };
+  cleanup = () => { closedForGood = true; clearInterval(tick); if (ws) ws.close(); if (link) link.close(); };
   open();
 }
 
@@ -369,6 +382,7 @@ function route() {
   const done = (p) => p.catch((e) => toast(e.message));
   if (parts[0] === "t" && parts[1]) return done(tablePage(parts[1]));
   if (parts[0] === "replay" && parts[1]) return done(replayPage(parts[1]));
+  if (parts[0] === "learn" && parts[1]) return connect(null, null, lessonLink(decodeURIComponent(parts[1])));
   return done(lobby(app, crumb));
 }
 

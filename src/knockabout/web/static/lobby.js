@@ -16,6 +16,7 @@ function gameCard(g, pick, quick) {
     h("div", { class: "row" },
       h("button", { class: "primary quick", "data-game": g.id, onclick: () => quick(g) }, "Quick game vs a bot"),
       h("button", { class: "setup", onclick: () => pick(g) }, "Set up a table"),
+      g.tutorial ? h("button", { class: "learn", "data-game": g.id, onclick: () => go(`/learn/${g.id}`) }, "Learn to play") : null,
       l && l.has_rules ? h("button", { class: "rules-btn", onclick: (e) => openRules(g.id, e.currentTarget) }, "Rules") : null));
 }
 

@@ -217,6 +217,7 @@ export function renderBoard(root, view, ctx) {
   const pts = onBoard.map((c) => [c.x, c.y]).concat([...cells.keys()].map((k) => k.split(",").map(Number)));
   const wrap = el("div", "kb-scroll");
   wrap.id = "grid";
+  wrap.dataset.part = "grid";
   wrap.tabIndex = 0;  // the grid scrolls sideways on a phone
   wrap.setAttribute("role", "group");
   wrap.setAttribute("aria-label", "the grid");

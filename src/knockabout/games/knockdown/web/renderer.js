@@ -348,6 +348,7 @@ export function renderBoard(root, view, ctx) {
   if ((view.decision || {}).kind === "tower_challenge") wrap.append(towerPanel(view, ctx));
   const row = el("div");
   row.id = "attack-row";
+  row.dataset.part = "row";
   row.append(el("h3", "", `Attack Row · deck ${view.deck}${view.candles_in_deck ? ` (${view.candles_in_deck} Candle cards)` : ""}`));
   const cards = el("div", "kd-cards");
   view.row.forEach((name, i) => cards.append(card(view, name, i + 1)));
