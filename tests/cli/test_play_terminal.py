@@ -15,13 +15,13 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from knockabout.cli.main import app
-from knockabout.cli.play import LineReader, TerminalGame, build_table
+from knockabout.cli.play import LineReader, Quit, TerminalGame, build_table
 from knockabout.core import GameRecord, Rng, replay
 from knockabout.core.events import Event
 from knockabout.core.view import View
 from knockabout.table import Table, Update
 
-PROMPT = re.compile(r"Your move \[1-(\d+), action")
+PROMPT = re.compile(r"Your move \[1(?:-(\d+))?, action")  # ([1, ...] when one move is offered)
 END = re.compile(r"wins! \(|Draw among")
 
 
@@ -55,7 +55,7 @@ def test_a_scripted_person_plays_a_whole_game_against_bots(tmp_path: Path) -> No
         i = child.expect([PROMPT, END])
         if i == 1:
             break
-        count = int(child.match.group(1))
+        count = int(child.match.group(1) or 1)
         answer(child, str(1 + rng.below(count)))
         moves += 1
     child.expect("Record written")
@@ -221,7 +221,7 @@ def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
     child.expect(PROMPT)
     answer(child, pair)  # the action's text works as well as its number
     child.expect("Clinch: whom to rob")
-    child.expect(r"Your move \[1-\d+, action, \? help, u undo, q quit\]")
+    child.expect(r"Your move \[1(-\d+)?, action, \? help, u undo, q quit\]")
     answer(child, "u")
     child.expect(r"Took back 1 step")
     child.expect("Your turn  Play one card")
@@ -325,3 +325,38 @@ def test_the_terminal_shows_only_what_the_tables_updates_give(monkeypatch: pytes
     # the words are the guidance the updates gave, not the renderer's
     said = {(g.label, g.action) for u in updates if u.guidance is not None for g in u.guidance.actions}
     assert set(listed) <= said
+
+
+class _Typed(LineReader):
+    """Types the given lines in turn, then "1" at every prompt; keeps every prompt shown."""
+
+    def __init__(self, *lines: str) -> None:
+        super().__init__(io.StringIO(), io.StringIO())
+        self.lines = list(lines)
+        self.prompts: list[str] = []
+
+    def read(self, prompt: Any, deadline: float | None = None, clock: Any = None) -> str | None:
+        self.prompts.append(prompt(None))
+        return self.lines.pop(0) if self.lines else "1"
+
+
+def test_a_refused_move_names_seats_from_1_and_offers_this_decisions_moves() -> None:
+    table = build_table("knockback", 2, "me,random", None, 3, [], bot_delay=0, pace=0)
+    out = io.StringIO()
+    reader = _Typed("warp", "rest", "q", "y")  # not an action; an action of another decision; leave
+    with pytest.raises(Quit):
+        TerminalGame(table, Console(file=out, width=200), reader, clear=False).run()
+    text = out.getvalue()
+    unknown = next(line for line in text.splitlines() if "'warp'" in line)
+    assert "legal now: place:A1:" in unknown and "keep:" not in unknown, unknown
+    illegal = next(line for line in text.splitlines() if "'rest'" in line)
+    assert "of seat 1;" in illegal and "legal: place:A1:" in illegal, illegal
+    assert "player 0" not in text and "seat 0" not in text
+
+
+def test_a_single_move_is_offered_as_1_not_1_to_1() -> None:
+    table = build_table("nak-muay", 2, "me,random", None, 0, [], bot_delay=0, pace=0)
+    reader = _Typed()
+    TerminalGame(table, Console(file=io.StringIO(), width=120), reader, clear=False).run()
+    assert any(p.startswith("Your move [1, action") for p in reader.prompts), reader.prompts
+    assert not any("[1-1," in p for p in reader.prompts)

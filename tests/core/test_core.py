@@ -88,7 +88,7 @@ def test_illegal_action_error_names_action_decision_and_legal_moves() -> None:
     with pytest.raises(IllegalActionError) as info:
         s.apply("hide:3")
     msg = str(info.value)
-    assert "'hide:3'" in msg and "'action'" in msg and f"player {d.player}" in msg and "draw" in msg
+    assert "'hide:3'" in msg and "'action'" in msg and f"of seat {d.player + 1};" in msg and "draw" in msg
 
 
 def test_unknown_game_lists_the_known_ones() -> None:

@@ -91,7 +91,7 @@ def test_stale_foreign_and_illegal_actions_change_nothing() -> None:
         t.act(other, "draw", version=0)
     with pytest.raises(IllegalActionError):
         t.act(d.player, "keep", version=0)
-    with pytest.raises(TableError, match="no seat 7"):
+    with pytest.raises(TableError, match="no seat 8"):  # (index 7: seats are counted from 1)
         t.act(7, "draw")
     assert full_state(t).to_dict() == before and t.version == 0 and not t.log
     t.act(d.player, "draw", version=0)

@@ -124,6 +124,11 @@ class LineReader:
             termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
+def _numbers(count: int) -> str:
+    """The numbers a person may type for ``count`` listed moves: ``1-5``, or ``1`` alone."""
+    return "1" if count == 1 else f"1-{count}"
+
+
 def _seconds(left: float | None) -> str:
     return "" if left is None else f"\x1b[1;97;41m ⏱ {max(0, math.ceil(left))}s \x1b[0m "
 
@@ -391,7 +396,7 @@ class TerminalGame:
             extra = ", u undo" if t.can_undo(seat) else ""
 
             def prompt(left: float | None, count: int = len(legal), extra: str = extra) -> str:
-                return f"{_seconds(left)}Your move [1-{count}, action, ? help{extra}, q quit] > "
+                return f"{_seconds(left)}Your move [{_numbers(count)}, action, ? help{extra}, q quit] > "
 
             got = self.reader.read(prompt, dl, t.clock)
             if got is None:
@@ -432,7 +437,7 @@ class TerminalGame:
             i = int(word)
             if 1 <= i <= len(legal):
                 return legal[i - 1]
-            self.console.print(Text(f"{word} is not on the list: choose 1-{len(legal)}.", style="red"))
+            self.console.print(Text(f"{word} is not on the list: choose {_numbers(len(legal))}.", style="red"))
             return None
         return word
 

@@ -53,14 +53,18 @@ class IllegalActionError(KnockaboutError):
         if decision is None:
             msg = f"illegal action {str(action)!r}: the game is over, no action is accepted"
         else:
-            shown = ", ".join(str(a) for a in self.legal[:24])
-            if len(self.legal) > 24:
-                shown += f", ... ({len(self.legal)} in all)"
+            # (seats counted from 1, as everywhere a person reads them)
             msg = (
                 f"illegal action {str(action)!r} for decision {decision.kind!r} "
-                f"of player {decision.player}; legal: {shown}"
+                f"of seat {decision.player + 1}; legal: {listed(self.legal, 24)}"
             )
         super().__init__(msg)
+
+
+def listed(actions: Sequence[object], most: int) -> str:
+    """The first ``most`` of ``actions`` as text, then how many there are in all."""
+    shown = ", ".join(str(a) for a in actions[:most])
+    return shown if len(actions) <= most else f"{shown}, ... ({len(actions)} in all)"
 
 
 class ReplayError(KnockaboutError):

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from knockabout.core import plugins
 from knockabout.core.actions import Action, ActionSpace
-from knockabout.core.errors import ConfigError, IllegalActionError, ReplayError
+from knockabout.core.errors import ActionParseError, ConfigError, IllegalActionError, ReplayError, listed
 from knockabout.core.events import Event
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
@@ -237,7 +237,12 @@ class State(ABC):
             legal = self._legal = self._legal_actions()
         if action not in legal:
             if isinstance(action, str):
-                action = self.game.actions.parse(action)
+                text = action
+                try:
+                    action = self.game.actions.parse(text)
+                except ActionParseError:  # examples from this decision, not from the whole game
+                    raise ActionParseError(f"{self.game.id}: {text.strip()!r} is not an action of this game; "
+                                           f"legal now: {listed(legal, 8)}") from None
             if action not in legal:
                 raise IllegalActionError(action, self.to_act(), legal)
         self._legal = None

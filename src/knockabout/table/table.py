@@ -493,7 +493,7 @@ class Table:
 
     def _check_turn(self, seat: int, what: str, version: int | None) -> Decision:
         if not 0 <= seat < len(self.seats):
-            raise TableError(f"there is no seat {seat} at this table")
+            raise TableError(f"there is no seat {seat + 1} at this table")
         d = self.decision()
         if d is None:
             raise TableError("the game is over; no more actions are accepted")

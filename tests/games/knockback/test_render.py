@@ -110,9 +110,12 @@ EDGE_NUMBERS = re.compile(r"\d/\d")
 
 def test_names_and_edge_numbers_never_run_together_in_the_grid() -> None:
     # long names and two-sided neighbours: the row that used to read `3/2Dusk 3/33/3Knuck3/3`
+    # (exhausted ones too: their middle row used to read `3/3exhausted3/3`)
     long = {lab: card(f"Duskwing Nightmoth {lab}", edges=((3, 3), (3, 2), (3, 3), (3, 3))) for lab in LABELS}
-    s = battle(long, {"A1": (0, 0), "A2": (1, 0), "B1": (2, 0), "B2": (0, 1), "A3": (1, 1), "B3": (2, 1)})
+    s = battle(long, {"A1": (0, 0), "A2": (1, 0), "B1": (2, 0), "B2": (0, 1), "A3": (1, 1), "B3": (2, 1)},
+               exhausted=["A2", "B2"])
     board = text_of(grid(s.observe(0)))
+    assert board.count(" exhausted ") == 2 and board.count(" rested ") == 4
     numbers = list(EDGE_NUMBERS.finditer(board))
     assert len(numbers) == 6 * 4
     for m in numbers:
@@ -121,7 +124,7 @@ def test_names_and_edge_numbers_never_run_together_in_the_grid() -> None:
         assert not before.isalnum() and before != "/", f"{board[m.start() - 5 : m.end() + 5]!r}"
         assert not after.isalnum() and after != "/", f"{board[m.start() - 5 : m.end() + 5]!r}"
     # every name gets its own row, cut with an ellipsis when it is too long for the box
-    assert "Duskwing Nig…" in board
+    assert "Duskwing Night…" in board
     for row in board.splitlines():
         for name_start in [i for i in range(len(row)) if row.startswith("Dusk", i)]:
             assert not EDGE_NUMBERS.search(row[name_start - 4 : name_start])

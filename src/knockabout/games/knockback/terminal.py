@@ -27,8 +27,9 @@ from knockabout.games.knockback.guide import cells_of as _at
 from knockabout.games.knockback.guide import name_of as _name
 from knockabout.games.knockback.view import CardView, KnockbackView
 
-W = 15
-"""Cell width in characters (a card box, borders included)."""
+W = 17
+"""Cell width in characters (a card box, borders included): the middle row holds the west
+edge, a space, ``exhausted``, a space and the east edge (15 ran them together)."""
 GAP = " "
 """Between two cells of a row, so neighbouring edge numbers never run together."""
 SEAT_STYLE = ("cyan", "magenta")
@@ -91,8 +92,9 @@ def _box(c: CardView, active: bool, target: bool) -> list[Text]:
     name = Text("│", frame).append(_fit(c.card.name, inner).center(inner), ("dim " if tired else "") + "bold")
     name.append("│", frame)
     status = "exhausted" if tired else "rested"
-    mid = Text(w.ljust(3), frame).append(status.center(W - 6), "italic dim" if tired else "green")
-    mid.append(e.rjust(3), frame)
+    room = W - len(w) - len(e) - 2  # a space each side of the status, whatever the edges' widths
+    mid = Text(w, frame).append(" " + _fit(status, room).center(room) + " ", "italic dim" if tired else "green")
+    mid.append(e, frame)
     bottom = Text("└", frame).append(f" {s} ".center(inner, "─"), frame).append("┘", frame)
     return [top, head, name, mid, bottom]
 
