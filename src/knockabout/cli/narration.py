@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from knockabout.core.events import Event
 from knockabout.core.protocol import Game, Outcome
@@ -81,6 +82,7 @@ class Narrator:
     def result(self, outcome: Outcome) -> str:
         """The result in one line (with markup): who won, or who shared a draw, and why."""
         if outcome.draw:
-            among = ", ".join(self.names[w] for w in outcome.winners)
-            return f"Draw among {among} ({outcome.reason})." if among else f"Draw ({outcome.reason})."
-        return f"[bold green]{self.names[outcome.winners[0]]} wins[/] ({outcome.reason})."
+            among = ", ".join(escape(self.names[w]) for w in outcome.winners)
+            return f"Draw among {among} ({escape(outcome.reason)})." if among else f"Draw ({escape(outcome.reason)})."
+        # (names and reasons are text: a name such as "Alice [1]" is not markup)
+        return f"[bold green]{escape(self.names[outcome.winners[0]])} wins[/] ({escape(outcome.reason)})."

@@ -43,7 +43,7 @@ def replay(
         record = _load(path)
         replay_record(record)  # checks versions, content and every step, naming the one that fails
         game = get_game(record.game)
-        state = game.new_state(record.config, record.seed)
+        state = record.start(game)  # (its deal, or the arranged position it started from)
     n = state.num_players
     names = record.names if len(record.names) == n else seat_names(n)
     teller = Narrator(console, game, names, delay=delay, public_only=public_only)

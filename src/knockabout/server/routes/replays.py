@@ -29,8 +29,9 @@ async def record(table_id: str, server: Server) -> JSONResponse:
         raise ApiError(404, f"no table {table_id!r}")
     if st.status != "finished":
         raise ApiError(409, "only finished games can be downloaded (the record holds the seed)")
+    # the names the table showed go with it, so a replay says "Alice wins", not "Player 1 wins"
     rec = GameRecord(game=st.game, rules_version=st.rules_version, config=st.config, seed=st.seed,
-                     content_hash=st.content_hash, actions=st.actions)
+                     content_hash=st.content_hash, actions=st.actions, names=[s["name"] for s in st.seats])
     return JSONResponse(rec.to_dict(), headers={
         "content-disposition": f'attachment; filename="{st.game}-{st.id}.json"'})
 
