@@ -20,13 +20,16 @@ STEP_CAP = 20_000
 
 def config_variants(game_id: str) -> list[dict[str, Any]]:
     """The default configuration, and each other value of every option that has a fixed
-    set of them (one option changed at a time): enough to meet every kind of decision."""
+    set of them, switches included (one option changed at a time): enough to meet every
+    kind of decision."""
     schema = get_game(game_id).config_model.model_json_schema()
     out: list[dict[str, Any]] = [{}]
     for name, spec in schema.get("properties", {}).items():
         for value in spec.get("enum", []):
             if value != spec.get("default"):
                 out.append({name: value})
+        if spec.get("type") == "boolean":  # a switch (a house rule): the other position
+            out.append({name: not spec.get("default", False)})
     return out
 
 

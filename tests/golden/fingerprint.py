@@ -25,6 +25,8 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"players": 3, "end_turn": "strict_end_turn"},
         {"players": 4, "countdown_seconds": 3},
         {"players": 2, "max_turns": 12},
+        {"players": 2, "starting_block": True},
+        {"players": 5, "starting_block": True, "end_turn": "strict_end_turn"},
     ],
     "knockback": [
         {},

@@ -18,7 +18,7 @@ from tests.games.nakmuay.guide_claims import CHECKS
 
 OPTION_SETS: list[dict[str, Any]] = [
     {"players": p, "end_turn": e} for e in ("draw_after", "strict_end_turn") for p in (2, 3, 5)
-]
+] + [{"players": 2, "starting_block": True}, {"players": 4, "starting_block": True, "end_turn": "strict_end_turn"}]
 
 
 def test_every_declared_claim_has_a_check() -> None:

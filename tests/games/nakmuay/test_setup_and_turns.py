@@ -30,6 +30,31 @@ def test_setup_deals_five_safe_cards_then_shuffles_in_kos_and_countdowns(
         assert s.discard == []
 
 
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_house_rule_gives_everyone_a_block_on_top_of_the_five_cards(players: int) -> None:
+    blocks = C.COPIES[C.BLOCK]
+    for seed in range(20):
+        s = GAME.new_state({"players": players, "starting_block": True}, seed)
+        for p in range(players):
+            assert s.sizes[p] == 6 == sum(s.hands[p]) and s.hands[p][C.BLOCK] >= 1
+            assert s.hands[p][C.KO] == 0 == s.hands[p][C.COUNTDOWN]
+        pile = [e & 15 for e in s.pile]
+        assert pile.count(C.BLOCK) + sum(h[C.BLOCK] for h in s.hands) == blocks, "no Block made or lost"
+        # the first KO anyone draws is always met by a Block
+        first = s.current
+        s.pile.append(C.KO)
+        s._legal = None
+        s.apply("draw")
+        d = s.to_act()
+        assert d is not None and d.kind == "ko_block" and d.player == first and s.active[first]
+
+
+def test_the_house_rule_is_off_by_default_and_labelled_as_one() -> None:
+    assert GAME.new_state({}, 3).to_dict() == GAME.new_state({"starting_block": False}, 3).to_dict()
+    field = GAME.config_model.model_fields["starting_block"]
+    assert field.default is False and field.title is not None and field.title.startswith("House rule")
+
+
 def test_first_player_is_random_and_play_starts_clockwise() -> None:
     firsts = {GAME.new_state({"players": 4}, seed).current for seed in range(60)}
     assert firsts == {0, 1, 2, 3}

@@ -19,6 +19,8 @@ class NakMuayConfig(BaseModel):
     ``countdown_seconds``; ``move_time`` - the target answers like any other move, within
     the table's time per move (the rule of turn-based tables, where a window of seconds
     cannot wait for a person who comes back tomorrow).
+    ``starting_block``: a house rule, off by default (the printed game deals no sure
+    Block): each fighter gets a Block on top of the five cards dealt.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -34,6 +36,11 @@ class NakMuayConfig(BaseModel):
     countdown: Literal["seconds", "move_time"] = Field(
         "seconds", title="Countdown time", description="how long a Countdown's target has to answer: the seconds "
         "above, or the table's time per move (turn-based tables)", json_schema_extra={"advanced": True}
+    )
+    starting_block: bool = Field(
+        False, title="House rule: everyone starts with a Block",
+        description="not in the printed game: each fighter gets a Block on top of the five cards dealt, so nobody "
+        "is knocked out by the very first KO",
     )
     max_turns: int = Field(
         500, ge=1, le=100_000, title="Turn limit",

@@ -65,6 +65,7 @@ class NakMuayGame(Game[NakMuayConfig]):
             cfg.countdown_window(),
             cfg.max_turns,
             seed,
+            cfg.starting_block,
         )
 
     def arrange(

@@ -107,36 +107,10 @@ class NakMuayState(State):
     """A position of Nak Muay Knockout. Build with ``NakMuayGame.new_state``."""
 
     __slots__ = (
-        "absent",
-        "active",
-        "attack_value",
-        "countdown_live",
-        "current",
-        "decider",
-        "direction",
-        "discard",
-        "draw_player",
-        "draws_left",
-        "hands",
-        "in_play",
-        "limbo_ko",
-        "max_turns",
-        "n",
-        "n_active",
-        "named",
-        "phase",
-        "pile",
-        "result",
-        "rng",
-        "scout_cards",
-        "seconds",
-        "sizes",
-        "steal_kind",
-        "steal_target",
-        "strict",
-        "target",
-        "then",
-        "turn",
+        "absent", "active", "attack_value", "countdown_live", "current", "decider", "direction", "discard",
+        "draw_player", "draws_left", "hands", "in_play", "limbo_ko", "max_turns", "n", "n_active", "named",
+        "phase", "pile", "result", "rng", "scout_cards", "seconds", "sizes", "steal_kind", "steal_target",
+        "strict", "target", "then", "turn",
     )
 
     game: ClassVar[Game[Any]]
@@ -181,8 +155,9 @@ class NakMuayState(State):
     # ------------------------------------------------------------------ setup
     @classmethod
     def deal(
-        cls, players: int, strict: bool, seconds: float | None, max_turns: int, seed: int
+        cls, players: int, strict: bool, seconds: float | None, max_turns: int, seed: int, starting_block: bool = False
     ) -> NakMuayState:
+        """A fresh game (``starting_block``: the house rule, a Block for everyone out of the deck)."""
         s = cls()
         s.n = players
         s.strict = strict
@@ -191,15 +166,18 @@ class NakMuayState(State):
         s.rng = Rng(seed)
         s.in_play = C.in_play_counts(players)
         base = list(_BASE_DECK)
+        for _ in range(players if starting_block else 0):
+            base.remove(C.BLOCK)
         s.rng.shuffle(base)
         s.hands = [[0] * C.NUM_KINDS for _ in range(players)]
         for p in range(players):
             for _ in range(C.HAND_SIZE):
                 s.hands[p][base.pop()] += 1
+            s.hands[p][C.BLOCK] += starting_block
         base += [C.KO] * s.in_play[C.KO] + [C.COUNTDOWN] * s.in_play[C.COUNTDOWN]
         s.rng.shuffle(base)
         s.pile = base
-        s.sizes = [C.HAND_SIZE] * players
+        s.sizes = [C.HAND_SIZE + starting_block] * players
         s.discard = []
         s.active = [True] * players
         s.n_active = players
