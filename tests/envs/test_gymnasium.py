@@ -3,6 +3,8 @@ seeded replay, and the learner deciding every time the game asks its seat."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -21,9 +23,17 @@ def test_each_game_is_registered_under_its_camel_case_name() -> None:
     assert set(ENV_IDS) == {env_name(g) for g in GAMES}
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_registered_env_made_the_plain_way_passes_gymnasiums_checker(env_id: str) -> None:
+    """``gym.make(id)`` with no options: Gymnasium's checker steps actions sampled from the
+    whole action space, illegal ones included, which the env must take (as a loss)."""
+    check_env(gym.make(env_id).unwrapped)
+    assert gym.spec(env_id).kwargs["illegal_action"] == "lose"
+
+
 @pytest.mark.parametrize("env_id", ["knockabout/NakMuay-v0", "knockabout/Knockdown-v0", "knockabout/Knockback-v0"])
-def test_gymnasium_env_checker(env_id: str) -> None:
-    e = gym.make(env_id, opponents="easy", illegal_action="lose", render_mode="ansi")
+def test_gymnasium_env_checker_with_options(env_id: str) -> None:
+    e = gym.make(env_id, opponents="easy", render_mode="ansi")
     check_env(e.unwrapped)
 
 
@@ -67,18 +77,20 @@ def test_bots_play_every_other_seat_including_reactions() -> None:
                 break
 
 
-def test_illegal_actions_raise_by_default_and_lose_on_request() -> None:
-    e = KnockaboutGym("nak-muay")
-    _obs, info = e.reset(seed=0)
+@pytest.mark.parametrize("make", [lambda **kw: KnockaboutGym("nak-muay", **kw),
+                                  lambda **kw: gym.make("knockabout/NakMuay-v0", **kw)])
+def test_illegal_actions_lose_by_default_and_raise_on_request(make: Any) -> None:
+    lose = make()
+    _obs, info = lose.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    before = e.state.to_dict()
+    _obs, r, term, _trunc, info = lose.step(illegal)
+    assert r == -1.0 and term and info["illegal_action"] == lose.unwrapped.game.actions[illegal].text
+    e = make(illegal_action="raise")
+    e.reset(seed=0)
+    before = e.unwrapped.state.to_dict()
     with pytest.raises(IllegalActionError):
         e.step(illegal)
-    assert e.state.to_dict() == before
-    lose = KnockaboutGym("nak-muay", illegal_action="lose")
-    lose.reset(seed=0)
-    _obs, r, term, _trunc, info = lose.step(illegal)
-    assert r == -1.0 and term and info["illegal_action"] == lose.game.actions[illegal].text
+    assert e.unwrapped.state.to_dict() == before
 
 
 def test_options_are_checked() -> None:

@@ -8,6 +8,10 @@ an observation encoder, the name made from the game's id (``nak-muay`` -> ``NakM
     # or, without the import: gym.make("knockabout.envs.gymnasium:knockabout/NakMuay-v0")
     env = gym.make("knockabout/NakMuay-v0", opponents="easy", players=3)
 
+(Gymnasium 1.0 dropped its ``gymnasium.envs`` entry-point plug-ins, so no package can make
+its ids known to ``gym.make`` without being imported; the ``module:id`` form above imports
+it.)
+
 One seat learns (``seat``: a seat number, or ``"rotate"`` for seat ``seed % players``);
 every other seat is a knockabout bot of level ``opponents`` (``random``, ``easy``,
 ``medium``, ``hard``), played with its own seeded RNG so an episode replays exactly from
@@ -20,9 +24,11 @@ for a turn) or the game ends.
   MaskablePPO reads): int8, 1 for each legal action code;
 * reward: the learner's outcome reward ``(n * payoff - 1) / (n - 1)`` when the game ends,
   plus optional potential-based shaping (``shaped_rewards``, as in the PettingZoo env);
-* an illegal action raises :class:`~knockabout.core.errors.IllegalActionError` and changes
-  nothing; ``illegal_action="lose"`` instead ends the episode as a loss (reward -1,
-  ``info["illegal_action"]``), for agents and checkers that sample without the mask;
+* an illegal action ends the episode as a loss (reward -1, ``info["illegal_action"]``):
+  Gymnasium's contract is that ``step`` takes any action of ``action_space``, and its
+  own checker (``check_env``) samples actions without the mask. ``illegal_action="raise"``
+  instead raises :class:`~knockabout.core.errors.IllegalActionError` and changes nothing
+  (for finding a bug in an agent that should only pick masked actions);
 * ``max_steps`` truncates after that many learner decisions;
 * a deal that ends before the learner is asked anything (its seat knocked out on the
   bots' turns) cannot be an episode: ``reset`` deals the next seed instead
@@ -69,7 +75,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         render_mode: str | None = None,
         shaped_rewards: bool = False,
         shaping_scale: float = 1.0,
-        illegal_action: Literal["raise", "lose"] = "raise",
+        illegal_action: Literal["raise", "lose"] = "lose",
         max_steps: int | None = None,
     ) -> None:
         self.table = Table.check(game, config, players)
@@ -185,7 +191,9 @@ def register_envs() -> list[str]:
             continue
         name = env_name(game.id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=f"{__name__}:KnockaboutGym", kwargs={"game": game.id})
+            # (the spec says the default: every game's plain gym.make passes check_env)
+            gymnasium.register(id=name, entry_point=f"{__name__}:KnockaboutGym",
+                               kwargs={"game": game.id, "illegal_action": "lose"})
         ids.append(name)
     return ids
 
