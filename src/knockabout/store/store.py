@@ -17,8 +17,9 @@ the synchronous methods run one each in its own transaction; the server hands th
 one transaction, batched by kind into a few statements (:func:`run_ops`; see
 :mod:`knockabout.store.writer`). SQLite files use write-ahead logging (WAL).
 
-A database made by an older version gains the newer columns when it is opened
-(:func:`_add_missing_columns`); its rows keep their meaning (a seed in ``seed``, listed).
+The tables are declared in :mod:`.schema`. Opening a database runs the schema migrations
+it has not had (:mod:`.migrations`, Alembic): a new database gets every table, one made by
+an older version is brought up to date and keeps its rows.
 """
 
 from __future__ import annotations
@@ -33,32 +34,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
     Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
     Table,
-    Text,
     bindparam,
     create_engine,
     event,
     insert,
-    inspect,
     select,
-    text,
-    true,
     update,
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
+from knockabout.store.migrations import upgrade
+from knockabout.store.schema import ActionRow, TableRow
 from knockabout.store.writer import Writer
 
 if TYPE_CHECKING:
@@ -67,41 +59,6 @@ if TYPE_CHECKING:
 
 class StoreError(KnockaboutError):
     """The store cannot be opened or used."""
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class TableRow(Base):
-    __tablename__ = "live_tables"
-
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    game: Mapped[str] = mapped_column(String(64))
-    rules_version: Mapped[str] = mapped_column(String(32))
-    content_hash: Mapped[str] = mapped_column(String(128), default="")
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)  # a seed below 2**63 (else 0, and seed_text holds it)
-    seed_text: Mapped[str | None] = mapped_column(String(80), nullable=True, default=None)
-    listed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    created_at: Mapped[float] = mapped_column(Float)
-    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
-    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
-
-
-class ActionRow(Base):
-    __tablename__ = "live_actions"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
-    step: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(Text)
-    by: Mapped[str] = mapped_column(String(16))
-    at: Mapped[float] = mapped_column(Float)
 
 
 @dataclass
@@ -429,24 +386,6 @@ def _seed_of(row: TableRow) -> int:
     return int(row.seed_text) if row.seed_text else row.seed
 
 
-_NEW_COLUMNS = {  # columns added after the first release: name -> DDL type and default
-    "seed_text": "VARCHAR(80)",
-    "listed": "BOOLEAN NOT NULL DEFAULT TRUE",
-    "clock_step": "INTEGER",
-    "clock_deadline": "FLOAT",
-}
-
-
-def _add_missing_columns(engine: Engine) -> None:
-    """Bring a database made by an older version up to date (``create_all`` makes missing
-    tables, never missing columns)."""
-    have = {c["name"] for c in inspect(engine).get_columns(TableRow.__tablename__)}
-    with engine.begin() as conn:
-        for name, ddl in _NEW_COLUMNS.items():
-            if name not in have:
-                conn.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {ddl}"))
-
-
 def database_url(url: str) -> URL:
     """A SQLAlchemy URL from text; ``postgres://`` and ``postgresql://`` (no driver named)
     mean psycopg 3, the driver knockabout installs."""
@@ -517,8 +456,7 @@ class Store:
         self.url = parsed.render_as_string(hide_password=True)  # for messages: never shows a password
         try:
             self.engine = open_engine(parsed)
-            Base.metadata.create_all(self.engine)
-            _add_missing_columns(self.engine)
+            upgrade(self.engine)  # the schema's migrations this database has not had yet
         except Exception as exc:  # any driver error becomes one clear line
             raise StoreError(f"cannot open the database {self.url!r}: {_one_line(exc)}") from None
 

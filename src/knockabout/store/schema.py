@@ -1,0 +1,49 @@
+"""The store's tables, as SQLAlchemy declares them. The database gets them through the
+migrations in :mod:`knockabout.store.migrations` (never ``create_all``): a change here is a
+new migration there, and ``tests/store/test_migrations.py`` checks that the migrations
+make exactly these tables on SQLite and PostgreSQL.
+
+Live play: ``live_tables`` (one row per table) and ``live_actions`` (its append-only log).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, Text, true
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "live_tables"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[str] = mapped_column(String(32))
+    content_hash: Mapped[str] = mapped_column(String(128), default="")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)  # a seed below 2**63 (else 0, and seed_text holds it)
+    seed_text: Mapped[str | None] = mapped_column(String(80), nullable=True, default=None)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class ActionRow(Base):
+    __tablename__ = "live_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    step: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    by: Mapped[str] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float)

@@ -1,0 +1,193 @@
+"""The store's schema moves by Alembic migrations, run whenever a server opens a database.
+
+A database made by release 0.1.0 (before migrations: its store made the tables with
+``create_all``) upgrades without losing a row, on SQLite and PostgreSQL: its finished games
+replay to the results it stored, its live tables resume where they were. The fixture
+``fixtures/release-0.1.0.json`` holds that release's schema (its DDL for both databases)
+and every row a server of that release wrote while playing tables of every game (see
+``fixtures/make_release_0_1.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import MetaData, create_engine, insert, inspect, select
+
+from knockabout.core.replay import GameRecord, replay
+from knockabout.server import ServerSettings, create_app
+from knockabout.store import Store, migrations
+from knockabout.store.schema import Base
+
+pytestmark = pytest.mark.timeout(300)
+
+RELEASE = json.loads((Path(__file__).parent / "fixtures" / "release-0.1.0.json").read_text())
+TABLES = ("live_tables", "live_actions")
+
+
+def differences(url: str) -> list[Any]:
+    """What the database at ``url`` lacks or has beyond the declared schema."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return list(compare_metadata(MigrationContext.configure(conn), Base.metadata))
+    finally:
+        engine.dispose()
+
+
+def make_release_database(url: str) -> None:
+    """A database as release 0.1.0 left it: its own DDL, then its rows."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for ddl in RELEASE["schema"][engine.dialect.name]:
+                conn.exec_driver_sql(ddl)
+            meta = MetaData()
+            meta.reflect(conn, only=TABLES)
+            for name in TABLES:
+                conn.execute(insert(meta.tables[name]), RELEASE[name])
+    finally:
+        engine.dispose()
+
+
+def rows(url: str) -> dict[str, list[dict[str, Any]]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            meta = MetaData()
+            meta.reflect(conn, only=TABLES)
+            return {name: [dict(r._mapping) for r in conn.execute(
+                select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns))] for name in TABLES}
+    finally:
+        engine.dispose()
+
+
+def test_the_fixture_holds_live_and_finished_tables_of_every_game() -> None:
+    tables = RELEASE["live_tables"]
+    assert {t["game"] for t in tables if t["status"] == "finished"} == {"nak-muay", "knockdown", "knockback"}
+    assert {t["game"] for t in tables if t["status"] == "playing"} == {"nak-muay", "knockdown", "knockback"}
+    assert any(t["status"] == "waiting" for t in tables) and any(not t["listed"] for t in tables)
+    assert any(t["seed_text"] for t in tables), "a live table's 256-bit seed, stored as text"
+    assert any(t["clock_deadline"] is not None for t in tables), "a timed decision pending"
+    assert len(RELEASE["live_actions"]) > 100
+
+
+def test_a_new_database_gets_exactly_the_declared_schema(db_url: str) -> None:
+    store = Store(db_url, writer="thread")
+    assert migrations.current(store.engine) == migrations.head()
+    store.close()
+    assert differences(db_url) == []
+
+
+def test_a_release_0_1_database_upgrades_and_keeps_every_row(db_url: str) -> None:
+    make_release_database(db_url)
+    before = rows(db_url)
+    assert before["live_tables"] == RELEASE["live_tables"], "the fixture went in as it is"
+    store = Store(db_url, writer="thread")  # opening it upgrades it
+    assert migrations.current(store.engine) == migrations.head()
+    store.close()
+    assert rows(db_url) == before, "nothing lost or changed"
+    assert differences(db_url) == [], "and the schema is the declared one"
+    Store(db_url, writer="thread").close()  # opening it again changes nothing
+    assert rows(db_url) == before
+
+
+def test_every_finished_game_of_the_release_still_replays(db_url: str) -> None:
+    make_release_database(db_url)
+    store = Store(db_url, writer="thread")
+    finished = [t["id"] for t in RELEASE["live_tables"] if t["status"] == "finished"]
+    assert len(finished) >= 6
+    for table_id in finished:
+        st = store.get(table_id)
+        assert st is not None and st.result
+        state = replay(GameRecord(game=st.game, rules_version=st.rules_version, config=st.config, seed=st.seed,
+                                  content_hash=st.content_hash, actions=st.actions))
+        outcome = state.outcome()
+        assert outcome is not None and outcome.to_dict() == st.result, table_id
+    store.close()
+    # and through a server of this version: each replay's last step, and its record
+    settings = ServerSettings(db_url=db_url, store_writer="thread", bot_delay=3600.0, bot_pace=3600.0)
+    with TestClient(create_app(settings)) as c:
+        for table_id in finished:
+            steps = c.get(f"/api/tables/{table_id}").json()["steps"]
+            last = c.get(f"/api/tables/{table_id}/replay/{steps}")
+            assert last.status_code == 200, last.text
+            assert last.json()["outcome"] == next(t["result"] for t in RELEASE["live_tables"] if t["id"] == table_id)
+            assert c.get(f"/api/tables/{table_id}/record").json()["actions"] == store_actions(table_id)
+
+
+def store_actions(table_id: str) -> list[str]:
+    return [a["action"] for a in RELEASE["live_actions"] if a["table_id"] == table_id]
+
+
+def test_the_release_s_live_tables_resume_where_they_were(db_url: str) -> None:
+    make_release_database(db_url)
+    live = [t for t in RELEASE["live_tables"] if t["status"] != "finished"]
+    timed = next(t for t in live if t["clock_deadline"] is not None)
+    left = 5.0  # the server comes back 5 s before the pending timed decision's stored deadline
+    settings = ServerSettings(db_url=db_url, store_writer="thread", bot_delay=3600.0, bot_pace=3600.0,
+                              grace_seconds=3600.0, wall_clock=lambda: timed["clock_deadline"] - left)
+    with TestClient(create_app(settings)) as c:
+        assert c.app.state.resumed == len(live)  # type: ignore[attr-defined]
+        for t in live:
+            info = c.get(f"/api/tables/{t['id']}").json()
+            assert info["status"] == t["status"]
+            assert info["version"] == len(store_actions(t["id"]))
+            assert [s["name"] for s in info["seats"]] == [s["name"] for s in t["seats"]]
+        table = c.app.state.manager.get(timed["id"]).table  # type: ignore[attr-defined]
+        assert table.deadline() is not None
+        assert table.deadline() - settings.clock() == pytest.approx(left, abs=1.0), "only the time that was left"
+
+
+def test_servers_opening_one_new_database_at_once_upgrade_it_once(db_url: str) -> None:
+    problems: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            Store(db_url, writer="thread").close()
+        except BaseException as exc:
+            problems.append(exc)
+
+    threads = [threading.Thread(target=open_it) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert problems == []
+    engine = create_engine(db_url)
+    assert set(inspect(engine).get_table_names()) >= {"alembic_version", *TABLES}
+    engine.dispose()
+    assert differences(db_url) == []
+
+
+OLDER_LIVE_TABLES = (  # live_tables before seed_text, listed and the clock columns
+    "CREATE TABLE live_tables (id VARCHAR(64) NOT NULL, game VARCHAR(64) NOT NULL, "
+    "rules_version VARCHAR(32) NOT NULL, content_hash VARCHAR(128) NOT NULL, config JSON NOT NULL, "
+    "seed BIGINT NOT NULL, seats JSON NOT NULL, status VARCHAR(16) NOT NULL, created_at FLOAT NOT NULL, "
+    "finished_at FLOAT, result JSON, PRIMARY KEY (id))"
+)
+
+
+def test_an_older_database_gains_the_columns_added_before_migrations(db_url: str) -> None:
+    """A database from before ``seed_text``, ``listed`` and the clock columns (which the
+    release's store added on opening it) gets them from the first migration."""
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(OLDER_LIVE_TABLES)
+        for ddl in RELEASE["schema"][engine.dialect.name][1:]:  # live_actions and the index as they were
+            conn.exec_driver_sql(ddl)
+        conn.exec_driver_sql("INSERT INTO live_tables (id, game, rules_version, content_hash, config, seed, seats, "
+                             "status, created_at) VALUES ('old', 'nak-muay', '1.0', '', '{}', 7, '[]', 'waiting', 1.0)")
+    engine.dispose()
+    store = Store(db_url, writer="thread")
+    st = store.get("old")
+    assert st is not None and st.listed and st.seed == 7 and st.clock_deadline is None
+    store.close()
+    assert differences(db_url) == []
