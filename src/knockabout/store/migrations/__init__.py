@@ -54,7 +54,10 @@ def current(engine: Engine) -> str | None:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Run the migrations ``engine``'s database has not had, up to ``revision``, in one
-    transaction under the database's write lock."""
+    transaction under the database's write lock. A database already at ``head`` is only
+    read (no write lock: a command opening a server's database never waits for its writes)."""
+    if revision == "head" and current(engine) == head():
+        return
     with engine.connect() as conn:
         if conn.dialect.name == "sqlite":
             conn.exec_driver_sql("BEGIN IMMEDIATE")
