@@ -9,14 +9,13 @@ import socket
 from pathlib import Path
 
 import typer
-import uvicorn
 from rich.console import Console
 
 from knockabout.cli.errors import fail, friendly_errors
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.collector import FULL_GC_EVERY
 from knockabout.server.front import Front, spawner
-from knockabout.server.protocol import server_config
+from knockabout.server.protocol import ReadyServer, server_config
 from knockabout.server.quotas import rate
 from knockabout.store import Store, default_data_dir
 
@@ -101,18 +100,22 @@ def serve(
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
         full_gc_every=full_gc_every,
     )
-    sock = listen_socket(host, port)  # taken before saying where we serve, so a busy port is said plainly
-    for line in where_to_open(host, port):
-        console.print(line)
+    sock = listen_socket(host, port)  # taken before anything starts, so a busy port is said plainly
     console.print(f"games are kept in {where}", style="dim", markup=False)
+
+    def ready() -> None:  # the address, once a click on it is answered
+        for line in where_to_open(host, port):
+            console.print(line)
+
     if workers > 1:
-        console.print(f"{workers} server processes share the tables", style="dim")
+        console.print(f"{workers} server processes share the tables; starting them…", style="dim")
         logging.basicConfig(level=logging.WARNING, format="knockabout: %(message)s")
-        front = Front(sock, workers, spawner(workers, settings, host, port, compress))
+        front = Front(sock, workers, spawner(workers, settings, host, port, compress), on_ready=ready)
         if front.run() != 0:
             raise typer.Exit(1)
         return
-    server = uvicorn.Server(server_config(create_app(settings), host, port, compress))
+    console.print("starting…", style="dim")
+    server = ReadyServer(server_config(create_app(settings), host, port, compress), on_ready=ready)
     server.run(sockets=[sock])
 
 

@@ -51,6 +51,8 @@ QUICK_END: Final = 10.0
 QUICK_ENDS: Final = 3
 STOP_WAIT: Final = 15.0
 """Seconds the front gives its workers to stop gracefully before it kills them."""
+READY: Final = b"ready"
+"""What a worker sends the front over its Unix socket once it serves."""
 
 
 Spawn = Callable[[int, socket.socket], BaseProcess]
@@ -70,11 +72,15 @@ class Worker:
 class Front:
     """The front process: accept, route, hand off, keep the workers running."""
 
-    def __init__(self, listener: socket.socket, workers: int, spawn: Spawn) -> None:
+    def __init__(self, listener: socket.socket, workers: int, spawn: Spawn,
+                 on_ready: Callable[[], None] | None = None) -> None:
         self.listener = listener
         self.router = Router(workers)
         self.workers = [Worker(i) for i in range(workers)]
         self.spawn = spawn
+        # called once, when every worker has said it serves (READY); serve prints its address then
+        self.on_ready = on_ready
+        self._ready: set[int] = set()
         self.failed: str | None = None  # why the server stopped, if a worker could not start
         self._stop = asyncio.Event()
         self._pending: dict[socket.socket, asyncio.TimerHandle] = {}  # accepted, request line not seen yet
@@ -118,6 +124,7 @@ class Front:
             if w.control is not None:
                 with contextlib.suppress(ValueError, OSError):
                     loop.remove_writer(w.control.fileno())
+                    loop.remove_reader(w.control.fileno())
                 w.control.close()  # the worker sees its socket close and shuts down gracefully
                 w.control = None
             while w.waiting:
@@ -150,7 +157,28 @@ class Front:
         w.control, w.started = mine, time.monotonic()
         loop = asyncio.get_running_loop()
         loop.add_reader(w.process.sentinel, self._ended, w)
+        loop.add_reader(mine.fileno(), self._heard, w)
         self._flush(w)
+
+    def _heard(self, w: Worker) -> None:
+        """A message from a worker: READY once it serves (the first time every worker has
+        said so, ``on_ready``). Its end closing is left to :meth:`_ended`."""
+        if w.control is None:
+            return
+        try:
+            msg = w.control.recv(16)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            msg = b""
+        if not msg:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(w.control.fileno())
+            return
+        if msg == READY and w.index not in self._ready:
+            self._ready.add(w.index)
+            if len(self._ready) == len(self.workers) and self.on_ready is not None:
+                self.on_ready()
 
     def _ended(self, w: Worker) -> None:
         loop = asyncio.get_running_loop()
@@ -163,6 +191,8 @@ class Front:
         if w.control is not None:
             with contextlib.suppress(ValueError, OSError):
                 loop.remove_writer(w.control.fileno())
+            with contextlib.suppress(ValueError, OSError):
+                loop.remove_reader(w.control.fileno())
             w.control.close()
             w.control = None
         if self._stop.is_set():
@@ -293,6 +323,8 @@ class ShardServer(uvicorn.Server):
         self.control.setblocking(False)
         asyncio.get_running_loop().add_reader(self.control.fileno(), self._take)
         self.started = True
+        with contextlib.suppress(OSError):  # (a front that is gone: _take sees it and stops)
+            self.control.send(READY)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

@@ -27,6 +27,8 @@ and writes one WARNING line.
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -67,6 +69,22 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
                     self.handle_parser_exception()
                     return
         super().send_receive_event_to_app()
+
+
+class ReadyServer(uvicorn.Server):
+    """uvicorn's server, calling ``on_ready`` once it answers: the app has started (the
+    store open, unfinished tables resumed, the bots' processes started) and its sockets
+    listen. ``serve`` prints its address then, not before (it used to, about a second
+    early, and a click on the address at once failed)."""
+
+    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and not self.should_exit:
+            self.on_ready()
 
 
 def server_config(app: Any, host: str, port: int, compress: bool) -> uvicorn.Config:
