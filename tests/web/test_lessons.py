@@ -101,6 +101,18 @@ def test_the_lesson_plays_to_the_end_in_the_browser(browser: Any, server: LiveSe
         ctx.close()
 
 
+def test_a_game_without_a_lesson_says_so_with_the_way_back(browser: Any, server: LiveServer) -> None:
+    ctx, page = new_page(browser)
+    try:
+        page.goto(server.url + "/learn/no-such-game")
+        page.wait_for_selector("#lesson-missing")
+        assert "no-such-game" in page.inner_text("#lesson-missing")
+        page.click("#lesson-missing a")
+        page.wait_for_selector(".game-card")
+    finally:
+        ctx.close()
+
+
 def test_the_lesson_api_keeps_nothing_and_refuses_inputs_that_do_not_replay(server: LiveServer) -> None:
     with httpx.Client(base_url=server.url) as c:
         first = c.post("/api/learn/nak-muay", json={}).json()

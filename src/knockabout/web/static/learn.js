@@ -13,6 +13,7 @@ export function lessonLink(gameId) {
   let inputs = [];
   let deliver = null;
   let busy = false;
+  let started = false;
   let panel = null;
   async function post(input) {
     if (busy) return;
@@ -24,8 +25,15 @@ export function lessonLink(gameId) {
       const msg = await res.json().catch(() => ({ error: `server answered ${res.status}` }));
       if (!res.ok) throw new Error(msg.error || `server answered ${res.status}`);
       inputs = msg.tutorial.inputs;
+      started = true;
       deliver(msg);
-    } catch (e) { toast(e.message); } finally { busy = false; }
+    } catch (e) {
+      if (started) toast(e.message);
+      else {  // no lesson to show (no such game, or none for it): say so, with the way back
+        document.getElementById("app").replaceChildren(h("p", { class: "panel", id: "lesson-missing" }, e.message, " ",
+          h("a", { href: "/", onclick: nav }, "Back to the lobby")));
+      }
+    } finally { busy = false; }
   }
   return {
     lesson: true,
