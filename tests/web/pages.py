@@ -52,7 +52,7 @@ def create_table(page: Any, server: LiveServer, *, game: str | None = None, name
     if not listed:
         page.uncheck("#listed")
     page.click("#create-btn")
-    page.wait_for_selector("#invite")
+    page.wait_for_selector("#invite", state="attached")
     table_id: str = page.input_value("#invite").rsplit("/", 1)[1]
     return table_id
 

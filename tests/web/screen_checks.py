@@ -42,6 +42,47 @@ MARK_FOCUSABLE = """() => {
 }"""
 
 
+# words the browser broke across two lines: each word of each shown text is measured with a
+# Range; a word whose pieces lie on different lines was split mid-word. A break after a hyphen,
+# a slash or a dash is a break between words. Text that is cut off with an ellipsis never wraps.
+SPLIT_WORDS = r"""() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const host = node.parentElement;
+    if (!host || host.closest('select, option, script, style, [hidden], svg')) continue;
+    if (!host.getClientRects().length || getComputedStyle(host).visibility === 'hidden') continue;
+    const text = node.textContent;
+    const re = /[^\s\-\/–—·,]+/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length < 2) continue;
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+      if (tops.length > 1 && Math.max(...tops) - Math.min(...tops) > 2) {
+        out.push(`${host.tagName.toLowerCase()}.${host.className}: "${m[0]}"`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}"""
+
+PAGE_OVERFLOW = "() => document.scrollingElement.scrollWidth - window.innerWidth"
+
+
+def split_words(page: Any) -> list[str]:
+    """Words shown broken across two lines (none may be, at any width)."""
+    found: list[str] = page.evaluate(SPLIT_WORDS)
+    return found
+
+
+def page_overflow(page: Any) -> int:
+    """How many pixels the page is wider than the screen (it must not be)."""
+    wider: int = page.evaluate(PAGE_OVERFLOW)
+    return wider
+
+
 def overflowing(page: Any) -> list[str]:
     found: list[str] = page.evaluate(OVERFLOWS, TEXT_BOXES)
     return found

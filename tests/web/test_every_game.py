@@ -117,7 +117,7 @@ def test_a_whole_game_by_clicking_only(server: LiveServer, browser: Any, shots: 
         page.goto(old)
         page.click("#rematch")
         page.wait_for_function(f"location.pathname.startsWith('/t/') && location.href !== {old!r}")
-        page.wait_for_selector("#invite")
+        page.wait_for_selector("#invite", state="attached")
         new_id = page.url.rsplit("/", 1)[1]
         again = server.app.state.manager.get(new_id).table
         before = server.app.state.manager.get(old.rsplit("/", 1)[1]).table

@@ -28,20 +28,21 @@ def test_pickers_offer_the_real_choices_and_the_table_gets_them(server: LiveServ
     assert page.locator("[data-option='fighters'] .choice-detail").count() >= 1, "the fighter sheet is one tap away"
     page.select_option("select[name='knockdown_test']", "tower")
     page.click("#create-btn")
-    page.wait_for_selector("#invite")
+    page.wait_for_selector("#invite", state="attached")
     table_id = page.input_value("#invite").rsplit("/", 1)[1]
     live = server.app.state.manager.get(table_id)
     cfg = live.table.record.config
     assert cfg["boxes"] == ["tainted_grail", "nemesis"] and cfg["fighters"][0] == pick
     assert cfg["knockdown_test"] == "tower"
     # the invite is the address this browser used, with a note when that is this computer only
+    page.click("#invite-box summary")
     assert page.input_value("#invite") == page.evaluate("location.origin") + f"/t/{table_id}"
     assert "--host 0.0.0.0" in page.inner_text("#invite-note")
     # back in the lobby, the table is among yours
     page.goto(server.url + "/")
-    page.wait_for_selector(f"#my-tables tr[data-table='{table_id}']")
-    assert page.locator(f"#all-tables tr[data-table='{table_id}']").count() == 0
-    assert page.locator(f"#my-tables tr[data-table='{table_id}'] time").count() == 1, "with its created time"
+    page.wait_for_selector(f"#my-tables [data-table='{table_id}']")
+    assert page.locator(f"#all-tables [data-table='{table_id}']").count() == 0
+    assert page.locator(f"#my-tables [data-table='{table_id}'] time").count() == 1, "with its created time"
     ctx.close()
 
 

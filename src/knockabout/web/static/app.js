@@ -6,9 +6,11 @@
 // After its sync a connection gets patch frames: RFC 6902 JSON Patches of the last
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
 import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
+import { fitText } from "./fit.js";
 import { installTips, openRules } from "./help.js";
 import { lessonLink } from "./learn.js";
 import { lobby } from "./lobby.js";
+import { placeParts, showLastLine, tableLayout } from "./table_layout.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 import { applyPatch } from "./vendor/fast-json-patch/core.mjs";
 
@@ -102,32 +104,9 @@ async function tablePage(id) {
 // a lesson's link (learn.js) posts each input and draws the step panel after every redraw.
 function connect(id, token, link = null) {
   const lesson = !!(link && link.lesson);
-  const ui = {
-    timer: h("div", { id: "timer", "data-part": "timer" }),
-    result: h("div", { id: "result" }),
-    decide: h("section", { id: "decide" }),
-    board: h("section", { id: "board", class: "panel", "data-part": "board" }),
-    side: h("aside", { id: "side" }),
-    players: h("div", { class: "panel", id: "players", "data-part": "players" }),
-    log: h("div", { class: "log", id: "log", "data-part": "log", role: "log", "aria-live": "polite", "aria-label": "what happened", tabindex: "0" }),
-  };
   // the address this browser used: a friend on the network opens the same one
-  const invite = `${location.origin}/t/${id}`;
-  const localOnly = LOCAL.has(location.hostname);
-  ui.help = h("div", { class: "panel", id: "help" });
-  ui.side.append(...[
-    lesson ? null : h("div", { class: "panel" }, h("label", { for: "invite" }, h("b", {}, "Invite")), h("div", { class: "invite" },
-      h("input", { value: invite, readonly: true, id: "invite", onfocus: (e) => e.target.select() }),
-      h("button", { id: "copy-invite", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast("Link copied", "ok")) }, "Copy")),
-      localOnly ? h("small", { class: "hint", id: "invite-note" }, "This address works on this computer only. To play on your network, "
-        + "start the server with knockabout serve --host 0.0.0.0 and open it by this computer's network address.") : null,
-      ...invites.get(id).map((inv) => h("div", { class: "invite" }, h("span", {}, `Seat ${inv.seat + 1}`),
-        h("input", { value: `${location.origin}${inv.url}`, readonly: true, class: "invite-link", "data-seat": inv.seat,
-          "aria-label": `invite link for seat ${inv.seat + 1}`, onfocus: (e) => e.target.select() })))),
-    ui.players, ui.help,
-    h("h2", { class: "h3" }, "What happened"), ui.log].filter(Boolean));
-  app.replaceChildren(h("h1", { class: "sr" }, "Table"),
-    h("div", { class: "play" }, h("div", {}, ui.timer, ui.result, ui.decide, ui.board), ui.side));
+  const ui = tableLayout(app, { invite: lesson ? null : `${location.origin}/t/${id}`, localOnly: LOCAL.has(location.hostname),
+    invites: lesson ? [] : invites.get(id), lesson });
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
@@ -135,6 +114,7 @@ function connect(id, token, link = null) {
   let cards = null;  // what was on the board at the last redraw (for arrival animations)
   let follow = follower(); let resyncing = false;
   let helpFor = null;
+  let shownStatus = null;  // the invite opens by itself while the table waits for players
 
   function names() { return cur.table.seats.map((s, i) => s.name + (i === cur.seat ? " (you)" : "")); }
 
@@ -149,6 +129,7 @@ function connect(id, token, link = null) {
       ui.log.append(line);
     });
     ui.log.scrollTop = ui.log.scrollHeight;
+    showLastLine(ui);
   }
 
   function drawTimer() {
@@ -169,7 +150,8 @@ function connect(id, token, link = null) {
     const legend = rend.legend ? rend.legend() : [];
     ui.help.replaceChildren(
       h("div", { class: "row" }, h("b", {}, "Help"),
-        h("button", { id: "rules-open", "data-part": "rules", onclick: (e) => openRules(game, e.currentTarget) }, `Rules of ${name}`),
+        h("button", { id: "rules-open", "data-part": "rules", "aria-label": `Rules of ${name}`,
+          onclick: (e) => openRules(game, e.currentTarget) }, "Rules"),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
           onchange: (e) => { hints.set(e.target.checked); redraw(); } }), " hints")),
       legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
@@ -205,15 +187,19 @@ function connect(id, token, link = null) {
   function draw() {
     const v = cur.view; const t = cur.table; const nm = names();
     drawHelp(t.game, t.game_name);
-    crumb.textContent = lesson ? `${t.game_name} · lesson`
-      : `${t.game_name} · table ${id} · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`;
+    if (lesson) crumb.textContent = `${t.game_name} · lesson`;
+    else {
+      crumb.replaceChildren(h("span", { class: "crumb-game" }, t.game_name), h("span", { class: "crumb-table" }, ` · table ${id}`),
+        ` · ${cur.seat === null ? "watching" : `seat ${cur.seat + 1}`}`);
+    }
+    if (t.status !== shownStatus && ui.inviteBox) { ui.inviteBox.open = t.status === "waiting"; shownStatus = t.status; }
     // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
     const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
     const d = cur.decision;
-    // (a judged decision offers no actions, only its challenge)
+    // a judged decision offers no actions (the table records the answer's pass or fail): its challenge is the move
     const mine = !!(d && ((cur.legal || []).length || challenge) && d.player === cur.seat && t.status === "playing");
     const words = mine ? decisionWords(cur, rend, { seat: cur.seat, names: nm, myMove: true }) : null;
-    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge, label: labeller(words),
+    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge, label: labeller(words), redraw,
       answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
     cards = markArrivals(ui.board, cards);
     if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
@@ -238,8 +224,8 @@ function connect(id, token, link = null) {
     if (myMove && challenge) {
       ui.decide.append(h("div", { class: "panel your-turn", id: "challenge", "data-kind": d.kind },
         promptBox(words, t.game, "Your challenge"), hintLine,
-        h("p", {}, challenge.rule || "Solve the challenge on the board."),
-        h("p", { class: "muted" }, "The table's clock decides: only a right answer in time counts.")));
+        h("p", {}, challenge.rule || "Solve the challenge on the board.",
+          h("span", { class: "muted" }, " The table's clock decides: only a right answer in time counts."))));
     } else if (myMove) {
       // actions the board itself offers (a highlighted cell, a target) fold into a list when there are many
       const offered = words.actions;
@@ -258,13 +244,15 @@ function connect(id, token, link = null) {
       if (fold) for (const a of onBoard) button(a, folded);
       const list = fold ? h("details", { class: "board-list" },
         h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
-      if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board below."));
+      if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board."));
       ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), hintLine, box, list));
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
       ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },
         `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`)));
     }
+    placeParts(ui, !!(myMove && challenge));
+    fitText(ui.root);
   }
 
   function redraw() {  // the table, then what a lesson's link adds to it
@@ -353,6 +341,7 @@ async function replayPage(id) {
     }
     label.textContent = `step ${step} / ${data.steps}${data.action ? ` · ${data.names[data.seat]}: ${said}` : ""}`;
     rend.renderBoard(board, data.view, { seat: null, names: data.names, reveal: data.views });
+    fitText(board);
     events.replaceChildren(...(data.events.length ? data.events.filter((e) => e.text).map((e) => h("p", { class: `ev-${e.type}` }, e.text))
       : [h("p", { class: "muted" }, step ? "" : "The deal. Press ▶ to step through the game.")]));
   }
@@ -378,6 +367,8 @@ let cleanup = null;
 function route() {
   if (cleanup) { cleanup(); cleanup = null; }
   netstate.hidden = true;
+  document.body.classList.remove("challenge-open");
+  window.scrollTo(0, 0);  // every page opens at its top, wherever the last one was scrolled
   const parts = location.pathname.split("/").filter(Boolean);
   const done = (p) => p.catch((e) => toast(e.message));
   if (parts[0] === "t" && parts[1]) return done(tablePage(parts[1]));

@@ -89,16 +89,16 @@ export async function lobby(app, crumb) {
     h("h3", {}, "Options"),
     optionsBox,
     h("p", {}, h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table")));
-  const mine = h("tbody", { id: "my-tables" });
-  const list = h("tbody", { id: "all-tables" });
-  const tableOf = (body, caption) => h("table", { class: "list" }, h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, ["Game", "Seats", "Status", "Created", ""].map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr" }, "open"))))), body);
+  // each table a card: a row of a list on a wide screen, a card of its own on a phone
+  const mine = h("ul", { id: "my-tables", class: "table-cards", "aria-labelledby": "my-tables-title" });
+  const list = h("ul", { id: "all-tables", class: "table-cards", "aria-labelledby": "all-tables-title" });
+  const tableOf = (body, caption, idv) => h("div", { class: "table-list" }, h("h3", { class: "list-title", id: idv }, caption), body);
   app.replaceChildren(
     h("h1", { class: "sr" }, "knockabout lobby"),
     h("section", { class: "games", "aria-label": "games" }, games.map((g) => gameCard(g, pick, quick))),
     h("div", { class: "grid2" }, form,
       h("section", { class: "panel", id: "tables" }, h("h2", {}, "Tables"),
-        tableOf(mine, "Tables you sit at"), tableOf(list, "Recent tables"))));
+        tableOf(mine, "Tables you sit at", "my-tables-title"), tableOf(list, "Recent tables", "all-tables-title"))));
 
   const { tables } = await api("/api/tables");
   const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
@@ -112,10 +112,13 @@ export async function lobby(app, crumb) {
       : h("a", { class: "btn", href: `/t/${t.id}`, onclick: nav }, remembered.has(t.id) ? "Back to it" : t.free_seats?.length ? "Join" : "Watch");
     const when = t.created_at ? h("time", { datetime: new Date(t.created_at * 1000).toISOString(),
       title: new Date(t.created_at * 1000).toLocaleString() }, ago(t.created_at)) : "";
-    return h("tr", { "data-table": t.id }, h("td", {}, gameName[t.game] || t.game), h("td", {}, who), h("td", {}, status),
-      h("td", {}, when), h("td", {}, link));
+    return h("li", { class: "table-card", "data-table": t.id, "data-status": t.status },
+      h("span", { class: "tc-game" }, gameName[t.game] || t.game),
+      h("span", { class: "tc-seats" }, who),
+      h("span", { class: "tc-status" }, status, when ? " · " : "", when),
+      link);
   };
   for (const t of tables) (remembered.has(t.id) ? mine : list).append(row(t));
-  if (!mine.children.length) mine.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "None yet: the tables you create or join are kept here.")));
-  if (!list.children.length) list.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No other tables yet.")));
+  if (!mine.children.length) mine.append(h("li", { class: "muted empty" }, "None yet: the tables you create or join are kept here."));
+  if (!list.children.length) list.append(h("li", { class: "muted empty" }, "No other tables yet."));
 }

@@ -44,7 +44,7 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-e.w i,.kb-e.e i{display:none}
 .kb-mid{grid-area:2/2/3/3;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;
   gap:2px;min-width:0;background:#fff9;border-radius:6px;padding:2px}
-.kb-mid .nm{font-weight:800;font-size:12px;overflow-wrap:break-word;max-width:100%}
+.kb-mid .nm{font-weight:800;font-size:12px;max-width:100%;width:100%}
 .kb-mid .lb{font-size:11px;color:#333}
 .kb-mid .tired{font-size:10px;font-weight:700;color:#5a3d00}
 .kb-choose{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}
@@ -52,9 +52,10 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-info{border:1px solid rgba(127,127,127,.3);border-radius:.5rem;padding:.4rem .55rem;max-width:15rem;font-size:.8rem}
 .kb-info h4{margin:0 0 .2rem;font-size:.85rem}.kb-info .set{color:var(--muted);font-size:.7rem}
 .kb-pending{font-weight:600;margin:.4rem 0}
+.kb-cell.in-hand{width:104px;height:104px}
 @media (max-width:520px){.kb-cell{width:92px;height:92px}
   .kb-card{font-size:10px;grid-template:17px minmax(0,1fr) 17px/16px minmax(0,1fr) 16px}
-  .kb-mid .nm{font-size:10px}.kb-mid .lb{font-size:10px}.kb-e{font-size:10.5px}}
+  .kb-mid .nm{font-size:10px}.kb-mid .lb{font-size:10px}.kb-e{font-size:10.5px}.kb-cell.in-hand{width:88px;height:88px}}
 `;
 
 function ensureStyle() {
@@ -119,7 +120,7 @@ export function cardTile(c, opts = {}) {
     + `south ${e.S.attack}/${e.S.heart}, west ${e.W.attack}/${e.W.heart}`);
   for (const d of ["N", "E", "S", "W"]) t.append(edge(c, d));
   const mid = el("div", "kb-mid");
-  mid.append(el("div", "nm", c.card.name),
+  mid.append(el("div", "nm fit", c.card.name),
     el("div", "lb", `${FACING[c.owner]} ${c.label} ${c.card.actions.map((s) => GLYPH[s]).join("")}`));
   if (c.exhausted) mid.append(el("div", "tired", "exhausted"));
   t.append(mid);
@@ -197,7 +198,7 @@ export function renderBoard(root, view, ctx) {
     }
     for (const [p, hand, kept] of hands) {
       const side = el("div", "kb-side"); side.id = ctx.reveal ? `draft-${p}` : "hand";
-      if (!ctx.reveal) side.dataset.part = "hand";
+      if (!ctx.reveal) { side.dataset.part = "hand"; side.classList.add("hand-row"); side.tabIndex = 0; }
       side.append(el("strong", "", p === ctx.seat ? "Your hand:" : `${names[p]}'s hand:`));
       hand.forEach((c, i) => { const b = infoCard(c, null, `keep:${i}`); b.dataset.keep = i; side.append(b); });
       for (const c of kept || []) side.append(infoCard(c, null, "kept"));
@@ -221,7 +222,9 @@ export function renderBoard(root, view, ctx) {
   wrap.tabIndex = 0;  // the grid scrolls sideways on a phone
   wrap.setAttribute("role", "group");
   wrap.setAttribute("aria-label", "the grid");
-  const redraw = () => renderBoard(root, view, ctx);
+  // a choice made on the board alone (a chosen cell) redraws through the shell when it can,
+  // which puts the hand beside the prompt again
+  const redraw = () => (ctx.redraw ? ctx.redraw() : renderBoard(root, view, ctx));
   if (pts.length) {
     const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
@@ -249,7 +252,7 @@ export function renderBoard(root, view, ctx) {
           const opts = cells.get(key);
           const placing = opts[0].startsWith("place");
           cell = el("button", `kb-cell spot${chosenCell === key ? " chosen" : ""}`, placing ? "+" : "➜");
-          cell.dataset.action = opts[0];
+          if (opts.length === 1) cell.dataset.action = opts[0];  // a cell that fits several cards asks which
           cell.setAttribute("aria-label", placing
             ? `${chosenCell === key ? "chosen: " : ""}place a card here (${opts.length} card${opts.length === 1 ? "" : "s"} fit)`
             : label(opts[0]));
@@ -300,17 +303,34 @@ export function renderBoard(root, view, ctx) {
     root.append(el("div", "kb-pending",
       `${nameOf(view, p.attacker)} punches the exhausted ${nameOf(view, p.target)} with attack ${p.attack}: pick the edge that takes it.`));
   }
+  const mine = ctx.reveal ? [] : cards.filter((c) => c.owner === ctx.seat && c.status === "hand");
+  if (mine.length) root.append(handPart(mine, names));
   for (const p of [0, 1]) {
     const side = el("div", "kb-side");
     side.dataset.seat = p;
-    if (p === ctx.seat) side.dataset.part = "hand";
     side.append(el("strong", "", `${names[p]}'s cards ${FACING[p]}${p === 1 ? " (turned to face south)" : " (facing north)"}:`));
-    for (const c of cards.filter((c) => c.owner === p)) {
+    for (const c of cards.filter((c) => c.owner === p && !mine.includes(c))) {
       const extra = c.status === "hand" ? "to place" : c.status === "out" ? "knocked out" : (c.exhausted ? "exhausted" : "rested");
       side.append(infoCard(c.card, c.label, extra));
     }
     root.append(side);
   }
+}
+
+// your cards still to place, which the shell shows beside the prompt
+function handPart(mine, names) {
+  const box = el("div", "kb-hand");
+  box.id = "hand";
+  box.dataset.part = "hand";
+  box.append(el("h3", "", `Your cards to place · ${mine.length}`));
+  const row = el("div", "hand-row");
+  for (const c of mine) {
+    const cell = el("div", "kb-cell in-hand");
+    cell.append(cardTile(c, { owner: names[c.owner] }));
+    row.append(cell);
+  }
+  box.append(row);
+  return box;
 }
 
 function nameOf(view, label) {

@@ -72,7 +72,7 @@ function ensureStyle() {
   .kd-card.empty { background: transparent; border: 1px dashed #777; color: var(--muted); align-items: center; justify-content: center; }
   .kd-card.ability { background: #f3e5f5; }
   .kd-card .sy { font-size: 1rem; letter-spacing: 2px; }
-  .kd-card .nm { font-weight: 700; overflow-wrap: break-word; }
+  .kd-card .nm { font-weight: 700; }
   .kd-card .pos { float: right; font-size: .65rem; color: #666; }
   .kd-card .ko { color: #7a4d00; font-weight: 700; }
   .kd-sheet li { font-size: .8rem; margin-bottom: .2rem; }
@@ -81,14 +81,17 @@ function ensureStyle() {
   .kd-tower .stack { display: flex; flex-direction: column-reverse; align-items: center; gap: 2px; }
   .kd-tower .stack i { width: 22px; height: 14px; background: #8b0000; border-radius: 2px; display: block; }
   .kd-tower .stack i.light { background: #fff; border: 2px solid #8b0000; }
-  .kd-tgame { display: flex; gap: .8rem; align-items: flex-end; flex-wrap: wrap; }
-  .kd-field { position: relative; background: #efe6d2; border-radius: .4rem; border: 1px solid #c9b88f; }
-  .kd-tcube { position: absolute; width: 38px; height: 30px; padding: 0; border-radius: 3px; font-weight: 700;
+  .kd-tgame { display: flex; gap: .5rem; align-items: flex-end; flex-wrap: nowrap; }
+  .kd-field { position: relative; background: #efe6d2; border-radius: .4rem; border: 1px solid #c9b88f;
+              --cell: min(46px, calc((100vw - 3.2rem - 56px) / var(--cols)));
+              width: calc(var(--cols) * var(--cell) + 8px); height: calc(var(--rows) * var(--cell) + 8px); }
+  .kd-tcube { position: absolute; width: calc(var(--cell) - 8px); height: calc(var(--cell) - 16px); min-height: 24px;
+              padding: 0; border-radius: 3px; font-weight: 700;
               border: 2px solid #8b0000; background: #fff; color: #8b0000; cursor: pointer; }
   .kd-tcube.heavy { background: #8b0000; color: #fff; }
-  .kd-tstack { display: flex; flex-direction: column-reverse; align-items: center; gap: 1px; min-width: 60px;
-               min-height: 40px; border-bottom: 4px solid #6d4c41; padding: 0 4px; transition: transform .4s; }
-  .kd-tstack i { width: 38px; height: 16px; font-size: .7rem; font-style: normal; text-align: center;
+  .kd-tstack { display: flex; flex-direction: column-reverse; align-items: center; gap: 1px; min-width: 46px;
+               min-height: 40px; border-bottom: 4px solid #6d4c41; padding: 0 3px; transition: transform .4s; }
+  .kd-tstack i { width: 36px; height: 14px; font-size: .62rem; line-height: 10px; font-style: normal; text-align: center;
                  border: 2px solid #8b0000; background: #fff; color: #8b0000; border-radius: 2px; display: block; }
   .kd-tstack i.heavy { background: #8b0000; color: #fff; }
   .kd-tstack.toppled { transform: rotate(75deg) translateX(20px); transform-origin: bottom left; }
@@ -112,7 +115,7 @@ export function card(view, name, pos) {
   if (pos) sy.append(el("span", "pos", `#${pos}`));
   for (const sym of c.symbols) sy.append(symIcon(sym));
   d.append(sy);
-  d.append(el("div", "nm", name));
+  d.append(el("div", "nm fit", name));
   const cubes = el("div", "kd-cubes");
   for (let i = 0; i < c.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
   for (let i = 0; i < c.light; i++) cubes.append(el("i", "kd-cube"));
@@ -205,10 +208,11 @@ function fighterBox(view, f, ctx) {
     .filter(Boolean).join("\n") || "No active skill.");
   box.append(skills);
   box.append(el("div", "", `Hand ${f.hand.length}/${f.hand_limit}`));
-  const hand = el("div", "kd-cards");
-  if (f.seat === ctx.seat) { hand.id = "hand"; hand.dataset.part = "hand"; }
-  for (const name of f.hand) hand.append(card(view, name));
-  box.append(hand);
+  if (f.seat !== ctx.seat || ctx.reveal) {  // your own hand is drawn beside the prompt (handPart)
+    const hand = el("div", "kd-cards");
+    for (const name of f.hand) hand.append(card(view, name));
+    box.append(hand);
+  }
   const sheet = el("details", "kd-sheet");
   sheet.append(el("summary", "", "Fighter sheet"));
   const ul = el("ul");
@@ -216,6 +220,19 @@ function fighterBox(view, f, ctx) {
   if (f.sheet.ko_effect) ul.append(el("li", "", `K.O. effect: ${f.sheet.ko_effect}`));
   sheet.append(ul);
   box.append(sheet);
+  return box;
+}
+
+// your hand, which the shell shows beside the prompt
+function handPart(view, f) {
+  const box = el("div", "kd-hand");
+  box.id = "hand";
+  box.dataset.part = "hand";
+  box.append(el("h3", "", `Your hand · ${f.hand.length} of ${f.hand_limit}`));
+  const row = el("div", "kd-cards hand-row");
+  for (const name of f.hand) row.append(card(view, name));
+  if (!f.hand.length) row.append(el("span", "muted", "no cards yet: take them from the Attack Row"));
+  box.append(row);
   return box;
 }
 
@@ -239,7 +256,6 @@ function pendingLine(view, names) {
 // cubes lie now: the server sends only where they lie when the puzzle opens; when the puzzle says
 // `reshuffle`, the cubes still lying move to new spots after each correct pick, drawn here.
 const towerPicks = {};
-const FIELD = 46;
 
 function movedLayout(ch, st) {
   const [cols, rows] = ch.grid;
@@ -271,8 +287,9 @@ export function towerGame(ch, ctx) {
   const [cols, rows] = ch.grid;
   const field = el("div", "kd-field");
   field.id = "tower-field";
-  field.style.width = `${cols * FIELD + 8}px`;
-  field.style.height = `${rows * FIELD + 8}px`;
+  // cells shrink to fit a narrow screen (--cell, in the style sheet)
+  field.style.setProperty("--cols", cols);
+  field.style.setProperty("--rows", rows);
   const layout = st.layout;
   const pick = (c) => {
     if (st.sent) return;
@@ -288,8 +305,8 @@ export function towerGame(ch, ctx) {
     b.dataset.cube = c.id;
     b.dataset.place = c.place;
     b.title = `cube ${c.id}: place ${c.place} (${c.weight})`;
-    b.style.left = `${4 + layout[i][0] * FIELD + 4}px`;
-    b.style.top = `${4 + layout[i][1] * FIELD + 8}px`;
+    b.style.left = `calc(8px + ${layout[i][0]} * var(--cell))`;
+    b.style.top = `calc(10px + ${layout[i][1]} * var(--cell))`;
     b.disabled = st.sent;
     b.addEventListener("click", () => pick(c));
     field.append(b);
@@ -304,7 +321,6 @@ export function towerGame(ch, ctx) {
   }
   game.append(field, stack);
   wrap.append(game);
-  wrap.append(el("small", "", ch.rule || ""));
   return wrap;
 }
 
@@ -314,8 +330,7 @@ function towerPanel(view, ctx) {
   box.id = "tower";
   const ch = ctx.challenge;
   if (ch && ch.kind === "tower" && ctx.seat === p.tested) {
-    box.append(el("div", "", `Knockdown Test: stack all ${ch.cubes.length} of your wound cubes, 1 on the table first, `
-      + "each next one on top. The table's timer counts the 10 seconds."));
+    box.dataset.part = "challenge";  // the shell opens it in a view that fits the screen, with the rule and timer
     box.append(towerGame(ch, ctx));
     return box;
   }
@@ -357,6 +372,8 @@ export function renderBoard(root, view, ctx) {
   const fighters = el("div", "kd-fighters");
   for (const f of view.fighters) fighters.append(fighterBox(view, f, ctx));
   wrap.append(fighters);
+  const mine = view.fighters.find((f) => f.seat === ctx.seat);
+  if (mine && !ctx.reveal) wrap.append(handPart(view, mine));
   root.append(wrap);
 }
 

@@ -56,7 +56,7 @@ export function card(name, small = false) {
   c.dataset.card = name;
   tip(c, `${TITLES[name] || name}: ${TEXT[name] || `Clinch hold. ${CLINCH_TEXT}`}`);
   const title = TITLES[name] || name;
-  c.append(el("div", "band", title.replace("Clinch: ", "").replace("10-Second ", "")));
+  c.append(el("div", "band fit", title.replace("Clinch: ", "").replace("10-Second ", "")));
   const g = el("div", "glyph"); g.innerHTML = glyph(name); c.append(g);
   c.append(el("div", "txt", name in TEXT ? TEXT[name] : `Clinch hold. ${CLINCH_TEXT}`));
   return c;
@@ -132,16 +132,16 @@ export function renderBoard(root, view, ctx) {
   if (view.hand) {
     const hand = el("div", "nm-hand");
     hand.id = "hand";
-    hand.dataset.part = "hand";
-    hand.append(el("h3", "", "Your hand"));
-    const cards = el("div", "cards");
+    hand.dataset.part = "hand";  // the shell shows it beside the prompt
+    hand.append(el("h3", "", `Your hand · ${view.hand.length} card${view.hand.length === 1 ? "" : "s"}`));
+    const cards = el("div", "cards hand-row");
     for (const c of sortCards(view.hand)) cards.append(card(c));
     if (!view.hand.length) cards.append(el("span", "muted", "no cards"));
     hand.append(cards);
     const seen = (view.pending || {}).seen;
     if (seen && seen.length) {
       hand.append(el("h3", "", "You see on the pile (top first)"));
-      const s = el("div", "cards");
+      const s = el("div", "cards hand-row");
       for (const c of seen) s.append(card(c));
       hand.append(s);
     }
