@@ -21,9 +21,11 @@ from pathlib import Path
 
 GENERIC_MODULES: tuple[str, ...] = (
     "knockabout.core.actions",
+    "knockabout.core.batch",  # the batched environment's loop over its games
     "knockabout.core.events",
     "knockabout.core.protocol",
     "knockabout.core.rng",
+    "knockabout.core.state_encoding",  # observations written from the state, every batched step
     "knockabout.bots.ismcts",
     "knockabout.server.frames",  # every change's message, patch and frame text on a live server
 )
@@ -52,7 +54,8 @@ def game_modules(package: Path | None = None) -> tuple[str, ...]:
     return tuple(out)
 
 
-COMPILED_MODULES: tuple[str, ...] = GENERIC_MODULES[:4] + game_modules() + GENERIC_MODULES[4:]
+_CORE = sum(1 for m in GENERIC_MODULES if m.startswith("knockabout.core."))
+COMPILED_MODULES: tuple[str, ...] = GENERIC_MODULES[:_CORE] + game_modules() + GENERIC_MODULES[_CORE:]
 """The modules mypyc compiles (dotted names; ``setup.py`` turns them into paths): the core's,
 each game's own list, then the search and the frames."""
 

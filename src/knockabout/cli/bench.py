@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from knockabout.cli.errors import friendly_errors
+from knockabout.compiled import build_summary
 from knockabout.core.errors import ConfigError
 from knockabout.core.registry import game_ids, get_game
 from knockabout.sim.bench import bench_game
@@ -20,14 +21,15 @@ def bench(
     players: int | None = typer.Option(None, "--players", "-p", help="player count (default: the game's default)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
     envs: bool = typer.Option(
-        False, "--envs", help="measure the PettingZoo environment against the raw protocol and Leduc"
-        " (needs the rl extra: pip install knockabout\\[rl])"
+        False, "--envs", help="measure the PettingZoo environment and the batched one against the raw protocol"
+        " and Leduc (needs the rl extra: pip install knockabout\\[rl])"
     ),
+    batch: int = typer.Option(256, "--batch", min=1, help="with --envs: games per batched step"),
 ) -> None:
     """Measure random-play steps/s, games/s, clone() µs and ISMCTS iterations/s."""
     console = Console(highlight=False)
     if envs:
-        _bench_envs(console, game, seconds, players, as_json)
+        _bench_envs(console, game, seconds, players, as_json, batch)
         return
     with friendly_errors():
         ids = [get_game(game).id] if game else game_ids()
@@ -65,7 +67,9 @@ def bench(
     console.print(t)
 
 
-def _bench_envs(console: Console, game: str | None, seconds: float, players: int | None, as_json: bool) -> None:
+def _bench_envs(
+    console: Console, game: str | None, seconds: float, players: int | None, as_json: bool, batch: int
+) -> None:
     with friendly_errors():
         try:
             from knockabout.envs.bench import bench_env
@@ -76,24 +80,30 @@ def _bench_envs(console: Console, game: str | None, seconds: float, players: int
         for gid in ids:
             get_game(gid).check_players(players)
             with console.status(f"benchmarking the {gid} environment…"):
-                rows.append(bench_env(gid, seconds, players))
+                rows.append(bench_env(gid, seconds, players, batch=batch))
     if as_json:
-        console.print_json(json.dumps([{**r.__dict__, "step_share": r.step_share} for r in rows]))
+        console.print_json(json.dumps(
+            [{**r.__dict__, "step_share": r.step_share, "build": build_summary()} for r in rows]
+        ))
         return
-    t = Table(title="knockabout bench --envs (PettingZoo AEC, random legal actions, one process)")
+    build = build_summary()
+    t = Table(title=f"knockabout bench --envs (random legal actions, agent steps/s; {build})", box=None,
+              pad_edge=False, header_style="bold")  # fits 80 columns
     t.add_column("game", no_wrap=True)
-    for col in ("players", "raw steps/s", "env step/s", "step / raw", "last+step/s", "last+step / raw",
-                "leduc last+step/s"):
-        t.add_column(col, justify="right")
+    # raw: the protocol; env step / last+step: PettingZoo's AEC loop without / with the
+    # observation and mask; batched: VectorEnv, observations and masks included
+    for col in ("seats", "raw", "env\nstep", "last+\nstep", f"batched\n×{batch}", "Leduc\nlast+step",
+                f"pgx Leduc\n×{batch}"):
+        t.add_column(col, justify="right", min_width=max(len(w) for w in col.split("\n")))
     for r in rows:
         t.add_row(
             r.game,
             str(r.players),
             f"{r.raw_steps_per_s:,.0f}",
             f"{r.step_per_s:,.0f}",
-            f"{r.step_share:.0%}",
             f"{r.last_step_per_s:,.0f}",
-            f"{r.last_step_share:.0%}",
+            f"{r.batched_per_s:,.0f}",
             "-" if r.leduc_last_step_per_s is None else f"{r.leduc_last_step_per_s:,.0f}",
+            "-" if r.pgx_leduc_per_s is None else f"{r.pgx_leduc_per_s:,.0f}",
         )
     console.print(t)

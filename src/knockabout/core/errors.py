@@ -46,7 +46,9 @@ class IllegalActionError(KnockaboutError):
         action: Action | str,
         decision: Decision | None,
         legal: Sequence[Action],
+        where: str = "",
     ) -> None:
+        """``where`` starts the message when the action was one of many (``game 3``)."""
         self.action = action
         self.decision = decision
         self.legal = tuple(legal)
@@ -58,7 +60,7 @@ class IllegalActionError(KnockaboutError):
                 f"illegal action {str(action)!r} for decision {decision.kind!r} "
                 f"of seat {decision.player + 1}; legal: {listed(self.legal, 24)}"
             )
-        super().__init__(msg)
+        super().__init__(f"{where}: {msg}" if where else msg)
 
 
 def listed(actions: Sequence[object], most: int) -> str:

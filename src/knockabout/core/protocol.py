@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
@@ -26,6 +26,9 @@ from knockabout.core.errors import ActionParseError, ConfigError, IllegalActionE
 from knockabout.core.events import Event
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
+
+if TYPE_CHECKING:
+    from knockabout.core.state_encoding import StateEncoder
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +213,12 @@ class State(ABC):
     __slots__ = ("_legal",)
 
     game: ClassVar[Game[Any]]
+    shared_on_clone: ClassVar[frozenset[str]] = frozenset()
+    """Attributes :meth:`clone` gives the copy as they are, not copied: values the rules never
+    change in place (they replace them). Every other attribute a clone must copy: the
+    conformance suite (``tests/conformance/test_clone.py``) checks that a clone sets every
+    attribute of the class and shares no list, dict, set or generator with the original
+    outside these."""
 
     _legal: tuple[Action, ...] | None
 
@@ -390,6 +399,12 @@ class Game(ABC, Generic[C]):
     def encoder(self) -> plugins.ObservationEncoder | None:
         """How a seat's view becomes a float32 vector for the research environments
         (``knockabout.envs``); None: the game offers none."""
+        return None
+
+    def state_encoder(self) -> StateEncoder | None:
+        """The same observation as :meth:`encoder`, written straight from a state for one seat
+        without building its view (:mod:`knockabout.core.state_encoding`): what the batched
+        environment (``knockabout.envs.vector``) steps with; None: it encodes the views."""
         return None
 
     def check_players(self, players: int | None) -> int | None:

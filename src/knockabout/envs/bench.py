@@ -10,8 +10,16 @@ interleaved slices (:data:`SLICES`) so that other work on the machine slows them
 * ``last+step``: the full PettingZoo loop an agent runs — ``last()`` (the observation
   encoded and the mask built), a random pick from the mask, ``step()``.
 
+* ``batched``: the batched environment (:class:`~knockabout.envs.vector.VectorEnv`,
+  :data:`BATCH` games): one ``step()`` of every game, observations and masks included,
+  each action drawn from its game's mask with numpy — counted in agent steps (one per game
+  per call).
+
 Leduc Hold'em (``pettingzoo.classic.leduc_holdem_v4``, which needs ``rlcard`` and
-``pygame``) runs the ``last+step`` loop; None when it cannot be imported.
+``pygame``) runs the ``last+step`` loop; None when it cannot be imported. pgx's Leduc
+Hold'em (``pgx.make("leduc_holdem")``, JAX on the CPU, the ``envs-bench-pgx`` extra) runs
+batched like ours: :data:`BATCH` games, actions drawn from the legal-action mask inside the
+jitted step, automatic resets; None without pgx.
 """
 
 from __future__ import annotations
@@ -26,6 +34,10 @@ import numpy as np
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
 from knockabout.envs.pettingzoo import env
+from knockabout.envs.vector import VectorEnv
+
+BATCH = 256
+"""Games per batched step (the issue's measure: batch 256)."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,11 @@ class EnvBench:
     step_per_s: float
     last_step_per_s: float
     leduc_last_step_per_s: float | None
+    batch: int = BATCH
+    batched_per_s: float = 0.0
+    """Agent steps/s of the batched environment (observations and masks included)."""
+    pgx_leduc_per_s: float | None = None
+    """Agent steps/s of pgx's batched Leduc Hold'em on the CPU (None: pgx not installed)."""
 
     @property
     def step_share(self) -> float:
@@ -125,6 +142,64 @@ def last_step_game(e: Any) -> Any:
     return body
 
 
+def random_legal(mask: np.ndarray[Any, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    """One action code per row of a batch of masks, uniform among the row's legal codes
+    (every row has at least one), in a few array operations."""
+    counts = mask.sum(axis=1)
+    legal = np.flatnonzero(mask)
+    starts = np.cumsum(counts) - counts
+    pick = (rng.random(len(counts)) * counts).astype(np.int64)
+    return legal[starts + pick] % mask.shape[1]  # type: ignore[no-any-return]
+
+
+def batched_game(game_id: str, players: int, batch: int = BATCH) -> Any:
+    """One batched step of ``batch`` games, random legal actions from the masks: ``batch``
+    agent steps per call (the body's seed is not used: the games deal themselves)."""
+    e = VectorEnv(game_id, batch=batch, seed=0, players=players)
+    _obs, mask, _seat = e.reset()
+    rng = np.random.default_rng(1)
+    state = {"mask": mask}
+
+    def body(_seed: int) -> int:
+        _o, state["mask"], _r, _d, _s = e.step(random_legal(state["mask"], rng))
+        return batch
+
+    return body
+
+
+def pgx_leduc(batch: int = BATCH) -> Any | None:
+    """A batched step of pgx's Leduc Hold'em on the CPU (jitted, warmed up), or None when
+    pgx (and JAX) cannot be imported."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+        from pgx.experimental import auto_reset
+    except ImportError:
+        return None
+    game = pgx.make("leduc_holdem")
+    step = jax.vmap(auto_reset(game.step, game.init))
+
+    @jax.jit
+    def tick(state: Any, key: Any) -> tuple[Any, Any]:
+        pick, keys, key = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        actions = jax.random.categorical(pick, logits, axis=-1)
+        return step(state, actions, jax.random.split(keys, batch)), key
+
+    key = jax.random.PRNGKey(0)
+    key, sub = jax.random.split(key)
+    box = {"state": jax.jit(jax.vmap(game.init))(jax.random.split(sub, batch)), "key": key}
+    tick(box["state"], box["key"])[0].observation.block_until_ready()  # compile before timing
+
+    def body(_seed: int) -> int:
+        box["state"], box["key"] = tick(box["state"], box["key"])
+        box["state"].observation.block_until_ready()
+        return batch
+
+    return body
+
+
 def leduc_env() -> Any | None:
     """PettingZoo's Leduc Hold'em, or None when its dependencies are missing."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -147,26 +222,37 @@ SLICES = 10
 changes during the run slows them all alike."""
 
 
-def bench_env(game_id: str, seconds: float = 2.0, players: int | None = None, leduc: bool = True) -> EnvBench:
-    """Measure one game's loops (``seconds`` each, interleaved) and, in the same run, Leduc's."""
+def bench_env(
+    game_id: str, seconds: float = 2.0, players: int | None = None, leduc: bool = True, batch: int = BATCH,
+    pgx: bool = True,
+) -> EnvBench:
+    """Measure one game's loops (``seconds`` each, interleaved) and, in the same run, Leduc's
+    (PettingZoo's, and pgx's batched one when installed)."""
     g = get_game(game_id)
     n = g.facts.default_players if players is None else players
-    loops = [
-        _Loop(raw_game(game_id, n)),
-        _Loop(step_game(env(game_id, players=n))),
-        _Loop(last_step_game(env(game_id, players=n))),
-    ]
+    loops = {
+        "raw": _Loop(raw_game(game_id, n)),
+        "step": _Loop(step_game(env(game_id, players=n))),
+        "last": _Loop(last_step_game(env(game_id, players=n))),
+        "batched": _Loop(batched_game(game_id, n, batch)),
+    }
     other = leduc_env() if leduc else None
     if other is not None:
-        loops.append(_Loop(last_step_game(other)))
+        loops["leduc"] = _Loop(last_step_game(other))
+    batched_leduc = pgx_leduc(batch) if pgx else None
+    if batched_leduc is not None:
+        loops["pgx"] = _Loop(batched_leduc)
     for _ in range(SLICES):
-        for loop in loops:
+        for loop in loops.values():
             loop.run(seconds / SLICES)
     return EnvBench(
         game=game_id,
         players=n,
-        raw_steps_per_s=loops[0].rate,
-        step_per_s=loops[1].rate,
-        last_step_per_s=loops[2].rate,
-        leduc_last_step_per_s=loops[3].rate if other is not None else None,
+        raw_steps_per_s=loops["raw"].rate,
+        step_per_s=loops["step"].rate,
+        last_step_per_s=loops["last"].rate,
+        leduc_last_step_per_s=loops["leduc"].rate if "leduc" in loops else None,
+        batch=batch,
+        batched_per_s=loops["batched"].rate,
+        pgx_leduc_per_s=loops["pgx"].rate if "pgx" in loops else None,
     )

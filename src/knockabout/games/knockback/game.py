@@ -22,6 +22,7 @@ from knockabout.core.plugins import (
 )
 from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
+from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.knockback import actions as A
 from knockabout.games.knockback import content, narration
@@ -162,6 +163,11 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.games.knockback.encoding import KnockbackEncoder
 
         return KnockbackEncoder()
+
+    def state_encoder(self) -> StateEncoder:
+        from knockabout.games.knockback.state_encoding import KnockbackStateEncoder
+
+        return KnockbackStateEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

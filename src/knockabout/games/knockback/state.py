@@ -107,6 +107,9 @@ class KnockbackState(State):
     )
 
     game: ClassVar[Game[Any]]
+    # the line-ups are replaced, never changed in place; the draft hands and what was kept
+    # change only in a draft, where clone() copies them
+    shared_on_clone: ClassVar[frozenset[str]] = frozenset({"lineup", "hands", "kept"})
 
     whole_line: bool
     scoring: int

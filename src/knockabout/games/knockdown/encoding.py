@@ -123,8 +123,9 @@ def _describe(card: CardInfoView) -> list[float]:
 _DESCRIBED: BoundedCache[str, tuple[CardInfoView, list[float]]] = BoundedCache(1000)
 
 
-def _description(name: str, card: CardInfoView) -> list[float]:
-    """:func:`_describe`, remembered per card name (and checked against the card)."""
+def card_description(name: str, card: CardInfoView) -> list[float]:
+    """:func:`_describe`, remembered per card name (and checked against the card); the
+    state encoder (:mod:`.state_encoding`) reads the same numbers."""
     hit = _DESCRIBED.get(name)
     if hit is not None and (hit[0] is card or hit[0] == card):
         return hit[1]
@@ -183,7 +184,7 @@ class KnockdownEncoder(ViewEncoder[KnockdownView]):
             w.scalars(p + "tokens", (f.tokens.get(t, 0) for t in TOKENS), 6)
             w.scalar(p + "hand_size", len(f.hand), 10)
             w.scalar(p + "hand_limit", f.hand_limit, 10)
-            described = [_description(name, catalog[name]) for name in f.hand if name in catalog]
+            described = [card_description(name, catalog[name]) for name in f.hand if name in catalog]
             if described:
                 w.scalars(p + "hand_cards", map(sum, zip(*described, strict=True)), 6)
             w.scalars(p + "skills", (len(f.skills), f.hidden_skills), 2)
@@ -192,7 +193,7 @@ class KnockdownEncoder(ViewEncoder[KnockdownView]):
         for i, name in enumerate(v.row[:ROW]):
             card = catalog.get(name) if name is not None else None
             if name is not None and card is not None:
-                w.scalars("row", _description(name, card), 1, i * CARD)
+                w.scalars("row", card_description(name, card), 1, i * CARD)
         w.scalar("deck", v.deck, 40)
         w.scalar("candles_in_deck", v.candles_in_deck, 4)
         w.scalar("discard", len(v.discard), 40)

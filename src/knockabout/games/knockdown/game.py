@@ -24,6 +24,7 @@ from knockabout.core.plugins import (
 )
 from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
+from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown import narration
@@ -181,6 +182,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.encoding import KnockdownEncoder
 
         return KnockdownEncoder()
+
+    def state_encoder(self) -> StateEncoder:
+        from knockabout.games.knockdown.state_encoding import KnockdownStateEncoder
+
+        return KnockdownStateEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

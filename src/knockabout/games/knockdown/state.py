@@ -188,6 +188,8 @@ class KnockdownState(State):
     )
 
     game: ClassVar[Game[Any]]
+    # the skills dealt and those passed on are replaced, never changed in place (search.clone)
+    shared_on_clone: ClassVar[frozenset[str]] = frozenset({"dealt", "recv"})
 
     setup: MatchSetup
     cfg: tuple[str, float, float, int, str]  # knockdown_test, tower_skill, tower_decay, max_turns, tower_timer

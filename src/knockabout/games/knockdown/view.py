@@ -18,7 +18,7 @@ sheets, skill texts) is built once per match setup and shared by every view.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Final, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -323,13 +323,19 @@ def _static(setup: MatchSetup) -> _Static:
     return hit
 
 
+def card_catalog(setup: MatchSetup) -> dict[str, CardInfoView]:
+    """Every card of a match by name, as the views show it (``KnockdownView.cards``)."""
+    return _static(setup).cards
+
+
 # ---------------------------------------------------------------- the changing parts
 _PURPOSES: tuple[Purpose, ...] = (
     "hand_limit", "discard", "reveal", "pick_revealed", "discard_for_tokens", "block_card",
 )
 _ATTACK_TYPES: tuple[Literal["strike", "ability", "reaction"], ...] = ("strike", "ability", "reaction")
-_ATTACK_PHASES = frozenset((Phase.BLOCK, Phase.REACT, Phase.KO, Phase.TOWER, Phase.PAY, Phase.CARD, Phase.STEP,
+ATTACK_PHASES: Final = frozenset((Phase.BLOCK, Phase.REACT, Phase.KO, Phase.TOWER, Phase.PAY, Phase.CARD, Phase.STEP,
                             Phase.BLINK, Phase.COUNT, Phase.ROW))
+"""The phases in which the Attack Sequence under way is shown (``attack``)."""
 _NOTHING_PENDING = Pending()
 
 
@@ -363,7 +369,7 @@ def _pending(s: KnockdownState) -> Pending:
 
 
 def _attack(s: KnockdownState) -> AttackView | None:
-    if s.atk_by < 0 or s.phase not in _ATTACK_PHASES:
+    if s.atk_by < 0 or s.phase not in ATTACK_PHASES:
         return None
     return AttackView(by=s.atk_by, name=s.attack_name(), type=_ATTACK_TYPES[s.atk_type], heavy=s.atk_h,
                       light=s.atk_l, effect_blocked=s.atk_blockfx, ignored=s.atk_void)

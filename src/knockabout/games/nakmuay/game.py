@@ -19,6 +19,7 @@ from knockabout.core.plugins import (
     TurnBasedRules,
 )
 from knockabout.core.protocol import Game, State
+from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
@@ -107,6 +108,11 @@ class NakMuayGame(Game[NakMuayConfig]):
         from knockabout.games.nakmuay.encoding import NakMuayEncoder
 
         return NakMuayEncoder()
+
+    def state_encoder(self) -> StateEncoder:
+        from knockabout.games.nakmuay.state_encoding import NakMuayStateEncoder
+
+        return NakMuayStateEncoder()
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return narration.narrate(event, names)

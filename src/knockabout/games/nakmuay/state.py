@@ -114,6 +114,7 @@ class NakMuayState(State):
     )
 
     game: ClassVar[Game[Any]]
+    shared_on_clone: ClassVar[frozenset[str]] = frozenset({"in_play"})  # never changed after the deal
 
     n: int
     strict: bool
