@@ -17,7 +17,8 @@ ROOT=$PWD
 PY=${PYTHON:-$ROOT/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 BUILDS=${BUILDS:-plain compiled}
-TESTS=(tests/conformance tests/golden tests/bots tests/core/test_compiled.py tests/sim/test_bench.py)
+TESTS=(tests/conformance tests/golden tests/bots tests/core/test_compiled.py tests/sim/test_bench.py
+       tests/envs/test_state_encoding.py tests/envs/test_vector.py)
 # the server's frames are compiled too (every change's patch); the unit suite already runs
 # these tests on the plain source, so the compiled build alone adds them
 COMPILED_TESTS=(tests/server/test_frames.py tests/server/test_patch_frames.py)

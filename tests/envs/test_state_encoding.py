@@ -14,7 +14,7 @@ import pytest
 
 from knockabout.core.registry import get_game
 from knockabout.core.state_encoding import Scatter, StateEncoder
-from knockabout.envs.vector import encode_row
+from knockabout.envs.vector import encode_row, scatter_into
 from tests.envs.positions import GAMES, configs, tables, walk
 
 
@@ -48,9 +48,14 @@ def test_state_encoding_is_the_view_encoding(game_id: str, players: int) -> None
     assert positions > 20
 
 
-def test_scatter_clips_and_skips_zeros() -> None:
+def test_scatter_clips_skips_zeros_and_adds_blocks() -> None:
+    made = Scatter()
+    made.one(7)
+    made.ratio(9, 1, 4)
+    block = made.take()
+    assert len(block) == 2
     out = Scatter()
-    out.base = 10
+    out.begin(3)
     out.one(0)
     out.ratio(1, 1, 3)
     out.ratio(2, 0, 3)  # zero: not written
@@ -59,7 +64,18 @@ def test_scatter_clips_and_skips_zeros() -> None:
     out.value(5, 0.25)
     out.value(6, 2.5)
     out.flag(7, False)
+    out.end()
+    out.begin(1)
     out.flag(8, True)
-    assert len(out) == 6
-    got = dict(out.items())
-    assert got == {10: 1.0, 11: float(np.float32(1 / 3)), 13: 1.0, 15: 0.25, 16: 1.0, 18: 1.0}
+    out.block(block)
+    out.end()
+    assert len(out) == 8
+    assert out.items() == [
+        (3, 0, 1.0), (3, 1, float(np.float32(1 / 3))), (3, 3, 1.0), (3, 5, 0.25), (3, 6, 1.0),
+        (1, 8, 1.0), (1, 7, 1.0), (1, 9, 0.25),
+    ]
+    rows = np.zeros((4, 10), dtype=np.float32)
+    scatter_into(rows, out)
+    assert rows[3].tolist()[:7] == [1.0, float(np.float32(1 / 3)), 0.0, 1.0, 0.0, 0.25, 1.0]
+    assert rows[1].tolist()[7:] == [1.0, 1.0, 0.25]
+    assert not rows[0].any() and not rows[2].any()

@@ -30,9 +30,9 @@ class BatchStepper:
     """``batch`` games of one table, stepped together (see the module text).
 
     After :meth:`reset` or :meth:`step`: ``scatter`` holds every game's observation row
-    (row ``i`` starts at ``i * size``), ``legal`` the flat positions ``i * actions + code``
-    of every legal code (int32 bytes), ``seat`` the seat to act in each game, and after a step ``reward``
-    (the acting seat's) and ``done``; ``ended`` lists the games that just ended, ``final``
+    (row ``i``: game ``i``), ``legal`` the flat positions ``i * actions + code`` of every
+    legal code (int32 bytes), ``seat`` the seat to act in each game, and after a step
+    ``reward`` (the acting seat's) and ``done``; ``ended`` lists the games that just ended, ``final``
     holds every seat's reward of each (row ``i``; other rows keep older values) and
     ``final_scatter`` the acting seat's observation of its last position; ``seeds`` holds
     each game's current deal.
@@ -116,8 +116,9 @@ class BatchStepper:
         seat = d.player
         self.seat[i] = seat
         out = self.scatter
-        out.base = i * self.size
+        out.begin(i)
         self.encoder.encode(s, seat, out)
+        out.end()
         legal = self.legal
         at = i * self.actions
         for a in s.legal_actions():
@@ -158,7 +159,6 @@ class BatchStepper:
         last = self.final_scatter
         last.clear()
         encoder = self.encoder
-        size = self.size
         for i in range(self.batch):
             s = states[i]
             seat = self.seat[i]
@@ -172,8 +172,9 @@ class BatchStepper:
                 self.reward[i] = final[seat]
                 self.done[i] = True
                 ended.append(i)
-                last.base = i * size
+                last.begin(i)
                 encoder.encode(s, seat, last)
+                last.end()
                 s = states[i] = self._deal(i)
             else:
                 self.reward[i] = 0.0

@@ -7,12 +7,15 @@ from the state's own fields for one seat, reading only what that seat may know. 
 agree exactly — ``tests/envs/test_state_encoding.py`` checks it at random positions of every
 game on both builds — so the no-leak guarantee of the view carries over.
 
-A state encoder writes into a :class:`Scatter`: the position and value of each nonzero
-number of the rows being encoded, as raw int32 and float32 bytes (librt's ``BytesWriter``,
-mypyc's runtime library: native writes, no Python object per number). The vector
-environment (``knockabout.envs.vector``) reads a batch's bytes as numpy arrays and scatters
-them into its observation buffer in one operation. This module is compiled in the compiled
-build (``knockabout.compiled``) and imports no numpy.
+A state encoder writes into a :class:`Scatter`: the position (within its row) and value of
+each nonzero number of the rows being encoded, as raw int32 and float32 bytes (librt's
+``BytesWriter``, mypyc's runtime library: native writes, no Python object per number), and
+for each row its index and how many numbers it has. What stays the same over a match (a
+line-up's printed edges, an arena's spaces) an encoder builds once as a :class:`Block` and
+adds with one copy. The vector environment (``knockabout.envs.vector``) reads a batch's
+bytes as numpy arrays and scatters them into its observation buffer in a few array
+operations. This module is compiled in the compiled build (``knockabout.compiled``) and
+imports no numpy.
 """
 
 from __future__ import annotations
@@ -28,46 +31,78 @@ if TYPE_CHECKING:
     from knockabout.core.protocol import State
 
 POSITION_LIMIT: Final = 1 << 31
-"""Positions are int32: a batch's buffer holds fewer numbers than this."""
+"""Positions and row indices are int32."""
 
 
-class Scatter:
-    """The nonzero numbers of the observation rows being encoded: positions (int32) and
-    values (float32), little-endian, in :attr:`positions` and :attr:`values`.
+class Block:
+    """Numbers written once and added to many rows as they are (:meth:`Scatter.block`)."""
 
-    ``base`` is where the row being written starts, so an encoder writes by its own field
-    offsets. Every value is clipped to [0, 1] as :class:`~knockabout.core.encoding.VectorWriter`
-    clips it and stored as the float32 it stores; a 0 is not written at all (rows start
-    as zeros). A position written twice keeps its last value.
-    """
+    positions: bytes
+    values: bytes
 
-    positions: BytesWriter
-    values: BytesWriter
-    base: int
-
-    def __init__(self) -> None:
-        self.positions = BytesWriter()
-        self.values = BytesWriter()
-        self.base = 0
-
-    def clear(self) -> None:
-        """Forget everything written (``base`` back to 0)."""
-        self.positions = BytesWriter()
-        self.values = BytesWriter()
-        self.base = 0
+    def __init__(self, positions: bytes, values: bytes) -> None:
+        self.positions = positions
+        self.values = values
 
     def __len__(self) -> int:
         return len(self.positions) // 4
 
+
+class Scatter:
+    """The nonzero numbers of the observation rows being encoded.
+
+    :attr:`positions` (int32, within the row) and :attr:`values` (float32) hold the numbers
+    in the order written, :attr:`rows` a pair ``(row index, count of numbers)`` (int32) per
+    row, all little-endian. A row is written between :meth:`begin` and :meth:`end`. Every
+    value is clipped to [0, 1] as :class:`~knockabout.core.encoding.VectorWriter` clips it
+    and stored as the float32 it stores; a 0 is not written at all (rows start as zeros). A
+    position may be written twice in a row only with the same value (numpy does not say which
+    of two writes to one place wins).
+    """
+
+    positions: BytesWriter
+    values: BytesWriter
+    rows: BytesWriter
+    row: int
+    start: int
+
+    def __init__(self) -> None:
+        self.positions = BytesWriter()
+        self.values = BytesWriter()
+        self.rows = BytesWriter()
+        self.row = 0
+        self.start = 0
+
+    def clear(self) -> None:
+        """Forget everything written."""
+        self.positions = BytesWriter()
+        self.values = BytesWriter()
+        self.rows = BytesWriter()
+        self.row = 0
+        self.start = 0
+
+    def __len__(self) -> int:
+        return len(self.positions) // 4
+
+    def begin(self, row: int) -> None:
+        """Start writing row ``row``."""
+        self.row = row
+        self.start = len(self.positions)
+
+    def end(self) -> None:
+        """Close the row begun last."""
+        write_i32_le(self.rows, self.row)
+        write_i32_le(self.rows, (len(self.positions) - self.start) // 4)
+
     def one(self, i: int) -> None:
         """A 1 at position ``i`` of the row."""
-        write_i32_le(self.positions, self.base + i)
+        write_i32_le(self.positions, i)
         write_f32_le(self.values, 1.0)
 
     def flag(self, i: int, on: bool) -> None:
         """A 1 at position ``i`` when ``on``."""
         if on:
-            write_i32_le(self.positions, self.base + i)
+            write_i32_le(self.positions, i)
             write_f32_le(self.values, 1.0)
 
     def ratio(self, i: int, num: int, den: int) -> None:
@@ -75,22 +110,39 @@ class Scatter:
         view encoder stores for ``num / den``."""
         if num <= 0:
             return
-        write_i32_le(self.positions, self.base + i)
+        write_i32_le(self.positions, i)
         write_f32_le(self.values, 1.0 if num >= den else num / den)
 
     def value(self, i: int, x: float) -> None:
         """The float ``x`` clipped to [0, 1] at position ``i``."""
         if x <= 0.0:
             return
-        write_i32_le(self.positions, self.base + i)
+        write_i32_le(self.positions, i)
         write_f32_le(self.values, 1.0 if x > 1.0 else x)
 
-    def items(self) -> list[tuple[int, float]]:
-        """Every ``(position, value)`` written, in order (for tests and tools; the vector
+    def block(self, b: Block) -> None:
+        """Every number of ``b``, at its positions."""
+        self.positions.write(b.positions)
+        self.values.write(b.values)
+
+    def take(self) -> Block:
+        """Everything written so far as a :class:`Block` (building one: write, then take)."""
+        return Block(self.positions.getvalue(), self.values.getvalue())
+
+    def items(self) -> list[tuple[int, int, float]]:
+        """Every ``(row, position, value)`` written, in order (for tests and tools; the vector
         environment reads the bytes with numpy)."""
         pos = self.positions.getvalue()
         val = self.values.getvalue()
-        return [(read_i32_le(pos, k), read_f32_le(val, k)) for k in range(0, len(pos), 4)]
+        rows = self.rows.getvalue()
+        out = []
+        at = 0
+        for k in range(0, len(rows), 8):
+            row = read_i32_le(rows, k)
+            for _ in range(read_i32_le(rows, k + 4)):
+                out.append((row, read_i32_le(pos, at), read_f32_le(val, at)))
+                at += 4
+        return out
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the generic fallback over a view encoder is plain
@@ -143,7 +195,7 @@ class StateEncoder:
         return slot[0]
 
     def encode(self, state: State, seat: int, out: Scatter) -> None:
-        """``seat``'s observation of ``state`` into ``out`` at ``out.base``: the numbers
+        """``seat``'s observation of ``state`` into the row ``out`` has begun: the numbers
         ``encoder.encode(state.observe(seat))`` holds."""
         out.one(self.at_seat + seat)
         self.write(state, seat, out)

@@ -14,7 +14,7 @@ one for every decision. Pydantic is used only to serialise and describe them
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic import TypeAdapter
 
@@ -46,6 +46,13 @@ class View:
         """The view as JSON-able data, exactly the shape :meth:`json_schema` describes."""
         data: dict[str, Any] = _adapter(type(self)).dump_python(self, mode="json")
         return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """The view :meth:`to_json` gave this data for (what a client of the server reads
+        back from a message's ``view``); data of another shape is a pydantic ``ValidationError``."""
+        view: Self = _adapter(cls).validate_python(data)
+        return view
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:

@@ -75,18 +75,24 @@ def state_encoder_of(game: Game[Any]) -> StateEncoder:
     return fast if fast is not None else ViewStateEncoder(encoder_of(game))
 
 
-def scatter_into(flat: npt.NDArray[np.float32], out: Scatter) -> None:
-    """Write what ``out`` holds into ``flat`` (a flat float32 buffer, zeros where nothing
-    is written)."""
-    flat[np.frombuffer(out.positions.getvalue(), "<i4")] = np.frombuffer(out.values.getvalue(), "<f4")
+def scatter_into(rows: npt.NDArray[np.float32], out: Scatter) -> None:
+    """Write what ``out`` holds into ``rows`` (a 2-d float32 buffer, zeros where nothing is
+    written)."""
+    flat = rows.reshape(-1)
+    index = np.frombuffer(out.rows.getvalue(), "<i4").reshape(-1, 2)
+    starts = np.repeat(index[:, 0].astype(np.int64) * rows.shape[1], index[:, 1])
+    flat[starts + np.frombuffer(out.positions.getvalue(), "<i4")] = np.frombuffer(out.values.getvalue(), "<f4")
 
 
 def encode_row(encoder: StateEncoder, state: State, seat: int) -> FloatArray:
     """One seat's observation through a state encoder, as a fresh float32 vector."""
     out = Scatter()
+    out.begin(0)
     encoder.encode(state, seat, out)
-    row = np.zeros(encoder.size, dtype=np.float32)
-    scatter_into(row, out)
+    out.end()
+    rows: FloatArray = np.zeros((1, encoder.size), dtype=np.float32)
+    scatter_into(rows, out)
+    row: FloatArray = rows[0]
     return row
 
 
@@ -123,7 +129,6 @@ class VectorEnv:
         self.seat: IntArray = np.zeros(batch, dtype=np.int64)
         self.final_rewards: FloatArray = np.zeros((batch, self.players), dtype=np.float32)
         self.final_obs: FloatArray = np.zeros((batch, self.size), dtype=np.float32)
-        self._obs_flat = self.obs.reshape(-1)
         self._mask_flat = self.mask.reshape(-1)
         self._dealt = False
 
@@ -170,14 +175,14 @@ class VectorEnv:
             ended = np.array(st.ended, dtype=np.int64)
             self.final_rewards[ended] = [st.final[i] for i in st.ended]
             self.final_obs[ended] = 0.0
-            scatter_into(self.final_obs.reshape(-1), st.final_scatter)
+            scatter_into(self.final_obs, st.final_scatter)
         self._fill()
         return self.obs, self.mask, self.reward, self.done, self.seat
 
     def _fill(self) -> None:
         st = self._stepper
         self.obs.fill(0.0)
-        scatter_into(self._obs_flat, st.scatter)
+        scatter_into(self.obs, st.scatter)
         self.mask.fill(False)
         self._mask_flat[np.frombuffer(st.legal.getvalue(), "<i4")] = True
         self.seat[:] = st.seat

@@ -11,15 +11,22 @@ from __future__ import annotations
 from typing import Final
 
 from knockabout.core.protocol import State
-from knockabout.core.state_encoding import Scatter, StateEncoder
-from knockabout.games.knockback.encoding import CARD, DECISION, LABELS, PAIRS, REACH, KnockbackEncoder
+from knockabout.core.state_encoding import Block, Scatter, StateEncoder
+from knockabout.games.knockback.encoding import CARD as _CARD
+from knockabout.games.knockback.encoding import DECISION, LABELS, PAIRS, KnockbackEncoder
+from knockabout.games.knockback.encoding import REACH as _REACH
 from knockabout.games.knockback.grid import HALF
 from knockabout.games.knockback.legal import edge_options
 from knockabout.games.knockback.ops import Kind
 from knockabout.games.knockback.phases import DRAFT, EDGE, MIDDLE, OVER, SYMBOL
 from knockabout.games.knockback.state import KnockbackState
 
+# names of other modules copied as this module's Final ones: compiled, a Final is read
+# statically, any other name from the module's dictionary at every use (docs/speed.md)
+CARD: Final[int] = _CARD
+REACH: Final[int] = _REACH
 N_LABELS: Final = 6
+_LINEUPS_KEPT: Final = 1024
 STAT: Final = 6
 """Attack and heart values are divided by this (the view encoder's ``STAT``)."""
 _ABILITY: Final[dict[Kind, int]] = {Kind.PASSIVE: 0, Kind.PUNCHING: 1, Kind.MOVING: 2}
@@ -31,6 +38,9 @@ assert len(LABELS) == N_LABELS
 
 
 class KnockbackStateEncoder(StateEncoder):
+    lineups: dict[int, tuple[tuple[tuple[int, ...], ...], Block]]
+    """Per line-up (by its edge table ``KnockbackState.atk``): that table and the numbers of
+    the six cards that never change in a match (owner, rotation, edges, symbols, ability)."""
     phase: int
     round: int
     turn: int
@@ -50,6 +60,7 @@ class KnockbackStateEncoder(StateEncoder):
     def __init__(self) -> None:
         enc = KnockbackEncoder()
         super().__init__(enc, enc.legal_scale, DECISION)
+        self.lineups = {}
         self.phase = self.offset("phase")
         self.round = self.offset("round")
         self.turn = self.offset("turn")
@@ -111,6 +122,34 @@ class KnockbackStateEncoder(StateEncoder):
             out.ratio(at + 5, len(hands[seat]), 6)
             out.ratio(at + 6, len(kept[seat]), 3)
 
+    def _lineup(self, s: KnockbackState) -> Block:
+        """The line-up's unchanging numbers (made at its first observation)."""
+        atk = s.atk
+        found = self.lineups.get(id(atk))
+        if found is not None and found[0] is atk:
+            return found[1]
+        out = Scatter()
+        hrt = s.hrt
+        for i in range(N_LABELS):
+            o = self.cards + i * CARD
+            out.flag(o, i >= 3)  # owner: seat 1
+            out.one(o + 5 + (2 if i >= 3 else 0))  # rotation 0 or 180
+            a = atk[i]
+            h = hrt[i]
+            for d in range(4):
+                out.ratio(o + 9 + 2 * d, a[d], STAT)
+                out.ratio(o + 10 + 2 * d, h[d], STAT)
+            card = s.lab[i]
+            symbols = card.symbols
+            for k in range(min(2, len(symbols))):  # codes move 1, punch 2, either 3: SYMBOLS' order
+                out.one(o + 17 + 3 * k + symbols[k] - 1)
+            out.one(o + 23 + _ABILITY[card.kind])
+        block = out.take()
+        if len(self.lineups) >= _LINEUPS_KEPT:
+            self.lineups.clear()
+        self.lineups[id(atk)] = (atk, block)
+        return block
+
     def _cards(self, s: KnockbackState, out: Scatter) -> None:
         """The view's ``cards`` and the encoder's ``adjacent`` field."""
         onboard = s.onboard
@@ -131,27 +170,15 @@ class KnockbackStateEncoder(StateEncoder):
         if placed:
             mx = round(sx / placed)
             my = round(sy / placed)
-        lab = s.lab
-        atk = s.atk
-        hrt = s.hrt
+        out.block(self._lineup(s))
+        exhausted = s.exhausted
+        placed_bits = s.placed
         for i in range(N_LABELS):
             o = self.cards + i * CARD
             bit = 1 << i
-            out.flag(o, i >= 3)
             on = onboard & bit
-            out.one(o + 1 + (1 if on else 2 if s.placed & bit else 0))  # status: hand, board, out
-            out.flag(o + 4, bool(s.exhausted & bit))
-            out.one(o + 5 + (2 if i >= 3 else 0))  # rotation 0 or 180
-            a = atk[i]
-            h = hrt[i]
-            for d in range(4):
-                out.ratio(o + 9 + 2 * d, a[d], STAT)
-                out.ratio(o + 10 + 2 * d, h[d], STAT)
-            card = lab[i]
-            symbols = card.symbols
-            for k in range(min(2, len(symbols))):  # codes move 1, punch 2, either 3: SYMBOLS' order
-                out.one(o + 17 + 3 * k + symbols[k] - 1)
-            out.one(o + 23 + _ABILITY[card.kind])
+            out.one(o + 1 + (1 if on else 2 if placed_bits & bit else 0))  # status: hand, board, out
+            out.flag(o + 4, bool(exhausted & bit))
             if on:
                 out.ratio(o + 26, xs[i] - mx + REACH, 2 * REACH)
                 out.ratio(o + 27, ys[i] - my + REACH, 2 * REACH)

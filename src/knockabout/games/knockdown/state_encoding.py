@@ -15,18 +15,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from knockabout.core.protocol import State
-from knockabout.core.state_encoding import Scatter, StateEncoder
-from knockabout.games.knockdown.encoding import (
-    CARD,
-    CELLS,
-    DECISION,
-    FIGHTERS,
-    GRID_H,
-    GRID_W,
-    ROW,
-    KnockdownEncoder,
-    card_description,
-)
+from knockabout.core.state_encoding import Block, Scatter, StateEncoder
+from knockabout.games.knockdown import encoding as E
+from knockabout.games.knockdown.encoding import DECISION, KnockdownEncoder, card_description
 from knockabout.games.knockdown.match import MatchSetup
 from knockabout.games.knockdown.phases import (
     BLINK,
@@ -40,6 +31,7 @@ from knockabout.games.knockdown.phases import (
     REACT,
     STEP,
     TOWER,
+    Phase,
 )
 from knockabout.games.knockdown.phases import (
     CARD as CARD_PHASE,
@@ -47,42 +39,52 @@ from knockabout.games.knockdown.phases import (
 from knockabout.games.knockdown.phases import ROW as ROW_PHASE
 from knockabout.games.knockdown.rounds import CANDLE
 from knockabout.games.knockdown.state import KnockdownState
-from knockabout.games.knockdown.view import ATTACK_PHASES, card_catalog
+from knockabout.games.knockdown.view import ATTACK_PHASES as _ATTACK_PHASES
+from knockabout.games.knockdown.view import card_catalog
 from knockabout.games.knockdown.vocabulary import ARENA_RULES, TOKENS
 
+# names of other modules copied as this module's Final ones: compiled, a Final is read
+# statically, any other name from the module's dictionary at every use (docs/speed.md)
+CARD: Final[int] = E.CARD
+CELLS: Final[int] = E.CELLS
+GRID_W: Final[int] = E.GRID_W
+GRID_H: Final[int] = E.GRID_H
+ROW: Final[int] = E.ROW
 N_TOKENS: Final = len(TOKENS)
 WOUNDS: Final = 18
+ATTACK_PHASES: Final[frozenset[Phase]] = _ATTACK_PHASES
 _SETUPS_KEPT: Final = 512
+_HANDS_KEPT: Final = 4096
 
 
 class SetupNumbers:
-    """What one match setup adds to every observation of the match."""
+    """What one match setup adds to the observations of the match: the numbers that never
+    change (the arena, the fighters) as one block, the Attack Row's card descriptions as a
+    block per card and slot, and the hands' summed descriptions as they are met."""
 
     setup: MatchSetup
-    rule: int
-    """The arena rule's index in ``ARENA_RULES`` (-1: not listed)."""
-    width: int
-    height: int
     cells: list[int]
     """Per arena space, its grid cell ``x + 9 y`` (-1: off the grid)."""
     xs: list[int]
     """Per space, its column for the ``x`` one-hot (-1: off the grid)."""
     ys: list[int]
-    fighter: list[int]
-    """Per seat, its fighter's index in ``FIGHTERS`` (-1: not listed)."""
-    specials: list[int]
+    fixed: Block
+    """``arena_rule``, ``arena_size``, ``spaces``, each fighter's ``fighter`` and ``specials``."""
     descriptions: list[list[float] | None]
     """Per card design, the view encoder's description (None: not in the match's catalog)."""
-    hands: dict[tuple[int, ...], list[float]]
-    """Per hand (design ids), its descriptions summed and divided by 6, as the view encoder
-    writes them (filled as hands are met)."""
+    row: list[list[Block]]
+    """Per card design, its description in each Attack Row slot (empty: not described)."""
+    hands: dict[tuple[int, ...], Block]
+    """Per seat and hand (``(seat, *design ids)``), the ``hand_cards`` numbers."""
 
-    def __init__(self, setup: MatchSetup) -> None:
+    def __init__(self, setup: MatchSetup, enc: KnockdownStateEncoder) -> None:
         self.setup = setup
         arena = setup.arena
-        self.rule = ARENA_RULES.index(arena.rule) if arena.rule in ARENA_RULES else -1
-        self.width = arena.width
-        self.height = arena.height
+        out = Scatter()
+        if arena.rule in ARENA_RULES:
+            out.one(enc.arena_rule + ARENA_RULES.index(arena.rule))
+        out.ratio(enc.arena_size, arena.width, GRID_W)
+        out.ratio(enc.arena_size + 1, arena.height, GRID_H)
         self.cells = []
         self.xs = []
         self.ys = []
@@ -91,29 +93,50 @@ class SetupNumbers:
             y = arena.ys[i]
             on_x = 0 <= x < GRID_W
             on_y = 0 <= y < GRID_H
-            self.cells.append(x + GRID_W * y if on_x and on_y else -1)
+            cell = x + GRID_W * y if on_x and on_y else -1
+            self.cells.append(cell)
             self.xs.append(x if on_x else -1)
             self.ys.append(y if on_y else -1)
-        self.fighter = [FIGHTERS.index(f.id) if f.id in FIGHTERS else -1 for f in setup.fighters]
-        self.specials = [len(setup.specials[0]), len(setup.specials[1])]
+            if cell >= 0:
+                out.one(enc.spaces + cell)
+        for p in range(2):
+            fighter = setup.fighters[p].id
+            if fighter in E.FIGHTERS:
+                out.one(enc.fighter[p] + E.FIGHTERS.index(fighter))
+            out.ratio(enc.specials[p], len(setup.specials[p]), 6)
+        self.fixed = out.take()
         catalog = card_catalog(setup)
         self.descriptions = []
+        self.row = []
         for c in setup.cards:
             view = catalog.get(c.name)
-            self.descriptions.append(None if view is None else card_description(c.name, view))
+            desc = None if view is None else card_description(c.name, view)
+            self.descriptions.append(desc)
+            blocks = []
+            if desc is not None:
+                for slot in range(ROW):
+                    out = Scatter()
+                    for j in range(CARD):
+                        out.value(enc.row + slot * CARD + j, desc[j])
+                    blocks.append(out.take())
+            self.row.append(blocks)
         self.hands = {}
 
-    def hand(self, cards: list[int]) -> list[float]:
-        """The ``hand_cards`` numbers of a hand (empty for a hand with nothing described)."""
-        key = tuple(cards)
+    def hand(self, at: int, cards: list[int]) -> Block:
+        """The ``hand_cards`` numbers of a hand, written from ``at``."""
+        key = (at, *cards)
         found = self.hands.get(key)
         if found is None:
-            described = [d for d in (self.descriptions[k] for k in key) if d is not None]
-            # the view encoder's arithmetic: each column summed by the builtin ``sum`` (called as
-            # an object: compiled, a typed ``sum`` would be an int), then divided by 6
-            total: Any = sum
-            found = [x / 6 for x in map(total, zip(*described, strict=True))] if described else []
-            if len(self.hands) > 4096:
+            described = [d for d in (self.descriptions[k] for k in cards) if d is not None]
+            out = Scatter()
+            if described:
+                # the view encoder's arithmetic: each column summed by the builtin ``sum``
+                # (called as an object: compiled, a typed ``sum`` would be an int), then / 6
+                total: Any = sum
+                for j, x in enumerate(map(total, zip(*described, strict=True))):
+                    out.value(at + j, x / 6)
+            found = out.take()
+            if len(self.hands) >= _HANDS_KEPT:
                 self.hands.clear()
             self.hands[key] = found
         return found
@@ -226,7 +249,7 @@ class KnockdownStateEncoder(StateEncoder):
         if found is None or found.setup is not setup:
             if len(self.setups) >= _SETUPS_KEPT:
                 self.setups.clear()
-            found = self.setups[id(setup)] = SetupNumbers(setup)
+            found = self.setups[id(setup)] = SetupNumbers(setup, self)
         return found
 
     def write(self, state: State, seat: int, out: Scatter) -> None:
@@ -240,15 +263,9 @@ class KnockdownStateEncoder(StateEncoder):
         out.one(self.current + s.current)
         out.ratio(self.actions, s.actions_done, 3)
         out.ratio(self.actions + 1, s.actions_allowed, 3)
-        # the arena
-        if st.rule >= 0:
-            out.one(self.arena_rule + st.rule)
-        out.ratio(self.arena_size, st.width, GRID_W)
-        out.ratio(self.arena_size + 1, st.height, GRID_H)
+        # the arena's rule, size and spaces, the fighters and their specials
+        out.block(st.fixed)
         cells = st.cells
-        for c in cells:
-            if c >= 0:
-                out.one(self.spaces + c)
         if s.candle:
             ar = s.setup.arena
             for col in (ar.minx + s.candle - 1, ar.maxx - s.candle + 1):
@@ -263,15 +280,12 @@ class KnockdownStateEncoder(StateEncoder):
             self._fighter(s, st, p, out)
         # the Attack Row and the piles
         row = s.row
-        descriptions = st.descriptions
         for i in range(min(ROW, len(row))):
             d = row[i]
             if d >= 0:
-                desc = descriptions[d]
-                if desc is not None:
-                    at = self.row + i * CARD
-                    for j in range(CARD):
-                        out.value(at + j, desc[j])
+                blocks = st.row[d]
+                if blocks:
+                    out.block(blocks[i])
         deck = s.deck
         out.ratio(self.deck, len(deck), 40)
         out.ratio(self.candles_in_deck, deck.count(CANDLE), 4)
@@ -295,9 +309,7 @@ class KnockdownStateEncoder(StateEncoder):
         out.flag(at + 3, s.up[seat] >= 0)
 
     def _fighter(self, s: KnockdownState, st: SetupNumbers, p: int, out: Scatter) -> None:
-        """The view's ``fighters[p]``."""
-        if st.fighter[p] >= 0:
-            out.one(self.fighter[p] + st.fighter[p])
+        """The view's ``fighters[p]`` (but its fighter and specials: :attr:`SetupNumbers.fixed`)."""
         space = s.pos[p]
         if 0 <= space < len(st.cells):
             if st.xs[space] >= 0:
@@ -314,16 +326,12 @@ class KnockdownStateEncoder(StateEncoder):
         out.ratio(self.hand_size[p], len(hand), 10)
         out.ratio(self.hand_limit[p], s.hand_limit(p), 10)
         if hand:
-            at = self.hand_cards[p]
-            numbers = st.hand(hand)
-            for j in range(len(numbers)):
-                out.value(at + j, numbers[j])
+            out.block(st.hand(self.hand_cards[p], hand))
         active = len(s.active_skills(p))
         out.ratio(self.skills[p], active, 2)
         if s.keep2[p] >= 0:
             out.ratio(self.skills[p] + 1, 2 - active, 2)
         out.ratio(self.victories[p], s.victories[p], 3)
-        out.ratio(self.specials[p], st.specials[p], 6)
 
     def _pending(self, s: KnockdownState, seat: int, st: SetupNumbers, out: Scatter) -> None:
         """The view's ``pending`` part (``view._pending``)."""

@@ -13,7 +13,8 @@ from typing import Final
 from knockabout.core.protocol import State
 from knockabout.core.state_encoding import Scatter, StateEncoder
 from knockabout.games.nakmuay import cards as C
-from knockabout.games.nakmuay.encoding import DECISION, KNOWN_DEPTHS, NakMuayEncoder
+from knockabout.games.nakmuay.encoding import DECISION, NakMuayEncoder
+from knockabout.games.nakmuay.encoding import KNOWN_DEPTHS as _KNOWN_DEPTHS
 from knockabout.games.nakmuay.phases import (
     ATTACK_REACT,
     COUNTDOWN,
@@ -28,7 +29,11 @@ from knockabout.games.nakmuay.phases import (
 )
 from knockabout.games.nakmuay.state import NakMuayState
 
+# names of other modules copied as this module's Final ones: compiled, a Final is read
+# statically, any other name from the module's dictionary at every use (docs/speed.md)
 K: Final = C.NUM_KINDS
+KO: Final = C.KO
+KNOWN_DEPTHS: Final[int] = _KNOWN_DEPTHS
 _COPIES: Final[tuple[int, ...]] = C.COPIES
 _NAMEABLE: Final[tuple[int, ...]] = C.NAMEABLE
 
@@ -109,7 +114,7 @@ class NakMuayStateEncoder(StateEncoder):
             out.ratio(self.hand_sizes + p, sizes[p], 45)
         pile = s.pile
         out.ratio(self.draw_pile, len(pile), 45)
-        out.ratio(self.ko_in_pile, s.in_play[C.KO] - (1 if s.limbo_ko else 0), 4)
+        out.ratio(self.ko_in_pile, s.in_play[KO] - (1 if s.limbo_ko else 0), 4)
         discard = s.discard
         if discard:
             counts = [0] * K
