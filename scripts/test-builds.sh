@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the conformance suite, the golden replays and the bot-determinism tests against
+# Runs the conformance suite, the golden replays, the bot-determinism tests and the batched
+# environment's tests (its state encoders must give the view encoders' vectors) against
 # both builds of the engine: the plain Python source, and the mypyc-compiled hot modules
 # (src/knockabout/compiled.py lists them) built from that same source, and on the compiled
 # build the server frame tests too (its frames module is compiled).

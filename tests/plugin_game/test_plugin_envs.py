@@ -46,3 +46,25 @@ def test_no_leak() -> None:
             assert np.array_equal(obs.vector(other, seat), obs.vector(s, seat))
             assert np.array_equal(obs.mask(other, seat), obs.mask(s, seat))
         s.apply(s.legal_actions()[0])
+
+
+def test_batched_environment_through_the_view() -> None:
+    """A game without a state encoder is batched through its view encoder."""
+    from knockabout.envs.bench import random_legal
+    from knockabout.envs.vector import VectorEnv, ViewStateEncoder
+
+    game = get_game("high-card")
+    assert game.state_encoder() is None
+    e = VectorEnv("high-card", batch=4, seed=2)
+    assert isinstance(e.encoder, ViewStateEncoder)
+    obs, mask, seat = e.reset()
+    rng = np.random.default_rng(0)
+    enc = game.encoder()
+    assert enc is not None
+    ended = 0
+    for _ in range(50):
+        for i, s in enumerate(e.states()):
+            assert obs[i].tobytes() == np.frombuffer(enc.encode(s.observe(int(seat[i]))), dtype=np.float32).tobytes()
+        obs, mask, _reward, done, seat = e.step(random_legal(mask, rng))
+        ended += int(done.sum())
+    assert ended > 0

@@ -5,6 +5,7 @@ the client's moves, and a bad policy or token is one clear error."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from knockabout.server.client import ClientError, SeatClient, Turn, bot_policy
 from tests.server.conftest import free_port, uvicorn_running
 
 pytestmark = pytest.mark.timeout(240)
+EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 @pytest.fixture
@@ -114,9 +116,34 @@ def test_a_wrong_token_or_table_is_one_clear_error(server: str) -> None:
 
 
 def test_joining_an_open_seat(server: str) -> None:
-    made = httpx.post(f"{server}/api/tables", json={"game": "nak-muay", "seats": ["open", "random"]},
+    made = httpx.post(f"{server}/api/tables", json={"game": "knockback", "seats": ["open", "random"]},
                       timeout=30).json()
     seat = SeatClient.join(server, made["id"], "agent", seat=0)
-    assert seat.url.endswith(f"/t/{made['id']}")
-    outcome = seat.play(bot_policy("random", "nak-muay"))
-    assert outcome["payoffs"]
+    assert seat.url.endswith(f"/t/{made['id']}") and seat.game.id == "knockback"
+    outcome = seat.play(bot_policy("random", "knockback"))
+    assert outcome["payoffs"] and seat.refusals == []
+
+
+def _example() -> Any:
+    spec = importlib.util.spec_from_file_location("remote_agent", EXAMPLES / "remote_agent.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_example_plays_a_bot_and_a_trained_policy(server: str, tmp_path: Path) -> None:
+    example = _example()
+    result = example.main(["--server", server, "--seats", "random,me", "--policy", "bot:random", "--wait", "60"])
+    assert result["seat"] == 1 and result["outcome"]["payoffs"] and result["refused"] == []
+    pytest.importorskip("sb3_contrib", reason="the trained policy needs the train extra")
+    from sb3_contrib import MaskablePPO
+
+    from knockabout.envs.gymnasium import KnockaboutGym
+
+    model = MaskablePPO("MlpPolicy", KnockaboutGym("nak-muay", opponents="random"), n_steps=64, batch_size=32,
+                        seed=0, device="cpu")
+    model.learn(64)
+    model.save(tmp_path / "ppo.zip")
+    result = example.main(["--server", server, "--seats", "me,easy", "--model", str(tmp_path / "ppo.zip")])
+    assert result["seat"] == 0 and result["outcome"]["payoffs"] and result["refused"] == []

@@ -53,6 +53,9 @@ class EnvBench:
     """Agent steps/s of the batched environment (observations and masks included)."""
     pgx_leduc_per_s: float | None = None
     """Agent steps/s of pgx's batched Leduc Hold'em on the CPU (None: pgx not installed)."""
+    per_cpu_s: dict[str, float] | None = None
+    """Each loop's steps per second of CPU time (``raw``, ``step``, ``last``, ``batched``,
+    ``leduc``, ``pgx``): what a loaded machine slows less than wall time."""
 
     @property
     def step_share(self) -> float:
@@ -71,20 +74,29 @@ class _Loop:
         self.body = body
         self.steps = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
         self.seed = 0
 
     def run(self, seconds: float) -> None:
         clock = time.perf_counter
+        cpu = time.process_time()
         start = clock()
         end = start + seconds
         while clock() < end:
             self.steps += self.body(self.seed)
             self.seed += 1
         self.seconds += clock() - start
+        self.cpu_seconds += time.process_time() - cpu
 
     @property
     def rate(self) -> float:
+        """Steps per second of wall time."""
         return self.steps / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        """Steps per second of the process's CPU time (all its threads: JAX's too)."""
+        return self.steps / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
 def raw_game(game_id: str, players: int) -> Any:
@@ -255,4 +267,5 @@ def bench_env(
         batch=batch,
         batched_per_s=loops["batched"].rate,
         pgx_leduc_per_s=loops["pgx"].rate if "pgx" in loops else None,
+        per_cpu_s={name: loop.cpu_rate for name, loop in loops.items()},
     )
