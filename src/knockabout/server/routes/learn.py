@@ -67,7 +67,7 @@ def lesson_message(lesson: Lesson) -> dict[str, Any]:
     up = lesson.update()
     d = up.decision
     seats = [{"kind": "person", "name": names[i], "connected": True} if i == lesson.learner
-             else {"kind": "bot", "level": "scripted", "name": names[i]} for i in range(len(names))]
+             else {"kind": "bot", "level": "plays the lesson's moves", "name": names[i]} for i in range(len(names))]
     info = {"id": None, "game": lesson.game.id, "game_name": lesson.game.name, "seats": seats,
             "status": "finished" if table.over else "playing", "version": table.version, "lesson": True}
     # the lesson's clock waits: a timed decision shows its whole time, standing still
