@@ -34,14 +34,16 @@ from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.server.bot_pools import BotPools
+from knockabout.server.chat import ChatLine, ChatRoom, readable
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
 from knockabout.server.pacing import TurnGate
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import shard_id, shard_of, share
-from knockabout.store import Op, Store, StoredTable, action_op, clock_op, create_op, finish_op, seats_op
+from knockabout.store import Op, Store, StoredTable, action_op, chat_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
 from knockabout.table.thinking import FLOOR_MEMORY
+from knockabout.table.turn_based import check_move_time, turn_based_config
 
 _FILE_SUFFIXES = ("_file", "_files", "_dir", "_dirs", "_path", "_paths")
 
@@ -69,6 +71,9 @@ class Connection:
     seat: int | None
     cursor: int = 0  # the table's event cursor after the last update this connection got
     last: Shown | None = None  # the last message sent to it: the next patch starts there
+    sender: str = ""  # who it speaks as in the chat: "seat:N", or "spectator:N" (see .chat)
+    name: str = ""  # a spectator's name in the chat
+    muted: set[str] = field(default_factory=set)  # a spectator's own mutes (a seat's are the table's)
 
 
 @dataclass
@@ -96,6 +101,9 @@ class LiveTable:
     thinkers: BotPools | None = None  # where the server's bots think (see bot_pools; None: default threads)
     gate: TurnGate | None = None  # the server's: bot moves and timeouts, a few per turn of the loop (see .pacing)
     arrivals: TurnGate | None = None  # the server's: new connections, a few per turn of the loop
+    chat: ChatRoom | None = None  # the table's chat (see .chat), made on first use
+    mutes: dict[int, set[str]] = field(default_factory=dict)  # each seat's muted chat senders
+    spectators_seen: int = 0  # numbers the spectators' chat names
 
     # -- facts
     @property
@@ -160,14 +168,16 @@ class LiveTable:
             "listed": self.listed,
             "created_at": self.created_at,
             "rematch": self.rematch,
+            "move_time": t.move_time,
         }
 
     def clock_info(self) -> dict[str, Any] | None:
         d = self.table.decision()
         left = self.table.time_left()
-        if d is None or left is None or d.time_limit is None:
+        limit = self.table.time_limit()
+        if d is None or left is None or limit is None:
             return None
-        return {"seat": d.player, "left": round(left, 3), "limit": d.time_limit}
+        return {"seat": d.player, "left": round(left, 3), "limit": limit}
 
     def event_json(self, step: int, ev: Event) -> dict[str, Any]:
         return {"step": step, "type": ev.type, "data": dict(ev.data),
@@ -259,11 +269,15 @@ class LiveTable:
 
     # -- the driver: bots, clocks and grace periods
     def _grace_due(self) -> float | None:
+        if self.table.turn_based:
+            return None  # people come and go: only the move time runs
         times = [since + self.settings.grace_seconds for seat, since in self.gone_since.items()
                  if not self.table.seats[seat].away]
         return min(times) if times else None
 
     def _expire_grace(self) -> bool:
+        if self.table.turn_based:
+            return False
         now = self.settings.clock()
         changed = False
         for seat, since in list(self.gone_since.items()):
@@ -335,6 +349,12 @@ class LiveTable:
     async def connect(self, conn: Connection) -> None:
         if self.arrivals is not None:
             await self.arrivals.enter()
+        if conn.seat is not None:
+            conn.sender = f"seat:{conn.seat}"
+        else:
+            self.spectators_seen += 1
+            conn.sender = f"spectator:{self.spectators_seen}"
+            conn.name = conn.name or f"Spectator {self.spectators_seen}"
         async with self.lock:
             self.connections.append(conn)
             if conn.seat is not None:
@@ -344,7 +364,47 @@ class LiveTable:
             await self.send(conn, self.message(conn, "sync"))
             if conn.seat is not None:  # a seat's presence shows in everyone's table facts; a spectator's does not
                 await self.broadcast()
+            said = [] if self.chat is None else self.chat.history(conn.seat, self.muted_by(conn))
+            if said or self.muted_by(conn):
+                await self.send(conn, {"type": "chat", "lines": [x.to_json() for x in said],
+                                       "muted": sorted(self.muted_by(conn)), "you": conn.sender})
         self.wake.set()
+
+    # -- chat (see .chat)
+    def room(self) -> ChatRoom:
+        if self.chat is None:
+            self.chat = ChatRoom(self.settings.clock, self.settings.wall_clock, self.settings.chat)
+        return self.chat
+
+    def muted_by(self, conn: Connection) -> set[str]:
+        return conn.muted if conn.seat is None else self.mutes.setdefault(conn.seat, set())
+
+    async def say(self, conn: Connection, text: str | None = None, phrase: str | None = None) -> ChatLine:
+        """A line from ``conn`` (a :class:`~.chat.ChatRefused` says why not), stored, then
+        sent to every connection that reads its channel and has not muted its sender."""
+        name = self.table.names()[conn.seat] if conn.seat is not None else conn.name
+        line = self.room().post(conn.sender, conn.seat, name, self.table.version, text=text, phrase=phrase)
+        data = line.to_json()
+        await self.store.commit(chat_op(self.id, data))
+        frame = frame_text({"type": "chat", "lines": [data]})
+        for other in list(self.connections):
+            if readable(line, other.seat) and line.sender not in self.muted_by(other):
+                await self.send_text(other, frame)
+        return line
+
+    async def mute(self, conn: Connection, sender: str, muted: bool) -> None:
+        """Hide (or show again) ``sender``'s chat lines for this reader only (a seat's mutes
+        hold for all its connections)."""
+        if sender == conn.sender:
+            raise TableError("you cannot mute yourself")
+        mine = self.muted_by(conn)
+        if muted:
+            if len(mine) >= 64:
+                raise TableError("you have muted 64 people at this table, the most it keeps")
+            mine.add(sender)
+        else:
+            mine.discard(sender)
+        await self.send(conn, {"type": "chat", "lines": [], "muted": sorted(mine), "you": conn.sender})
 
     async def resync(self, conn: Connection) -> None:  # a client a patch did not fit
         async with self.lock:
@@ -413,10 +473,10 @@ class Manager:
         self.arrivals = TurnGate(settings.arrivals_per_turn)
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
-               actions: list[str] | None = None) -> Table:
+               actions: list[str] | None = None, move_time: float | None = None) -> Table:
         s = self.settings
         table = Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
-                      actions=actions or (), steady_bots=True)
+                      actions=actions or (), steady_bots=True, move_time=move_time)
         for level in table.bot_levels():
             self.thinkers.warm(level, game.id, make_bot(level, game.id).searches)
         learned = [self.think_floors.get((game.id, lvl), ()) for lvl in table.bot_levels()]
@@ -425,14 +485,16 @@ class Manager:
 
     async def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
                seed: int | None = None, *, listed: bool = True,
-               address: str | None = None) -> tuple[LiveTable, int | None, str | None]:
+               address: str | None = None,
+               move_time: float | None = None) -> tuple[LiveTable, int | None, str | None]:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
         further people join through ``open`` seats, or an ``invite`` seat's link (the codes
         are in :attr:`LiveTable.new_invites` until the creator has been answered).
         ``listed=False`` keeps the table out of the public lobby (its id is then ~125 bits,
-        so only its link finds it). The request is checked first, then the server's caps
-        (live tables, live bot-only tables), and only a table that will be made counts
-        against the creation rates (``address``'s, and the whole server's)."""
+        so only its link finds it). ``move_time`` makes a turn-based table (seconds per
+        move, see :mod:`knockabout.table.turn_based`). The request is checked first, then the
+        server's caps (live tables, live bot-only tables), and only a table that will be made
+        counts against the creation rates (``address``'s, and the whole server's)."""
         await self.arrivals.enter()  # (see .pacing)
         game = get_game(game_id)
         if not seat_texts:
@@ -447,6 +509,9 @@ class Manager:
             raise ConfigError(f"{', '.join(refused)}: only available in local play (it names files on the server)")
         if "players" in game.config_model.model_fields and cfg.setdefault("players", len(seats)) != len(seats):
             raise ConfigError(f"players is {cfg['players']} but {len(seats)} seats were given")
+        if move_time is not None:
+            check_move_time(move_time)
+            cfg = turn_based_config(game, cfg)  # the game's rules for turn-based tables, or its refusal
         game.make_config(cfg)
         if seed is not None and any(s.kind == "empty" for s in seats):
             raise ConfigError("a chosen seed gives away the deal: it is only allowed at a table without open seats")
@@ -462,7 +527,7 @@ class Manager:
         table_id = shard_id(6 if listed else 16, self.settings.shard, self.settings.shards)  # one of this worker's
         # a secret 256-bit seed: the deal comes from keyed BLAKE2b (see knockabout.core.rng)
         seed = seed if seed is not None else fresh_seed()
-        table = self._table(game, seats, cfg, seed)
+        table = self._table(game, seats, cfg, seed, move_time=move_time)
         tokens: list[str | None] = [None] * len(seats)
         token = None
         if mine is not None:
@@ -479,7 +544,7 @@ class Manager:
             await self.store.commit(create_op(StoredTable(
                 id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
                 seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
-                content_hash=game.content_hash(), listed=listed,
+                content_hash=game.content_hash(), listed=listed, move_time=move_time,
             )), *live.clock_ops())
         finally:
             self._making -= 1
@@ -527,7 +592,8 @@ class Manager:
                  for i, s in enumerate(live.table.seats)]
         local = local_only_options(live.game)  # the server never set them: defaults, refused if passed
         config = {k: v for k, v in live.table.record.config.items() if k not in local}
-        again, mine, new_token = await self.create(live.game.id, texts, config, me.name, listed=live.listed)
+        again, mine, new_token = await self.create(live.game.id, texts, config, me.name, listed=live.listed,
+                                                   move_time=live.table.move_time)
         live.rematch = again.id
         await live.broadcast()
         return again, mine, new_token
@@ -581,7 +647,7 @@ class Manager:
                 game = get_game(st.game)
                 seats = [Seat(s["kind"], s.get("name") or "", s.get("level"),
                               reserved=s["kind"] == "empty" and bool(s.get("invite"))) for s in st.seats]
-                table = self._table(game, seats, st.config, st.seed, st.actions)
+                table = self._table(game, seats, st.config, st.seed, st.actions, st.move_time)
             except KnockaboutError:
                 continue  # a game this build cannot replay stays stored, untouched
             tokens = [s.get("token") for s in st.seats]
@@ -593,6 +659,9 @@ class Manager:
             for i, s in enumerate(seats):
                 if s.kind == "person":
                     live.gone_since[i] = now
+            said = self.store.chat(st.id)
+            if said:
+                live.room().restore(ChatLine.from_json(x) for x in said)
             if st.clock_deadline is not None and st.clock_step == table.version:
                 table.resume_clock(st.clock_deadline - self.settings.wall_clock())  # the time actually left
             else:

@@ -5,6 +5,7 @@ from knockabout.store.store import (
     Store,
     StoredTable,
     action_op,
+    chat_op,
     clock_op,
     create_op,
     default_data_dir,
@@ -12,5 +13,5 @@ from knockabout.store.store import (
     seats_op,
 )
 
-__all__ = ["Op", "Store", "StoredTable", "action_op", "clock_op", "create_op", "default_data_dir", "finish_op",
-           "seats_op"]
+__all__ = ["Op", "Store", "StoredTable", "action_op", "chat_op", "clock_op", "create_op", "default_data_dir",
+           "finish_op", "seats_op"]

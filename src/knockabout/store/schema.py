@@ -3,7 +3,8 @@ migrations in :mod:`knockabout.store.migrations` (never ``create_all``): a chang
 new migration there, and ``tests/store/test_migrations.py`` checks that the migrations
 make exactly these tables on SQLite and PostgreSQL.
 
-Live play: ``live_tables`` (one row per table) and ``live_actions`` (its append-only log).
+Live play: ``live_tables`` (one row per table), ``live_actions`` (its append-only log) and
+``chat_lines`` (what was said at it).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class TableRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+    move_time: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)  # turn-based: s per move
 
 
 class ActionRow(Base):
@@ -47,3 +49,20 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     by: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    """One chat line said at a table (see ``server/chat.py``): in order by ``n``."""
+
+    __tablename__ = "chat_lines"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    step: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)

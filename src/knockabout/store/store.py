@@ -50,7 +50,7 @@ from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.store.migrations import upgrade
-from knockabout.store.schema import ActionRow, TableRow
+from knockabout.store.schema import ActionRow, ChatRow, TableRow
 from knockabout.store.writer import Writer
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ class StoredTable:
     listed: bool = True
     clock_step: int | None = None  # the step the deadline below belongs to
     clock_deadline: float | None = None  # when that step's timed decision runs out (time.time())
+    move_time: float | None = None  # a turn-based table's seconds per move (None: a live table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,14 @@ class ClockWrite:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatWrite:
+    """A chat line said at a table (its fields as :class:`ChatRow`'s; ``n`` never repeats)."""
+
+    table_id: str
+    line: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class FinishWrite:
     """A table's game is over: its result, and no clock any more."""
 
@@ -132,8 +141,8 @@ class FinishWrite:
     at: float
 
 
-Write = CreateWrite | SeatsWrite | ActionWrite | ClockWrite | FinishWrite
-WRITE_KINDS: tuple[type, ...] = (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite)
+Write = CreateWrite | SeatsWrite | ActionWrite | ClockWrite | FinishWrite | ChatWrite
+WRITE_KINDS: tuple[type, ...] = (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)
 Op = Write | Callable[[Session], None]
 """One write to the store: a declared :data:`Write`, or any function of a session (run in
 its place, between the declared writes around it)."""
@@ -145,6 +154,10 @@ def create_op(t: StoredTable) -> Op:
 
 def seats_op(table_id: str, seats: list[dict[str, Any]], status: str) -> Op:
     return SeatsWrite(table_id, seats, status)
+
+
+def chat_op(table_id: str, line: dict[str, Any]) -> Op:
+    return ChatWrite(table_id, dict(line))
 
 
 def action_op(table_id: str, step: int, seat: int, action: str, by: str) -> Op:
@@ -168,7 +181,7 @@ def run_ops(s: Session, ops: Sequence[Op]) -> None:
     runs where it stands, after the writes queued before it."""
     batch: list[Write] = []
     for op in ops:
-        if isinstance(op, (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite)):
+        if isinstance(op, (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)):
             batch.append(op)
         else:
             _run_writes(s, batch)
@@ -185,6 +198,7 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
     actions: list[dict[str, Any]] = []
     clocks: dict[str, ClockWrite] = {}
     finishes: dict[str, FinishWrite] = {}
+    chats: list[dict[str, Any]] = []
     for w in writes:
         match w:
             case CreateWrite():
@@ -198,6 +212,8 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
                 clocks[w.table_id] = w
             case FinishWrite():
                 finishes[w.table_id] = w
+            case ChatWrite():
+                chats.append({"table_id": w.table_id, **{k: w.line[k] for k in _CHAT_FIELDS}})
             case _:  # pragma: no cover - every write is listed above
                 assert_never(w)
     for c in creates:
@@ -216,6 +232,11 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
     if finishes:
         _update_rows(s, statements.finishes,
                      [{"b_id": w.table_id, "b_result": w.result, "b_at": w.at} for w in finishes.values()])
+    if chats:
+        s.execute(insert(cast(Table, ChatRow.__table__)), chats)
+
+
+_CHAT_FIELDS = ("n", "channel", "sender", "seat", "name", "text", "step", "at", "phrase")
 
 
 class PlainWrites:
@@ -368,7 +389,7 @@ def _table_row(t: StoredTable) -> TableRow:
         id=t.id, game=t.game, rules_version=t.rules_version, content_hash=t.content_hash, config=t.config,
         seed=seed, seed_text=seed_text, listed=t.listed, seats=t.seats, status=t.status,
         created_at=t.created_at, finished_at=t.finished_at, result=t.result,
-        clock_step=t.clock_step, clock_deadline=t.clock_deadline,
+        clock_step=t.clock_step, clock_deadline=t.clock_deadline, move_time=t.move_time,
     )
 
 
@@ -535,12 +556,21 @@ class Store:
             listed=row.listed,
             clock_step=row.clock_step,
             clock_deadline=row.clock_deadline,
+            move_time=row.move_time,
         )
 
     def get(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as s:
             row = s.get(TableRow, table_id)
             return None if row is None else self._load(s, row)
+
+    def chat(self, table_id: str, channel: str | None = None) -> list[dict[str, Any]]:
+        """A table's chat lines in order (``channel``: only that channel's)."""
+        query = select(ChatRow).where(ChatRow.table_id == table_id)
+        if channel is not None:
+            query = query.where(ChatRow.channel == channel)
+        with Session(self.engine) as s:
+            return [{k: getattr(r, k) for k in _CHAT_FIELDS} for r in s.scalars(query.order_by(ChatRow.n))]
 
     def unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, oldest first."""
@@ -563,6 +593,7 @@ class Store:
                     id=r.id, game=r.game, rules_version=r.rules_version, config=dict(r.config), seed=_seed_of(r),
                     seats=[dict(x) for x in r.seats], status=r.status, content_hash=r.content_hash,
                     created_at=r.created_at, finished_at=r.finished_at, result=r.result, listed=r.listed,
+                    move_time=r.move_time,
                 )
                 for r in rows
             ]

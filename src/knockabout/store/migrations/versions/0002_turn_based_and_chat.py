@@ -1,0 +1,39 @@
+"""Turn-based tables and chat: ``live_tables.move_time`` (seconds per move; null for a
+live table) and ``chat_lines`` (each line said at a table, in order).
+
+Revision ID: 0002
+Revises: 0001
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("live_tables", sa.Column("move_time", sa.Float(), nullable=True))
+    op.create_table(
+        "chat_lines",
+        sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
+        sa.Column("n", sa.Integer(), primary_key=True),
+        sa.Column("channel", sa.String(16), nullable=False),
+        sa.Column("sender", sa.String(64), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("text", sa.Text(), nullable=False),
+        sa.Column("step", sa.Integer(), nullable=False),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("phrase", sa.String(32), nullable=True),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("chat_lines")
+    with op.batch_alter_table("live_tables") as batch:
+        batch.drop_column("move_time")
