@@ -65,7 +65,7 @@ def test_players_talk_spectators_read_and_talk_apart(make_client: Any) -> None:
 ])
 def test_refused_lines_say_why_and_reach_nobody(make_client: Any, msg: dict[str, Any], why: str) -> None:
     with make_client() as c:
-        made, joined = two_people(c)
+        made, _ = two_people(c)
         with c.websocket_connect(f"/ws/tables/{made['id']}") as ann:
             hello(ann, made["token"])
             ann.send_json(msg)
@@ -110,13 +110,13 @@ def test_lines_are_stored_and_come_back_after_a_restart(make_client: Any) -> Non
             assert chat(ann)["lines"][0]["text"] == XSS, "kept as the text it is: clients show it as text"
         stored = c.app.state.server.store.chat(tid)
         assert [x["text"] for x in stored] == [XSS] and stored[0]["n"] == 1
-    with make_client() as c:  # the same database: the table resumes with its chat
-        with c.websocket_connect(f"/ws/tables/{tid}") as bo:
-            hello(bo, joined["token"])
-            history = chat(bo)
-            assert [x["text"] for x in history["lines"]] == [XSS] and history["you"] == "seat:1"
-            bo.send_json({"type": "chat", "phrase": "hello"})
-            assert chat(bo)["lines"][0]["n"] == 2
+    # the same database: the table resumes with its chat
+    with make_client() as c, c.websocket_connect(f"/ws/tables/{tid}") as bo:
+        hello(bo, joined["token"])
+        history = chat(bo)
+        assert [x["text"] for x in history["lines"]] == [XSS] and history["you"] == "seat:1"
+        bo.send_json({"type": "chat", "phrase": "hello"})
+        assert chat(bo)["lines"][0]["n"] == 2
 
 
 def test_a_finished_games_chat_is_read_with_its_replay(make_client: Any) -> None:

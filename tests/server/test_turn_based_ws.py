@@ -91,7 +91,7 @@ def test_what_cannot_wait_a_day_is_refused(make_client: Any, game: str, body: di
 def test_leaving_marks_nobody_away_and_a_late_person_gets_a_bots_move(make_client: Any) -> None:
     clock, wall = FakeClock(), FakeClock(1_700_000_000.0)
     with make_client(clock=clock, wall_clock=wall, grace=30.0) as c:
-        made, joined = seated(c)
+        made, _ = seated(c)
         tid = made["id"]
         live = c.app.state.server.manager.get(tid)
         first = live.table.decision().player

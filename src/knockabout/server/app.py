@@ -40,7 +40,7 @@ from knockabout.server.guards import BodyLimit, first_problem, install_error_han
 from knockabout.server.live import Manager
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.replays import ReplayCache
-from knockabout.server.routes import learn, lobby, pages, play, replays, tables
+from knockabout.server.routes import chat, learn, lobby, pages, play, replays, tables
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
 from knockabout.store import Store
@@ -82,7 +82,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
     install_refusals(app)
-    for routes in (lobby, tables, play, replays, learn, pages):
+    for routes in (lobby, tables, play, chat, replays, learn, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

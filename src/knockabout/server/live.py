@@ -97,7 +97,7 @@ class LiveTable:
     # the server's recent release floors by (game, bot level), shared by its tables (see drive)
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
-    saved_clock: tuple[int, float] | None = None  # (version, decision start) whose deadline is stored
+    saved_clock: tuple[int, float, float | None] | None = None  # (version, decision start, deadline) stored
     thinkers: BotPools | None = None  # where the server's bots think (see bot_pools; None: default threads)
     gate: TurnGate | None = None  # the server's: bot moves and timeouts, a few per turn of the loop (see .pacing)
     arrivals: TurnGate | None = None  # the server's: new connections, a few per turn of the loop
@@ -171,6 +171,19 @@ class LiveTable:
             "move_time": t.move_time,
         }
 
+    def waits_for(self, seat: int) -> bool:
+        """Whether the table waits for the person at ``seat`` to decide (their turn)."""
+        t = self.table
+        d = t.decision()
+        return d is not None and t.started and d.player == seat and not t.bot_controls(seat)
+
+    def turn_info(self, seat: int) -> dict[str, Any]:
+        """A "your turn" entry for ``seat``: the table, the game and the time left."""
+        left = self.table.time_left()
+        return {"id": self.id, "game": self.game.id, "game_name": self.game.name, "seat": seat,
+                "names": self.table.names(), "version": self.table.version,
+                "left": None if left is None else round(left, 1), "move_time": self.table.move_time}
+
     def clock_info(self) -> dict[str, Any] | None:
         d = self.table.decision()
         left = self.table.time_left()
@@ -233,11 +246,11 @@ class LiveTable:
         """The write that keeps the pending decision's deadline, if it changed since the
         last one (a new decision, play began, a clock restarted)."""
         t = self.table
-        key = (t.version, t.decided_at)
+        due = t.deadline()
+        key = (t.version, t.decided_at, due)
         if t.over or key == self.saved_clock:
             return []
         self.saved_clock = key
-        due = t.deadline()
         wall = None if due is None else self.settings.wall_clock() + (due - self.settings.clock())
         return [clock_op(self.id, t.version, wall)]
 
@@ -436,6 +449,15 @@ class LiveTable:
         async with self.lock:
             entry = self.table.answer(conn.seat, answer, version)
             await self.changed([entry])
+
+    async def open_challenge(self, conn: Connection, version: int | None) -> None:
+        """The seat opens its closed puzzle (a turn-based table's): its seconds start now."""
+        if conn.seat is None:
+            raise TableError("spectators have no challenge to open")
+        async with self.lock:
+            self.table.open_challenge(conn.seat, version)
+            await self.broadcast()
+        self.wake.set()  # the driver now waits for the puzzle's end
 
     def challenge_message(self, conn: Connection) -> dict[str, Any]:
         t = self.table

@@ -6,6 +6,10 @@ public list of recent tables.
                                         and whether it has a tutorial
   GET  /api/games/{game}/rules          the game's rules page rendered to HTML
   GET  /api/tables                      recent listed tables
+  POST /api/turns {seats: [{table, token}]}
+                                        of the seats these tokens open, those whose
+                                        decision is pending now ("your turn"), with the
+                                        time they have left
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.bots.levels import LEVELS
 from knockabout.core.errors import KnockaboutError
@@ -21,6 +26,7 @@ from knockabout.core.registry import all_games, get_game
 from knockabout.server.app_state import ApiError, Server
 from knockabout.server.live import local_only_options
 from knockabout.server.rules import rules_html
+from knockabout.table.turn_based import MOVE_TIMES
 
 router = APIRouter()
 
@@ -35,8 +41,46 @@ async def games() -> dict[str, Any]:
         info = g.lobby()
         out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
                     "default_players": g.facts.default_players, "options": options,
-                    "lobby": None if info is None else info.to_dict(), "tutorial": g.tutorial is not None})
-    return {"games": out, "bots": list(LEVELS)}
+                    "lobby": None if info is None else info.to_dict(), "tutorial": g.tutorial is not None,
+                    "turn_based": _turn_based(g)})
+    return {"games": out, "bots": list(LEVELS), "move_times": list(MOVE_TIMES)}
+
+
+def _turn_based(game: Any) -> dict[str, Any] | None:
+    """What a turn-based table of ``game`` sets (None: it cannot be played turn-based)."""
+    rules = game.turn_based()
+    if rules is None:
+        return None if game.facts.timed_decisions else {"options": {}}
+    return {"options": dict(rules.options)}
+
+
+class SeatToken(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    table: str = Field(min_length=1, max_length=64)
+    token: str = Field(min_length=1, max_length=200)
+
+
+class Turns(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: list[SeatToken] = Field(max_length=200)
+
+
+@router.post("/api/turns")
+async def turns(body: Turns, server: Server) -> dict[str, Any]:
+    """The seats (by their tokens) whose decision is pending: "your turn"."""
+    out = []
+    for s in body.seats:
+        live = server.manager.get(s.table)
+        if live is None:
+            continue
+        try:
+            seat = live.seat_of(s.token)
+        except KnockaboutError:
+            continue
+        if seat is not None and live.waits_for(seat):
+            out.append(live.turn_info(seat))
+    out.sort(key=lambda t: (t["left"] is None, t["left"] or 0.0))
+    return {"turns": out}
 
 
 @router.get("/api/games/{game_id}/rules")

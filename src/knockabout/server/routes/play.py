@@ -4,8 +4,11 @@
                                         (no token: spectator); then
                                         {"type": "act", "action": TEXT, "version": N},
                                         {"type": "answer", "answer": [ID, ...], "version": N}
-                                        (a judged decision's challenge), {"type": "challenge"},
-                                        {"type": "sync"} (a fresh sync), {"type": "ping"};
+                                        (a judged decision's challenge), {"type": "challenge"}
+                                        ({"open": true, "version": N}: open a closed one),
+                                        {"type": "sync"} (a fresh sync), {"type": "ping"},
+                                        and the chat's {"type": "chat"}, {"type": "mute"}
+                                        (see .chat);
                                         the server sends a sync, then on each change a
                                         patch of the last message (see server/frames.py)
 
@@ -31,8 +34,9 @@ from knockabout.server.guards import (
     receive_text,
     send_safely,
 )
-from knockabout.server.live import Connection, LiveTable
+from knockabout.server.live import Connection, LiveTable, clean_name
 from knockabout.server.quotas import TOO_MANY
+from knockabout.server.routes.chat import ChatMessage, Mute
 
 router = APIRouter()
 
@@ -46,6 +50,7 @@ class Hello(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["hello"]
     token: str | None = Field(None, max_length=200)
+    name: str | None = Field(None, max_length=64, description="a spectator's name in the chat")
 
 
 class Act(BaseModel):
@@ -65,10 +70,13 @@ class Answer(BaseModel):
 
 
 class ChallengeRequest(BaseModel):
-    """Ask again for the seat's open challenge (it also comes with each update)."""
+    """Ask again for the seat's open challenge (it also comes with each update); with
+    ``open``, open a closed one (a turn-based table's: its seconds start now)."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["challenge"]
+    open: bool = False
+    version: Version | None = None
 
 
 class Ping(BaseModel):
@@ -83,8 +91,8 @@ class SyncRequest(BaseModel):
     type: Literal["sync"]
 
 
-ClientMessage: TypeAdapter[Act | Answer | ChallengeRequest | Ping | SyncRequest] = TypeAdapter(
-    Annotated[Act | Answer | ChallengeRequest | Ping | SyncRequest, Field(discriminator="type")]
+ClientMessage: TypeAdapter[Act | Answer | ChallengeRequest | Ping | SyncRequest | ChatMessage | Mute] = TypeAdapter(
+    Annotated[Act | Answer | ChallengeRequest | Ping | SyncRequest | ChatMessage | Mute, Field(discriminator="type")]
 )
 
 
@@ -121,7 +129,7 @@ async def session(server: ServerState, ws: WebSocket, table_id: str) -> None:
         await send_safely(ws, {"type": "error", "message": why})
         await close_safely(ws, TOO_MANY, why)
         return
-    conn = Connection(ws, seat)
+    conn = Connection(ws, seat, name=clean_name(hello.name or "") if seat is None else "")
     await live.connect(conn)
     address = client_address(ws)
     try:
@@ -150,14 +158,20 @@ async def handle(live: LiveTable, conn: Connection, text: str) -> None:
     if isinstance(msg, Ping):
         await live.send(conn, {"type": "pong"})
         return
-    if isinstance(msg, ChallengeRequest):
-        await live.send(conn, live.challenge_message(conn))
-        return
     if isinstance(msg, SyncRequest):
         await live.resync(conn)
         return
     try:
-        if isinstance(msg, Answer):
+        if isinstance(msg, ChallengeRequest):
+            if msg.open:
+                await live.open_challenge(conn, msg.version)
+            else:
+                await live.send(conn, live.challenge_message(conn))
+        elif isinstance(msg, ChatMessage):
+            await live.say(conn, msg.text, msg.phrase)
+        elif isinstance(msg, Mute):
+            await live.mute(conn, msg.who, msg.muted)
+        elif isinstance(msg, Answer):
             await live.answer(conn, msg.answer, msg.version)
         else:
             await live.act(conn, msg.action, msg.version)

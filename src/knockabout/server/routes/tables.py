@@ -32,6 +32,7 @@ class CreateTable(BaseModel):
     name: str = Field("", max_length=64)
     seed: int | None = Field(None, ge=0, lt=2**63)
     listed: bool = Field(True, description="show the table in the public lobby (else only its link finds it)")
+    move_time: float | None = Field(None, description="a turn-based table: seconds per move (1 hour to 14 days)")
 
 
 class JoinTable(BaseModel):
@@ -50,7 +51,8 @@ class Rematch(BaseModel):
 async def create(body: CreateTable, request: Request, server: Server) -> dict[str, Any]:
     # (the manager checks the request and the caps first, then counts the table against the rates)
     live, seat, token = await server.manager.create(body.game, body.seats, body.config, body.name, body.seed,
-                                                    listed=body.listed, address=client_address(request))
+                                                    listed=body.listed, address=client_address(request),
+                                                    move_time=body.move_time)
     invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
     live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
     return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
