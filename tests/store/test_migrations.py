@@ -93,10 +93,24 @@ def test_a_release_0_1_database_upgrades_and_keeps_every_row(db_url: str) -> Non
     store = Store(db_url, writer="thread")  # opening it upgrades it
     assert migrations.current(store.engine) == migrations.head()
     store.close()
-    assert rows(db_url) == before, "nothing lost or changed"
+    after = rows(db_url)
+    assert as_before(after, before) == before, "nothing lost or changed"
     assert differences(db_url) == [], "and the schema is the declared one"
     Store(db_url, writer="thread").close()  # opening it again changes nothing
-    assert rows(db_url) == before
+    assert rows(db_url) == after
+
+
+def as_before(after: dict[str, list[dict[str, Any]]],
+              before: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """``after``'s rows with only the columns ``before`` had; a column added since is empty
+    in every old row (a live table's ``move_time``: it is no turn-based table)."""
+    out = {}
+    for name, kept in after.items():
+        old = set(before[name][0]) if before[name] else set()
+        for row in kept:
+            assert all(v is None for k, v in row.items() if k not in old), (name, row)
+        out[name] = [{k: v for k, v in row.items() if k in old} for row in kept]
+    return out
 
 
 def test_every_finished_game_of_the_release_still_replays(db_url: str) -> None:
