@@ -34,3 +34,40 @@ def test_training_example() -> None:
     )
     assert [e["opponents"] for e in result["eval"]] == ["random", "easy"]
     assert all(e["games"] == 4 and 0.0 <= e["score"] <= 1.0 for e in result["eval"])
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_selfplay_example_checkpoints_and_resumes(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="self-play training needs the train extra")
+    example = _load("selfplay_ppo")
+    common = ["--game", "knockback", "--envs", "4", "--rollout", "8", "--minibatch", "16", "--epochs", "1",
+              "--every", "1", "--eval", "1", "--against", "random", "--threads", "1", "--out", str(tmp_path)]
+    first = example.main([*common, "--steps", "64"])
+    assert first["steps"] == 64 and first["updates"] == 2 and len(first["checkpoints"]) == 2
+    assert (tmp_path / "ckpt-32.pt").exists() and (tmp_path / "ckpt-64.pt").exists()
+    assert first["checkpoints"][-1]["eval"][0]["games"] == 2
+    saved = torch.load(tmp_path / "latest.pt", weights_only=False)
+    again = example.main([*common, "--steps", "96", "--resume"])
+    assert again["steps"] == 96 and again["updates"] == 3  # went on from 64 steps and 2 updates
+    resumed = torch.load(tmp_path / "ckpt-96.pt", weights_only=False)
+    assert resumed["games"] >= saved["games"]
+    assert any(not torch.equal(resumed["net"][k], saved["net"][k]) for k in saved["net"])
+    lines = (tmp_path / "scores.jsonl").read_text().splitlines()
+    assert len(lines) == 3
+
+
+def test_selfplay_advantages_follow_each_seats_trajectory() -> None:
+    pytest.importorskip("torch", reason="self-play training needs the train extra")
+    import numpy as np
+
+    example = _load("selfplay_ppo")
+    # two seats alternate in one game: seat 0 at 0 and 2, seat 1 at 1 and 3 (its last, the game's end)
+    rewards = np.array([0.0, 0.0, 1.0, -1.0], np.float32)
+    values = np.array([0.1, 0.2, 0.5, -0.4], np.float32)
+    nxt = np.array([2, 3, -1, -1])
+    terminal = np.array([False, False, True, True])
+    adv = example.advantages(rewards, values, nxt, terminal, lam=1.0)
+    assert adv.tolist() == pytest.approx([1.0 - 0.1, -1.0 - 0.2, 1.0 - 0.5, -1.0 + 0.4])
+    # an unfinished trajectory's last decision bootstraps from its own value
+    adv = example.advantages(rewards, values, np.array([2, -1, -1, -1]), np.array([False] * 4), lam=1.0)
+    assert adv.tolist() == pytest.approx([0.5 - 0.1, 0.0, 0.0, 0.0])

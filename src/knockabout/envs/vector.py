@@ -162,7 +162,7 @@ class VectorEnv:
         if not self._dealt:
             raise ConfigError("call reset() before step()")
         codes = np.asarray(actions)
-        if codes.shape != (self.batch,) or not (np.issubdtype(codes.dtype, np.integer) or codes.size == 0):
+        if codes.shape != (self.batch,) or not np.issubdtype(codes.dtype, np.integer):
             raise ActionParseError(
                 f"{self.game.id}: actions must be {self.batch} integer action codes, one per game"
                 f" (got shape {codes.shape}, dtype {codes.dtype})"
