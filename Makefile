@@ -13,7 +13,7 @@ PORT   ?= 8000
 # `make run` needs only the package; `make test` adds what the suite checks: the dev tools,
 # plots, Ray, the research environments and their peers, and the training example's
 # libraries (CPU PyTorch, pinned so pip takes the CPU build rather than a CUDA one).
-TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train
+TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train,tune
 TEST_STAMP  := $(VENV)/.test-stamp
 TORCH_CPU   ?= torch==2.13.0
 # The working copy's .venv holds the plain package (an editable install that compiled its

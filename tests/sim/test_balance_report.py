@@ -151,3 +151,21 @@ def test_balance_compare_from_the_command_line(tmp_path: Path, tiny_games: None)
     assert r.exit_code == 2 and "tiny-duel: " in r.output and "cannot load another content version" in r.output
     r = runner.invoke(app, ["balance", "compare", "--a", str(tmp_path / "missing"), "--b", "y"])
     assert r.exit_code == 2 and "no game can load this content version" in r.output
+
+
+def test_balance_compare_keeps_its_checkpoints_and_resumes_in_pieces(tmp_path: Path) -> None:
+    kept = tmp_path / "ck"
+    args = ["balance", "compare", "--a", str(CONTENT_DIR), "--b", str(_tuned(tmp_path)), "--bot", "random",
+            "--games", "1", "-o", "meet=night-moths,ember-rush"]
+    r = runner.invoke(app, [*args, "--checkpoint", str(kept), "--out", str(tmp_path / "one.md")])
+    assert r.exit_code == 0, r.output
+    a, b = kept / "a.jsonl", kept / "b.jsonl"
+    assert len(a.read_text().splitlines()) == 3 and len(b.read_text().splitlines()) == 3  # head + 2 pairings
+    b.unlink()  # B was cut short: --resume plays only what is missing
+    r = runner.invoke(app, [*args, "--resume", str(kept), "--out", str(tmp_path / "two.md")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "one.md").read_text() == (tmp_path / "two.md").read_text()
+    r = runner.invoke(app, [*args, "--seed", "9", "--resume", str(kept)])
+    assert r.exit_code != 0 and "checkpoint of another run (seed is 1 there, 9 here)" in " ".join(r.output.split())
+    r = runner.invoke(app, [*args, "--resume", str(tmp_path / "nowhere")])
+    assert r.exit_code != 0 and "is not a folder" in r.output

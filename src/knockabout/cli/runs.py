@@ -76,7 +76,8 @@ def open_checkpoint(
     return ck, keep
 
 
-def _resume_command(path: Path) -> str:
+def resume_command(path: Path) -> str:
+    """The command line that was run, with ``--resume PATH`` instead of any earlier one."""
     args = list(sys.argv[1:])
     if "--resume" in args:
         i = args.index("--resume")
@@ -92,7 +93,7 @@ def interrupted(exc: RunInterrupted, console: Console) -> typer.Exit:
         highlight=False,
     )
     if exc.checkpoint is not None:
-        console.print(f"Resume with: {_resume_command(exc.checkpoint)}", highlight=False, soft_wrap=True, markup=False)
+        console.print(f"Resume with: {resume_command(exc.checkpoint)}", highlight=False, soft_wrap=True, markup=False)
     return typer.Exit(130)
 
 

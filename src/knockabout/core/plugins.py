@@ -14,7 +14,9 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
   do not suit.
 * the web renderer — the ES module the browser table loads to draw its views.
 * :class:`BalancePlugin` — what a content balance run pits against each other (packs,
-  fighters), how a pairing is configured, and the game metrics watched in each match.
+  fighters), how a pairing is configured, and the game metrics watched in each match;
+  and the content a run plays (:class:`RunContent`: its files, its cards and whose they
+  are), with each card's neutral stand-in, for ablation and tuning.
 * :class:`LobbyInfo` — how the lobby sells the game (a line, a typical length, its rules
   page) and the valid values of its options, with names and one-line summaries
   (:class:`Choice`), so the lobby shows pickers instead of free text.
@@ -36,7 +38,8 @@ from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Protocol
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -44,6 +47,7 @@ from knockabout.core.errors import ConfigError
 from knockabout.core.rng import Rng
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
     from rich.console import RenderableType
 
     from knockabout.core.events import Event
@@ -298,6 +302,59 @@ class MatchWatcher(Protocol):
         ...
 
 
+TUNABLE: Final[dict[str, Any]] = {"tunable": True}
+"""Marks a content model's whole-number field as one ``balance tune`` may change, within
+the field's own ``ge``/``le`` bounds: ``Field(ge=0, le=9, json_schema_extra=TUNABLE)``.
+A field without bounds, or a mapping of names to numbers (each value tunable), gives
+them in the marker: ``json_schema_extra={"tunable": [1, 6]}``."""
+
+
+@dataclass(frozen=True)
+class ContentFile:
+    """One file of the content a balance run plays, as a content version folder holds it."""
+
+    name: str
+    """Its path inside a content version folder, with ``/`` (``ember-rush.toml``,
+    ``nemesis/attacks.toml``); a folder of these files is a version the plug-in's
+    :meth:`BalancePlugin.version_options` loads."""
+    source: Path
+    """Where its text is read from."""
+    model: type[BaseModel]
+    """The pydantic model that validates the file. The fields it marks tunable
+    (``json_schema_extra={"tunable": True}``) are what ``balance tune`` may change."""
+
+
+@dataclass(frozen=True)
+class ContentPart:
+    """A piece of the content that belongs to some entrants: a card, a fighter sheet, a
+    box's skill cards. Whatever lies under ``path`` in ``file`` plays only in matches of
+    ``owners``; a changed value found under no part belongs to every entrant."""
+
+    file: str
+    """The :attr:`ContentFile.name` of its file."""
+    path: tuple[str | int, ...]
+    """Where it sits in the file's data (keys as the file spells them, list positions
+    from 0): ``("cards", 1)``; ``()`` is the whole file."""
+    name: str
+    """Its name as the per-card statistics give it (:attr:`MatchMetrics.cards`)."""
+    owners: tuple[str, ...]
+    """The entrants whose matches it plays in (their ids as the groups list them)."""
+    card: bool = True
+    """True: a card the ablation replaces by its neutral stand-in
+    (:meth:`BalancePlugin.neutral`)."""
+
+
+@dataclass(frozen=True)
+class RunContent:
+    """The content a balance run with some options plays, file by file."""
+
+    files: tuple[ContentFile, ...]
+    parts: tuple[ContentPart, ...]
+    options: Mapping[str, Any]
+    """The run's options without those that name its content: a written copy of the
+    files replaces them (``{**options, **version_options(folder)}``)."""
+
+
 class BalancePlugin(ABC):
     """What a game's content balance run needs to know about the game.
 
@@ -351,6 +408,19 @@ class BalancePlugin(ABC):
         itself (a content version the game's ``new_state`` cannot load); None: the runner
         calls ``game.new_state`` with :meth:`pairing_config` (the default)."""
         return None
+
+    def content(self, options: Mapping[str, Any]) -> RunContent:
+        """The files a run with these options plays and the parts (cards…) they hold, so
+        ablation and tuning can write changed copies of them as a content version;
+        raises :class:`~knockabout.core.errors.ConfigError` when the game cannot (the default)."""
+        raise ConfigError("this game's balance plug-in does not describe its content files")
+
+    def neutral(self, part: ContentPart, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's neutral stand-in for the card ``part`` (``data``: the card as its
+        file holds it): an unremarkable card of the game, in the same file format, that
+        keeps whatever other content refers to (its name, its place in a deck), so an
+        ablation measures what the card itself adds. The default refuses."""
+        raise ConfigError("this game's balance plug-in has no neutral stand-in for a card")
 
 
 Tone = Literal["", "quiet", "own", "danger"]
@@ -503,9 +573,12 @@ class ObservationEncoder(ABC):
 
 
 __all__ = [
+    "TUNABLE",
     "BalanceMatch",
     "BalancePlugin",
     "BotBudgets",
+    "ContentFile",
+    "ContentPart",
     "EncodedField",
     "EntrantGroup",
     "GameFacts",
@@ -523,6 +596,7 @@ __all__ = [
     "RateTable",
     "RolloutPolicy",
     "RolloutValue",
+    "RunContent",
     "SeatView",
     "TerminalRenderer",
     "Tone",

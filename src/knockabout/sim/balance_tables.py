@@ -80,6 +80,32 @@ class CardLine:
         return self.side.high - self.average
 
 
+@dataclass(frozen=True)
+class CardEffect:
+    """A card's effect on an entrant's rate, by paired ablation."""
+
+    group: str
+    entrant: str
+    card: str
+    matches: int
+    """The entrant's matches in the comparison (each played with the card and without)."""
+    rate: float
+    """The entrant's rate with the card."""
+    without: float
+    """Its rate on the same deals with the card replaced by the neutral stand-in."""
+    effect: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> CardEffect:
+        return cls(str(d["group"]), str(d["entrant"]), str(d["card"]), int(d["matches"]), float(d["rate"]),
+                   float(d["without"]), float(d["effect"]), float(d["low"]), float(d["high"]))
+
+
 @dataclass
 class GroupTables:
     title: str
@@ -93,11 +119,19 @@ class GroupTables:
     lengths: list[int] = field(default_factory=list)
     draws: list[Cell] = field(default_factory=list)
     cards: list[CardLine] = field(default_factory=list)
+    effects: list[CardEffect] = field(default_factory=list)
+    """Each card's effect by ablation, largest first (empty: no ablation was run)."""
+
+    def effect_of(self, entrant: str, card: str) -> CardEffect | None:
+        return next((e for e in self.effects if (e.entrant, e.card) == (entrant, card)), None)
 
 
-def tables(group: EntrantGroup, matches: Sequence[BalanceMatch], kind: str, label: Any) -> GroupTables:
-    """Every table of one group from its matches (``label``: an entrant's short name)."""
+def tables(group: EntrantGroup, matches: Sequence[BalanceMatch], kind: str, label: Any,
+           effects: Sequence[CardEffect] = ()) -> GroupTables:
+    """Every table of one group from its matches (``label``: an entrant's short name;
+    ``effects``: an ablation's, of every group — this group's are kept)."""
     out = GroupTables(group.title, kind, list(group.entrants), [label(e) for e in group.entrants])
+    out.effects = sorted((e for e in effects if e.group == group.title), key=lambda e: -e.effect)
     cell: dict[tuple[str, str], list[float]] = {}
     side_pts: dict[str, list[float]] = {}
     for m in matches:
@@ -155,6 +189,7 @@ def tables_json(all_tables: Sequence[GroupTables], meta: dict[str, Any]) -> str:
         d["fieldrates"] = [{"entrant": e, **asdict(r), "rate": r.rate} for e, r in t.fieldrates.items()]
         d["cards"] = [{**asdict(c), "diff": c.diff, "diff_low": c.diff_low, "diff_high": c.diff_high}
                       for c in t.cards]
+        d["effects"] = [e.to_dict() for e in t.effects]
         return d
 
     return json.dumps({"meta": meta, "groups": [group(t) for t in all_tables]}, indent=1)
@@ -188,6 +223,9 @@ def tables_csv(all_tables: Sequence[GroupTables]) -> str:
         for k in t.cards:
             w.writerow([t.title, "card", k.entrant, k.card, *rate(k.side), k.drawn, k.played,
                         k.diff, k.diff_low, k.diff_high])
+        for x in t.effects:  # rate: with the card; diff: the effect (rate - rate with the stand-in)
+            w.writerow([t.title, "ablation", x.entrant, x.card, x.matches, "", x.rate, "", "", "", "",
+                        x.effect, x.low, x.high])
     return buf.getvalue()
 
 

@@ -16,7 +16,6 @@ one version has are listed without a difference.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from knockabout.core.errors import ConfigError
 from knockabout.core.registry import all_games, get_game
 from knockabout.sim.balance import plugin_for
 from knockabout.sim.balance_run import BalanceRun
-from knockabout.sim.stats import Z95
+from knockabout.sim.stats import paired_mean
 
 
 @dataclass(frozen=True)
@@ -107,14 +106,11 @@ def paired_changes(a: BalanceRun, b: BalanceRun) -> list[Change]:
         if not both:
             out.append(Change(group, entrant, 0, rate_a, rate_b))
             continue
-        d = [mine_b[k] - mine_a[k] for k in both]
-        n = len(d)
-        mean = sum(d) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 1.0
-        half = Z95 * sd / math.sqrt(n)
+        n = len(both)
+        mean, low, high = paired_mean([mine_b[k] - mine_a[k] for k in both])
         ra = sum(mine_a[k] for k in both) / n
         rb = sum(mine_b[k] for k in both) / n
-        out.append(Change(group, entrant, n, ra, rb, mean, mean - half, mean + half))
+        out.append(Change(group, entrant, n, ra, rb, mean, low, high))
     return out
 
 

@@ -6,7 +6,9 @@ written into the page. matplotlib is the optional extra ``plots``.
 For a balance run, per group: the pairing matrix as a heat map (rate and count in every
 cell), each entrant against the field (a forest plot with 95 % intervals and the 40–60 %
 band), the first-player edge, the distribution of match lengths, draws per pairing, and
-the per-card table with a forest plot of each card's difference from its side's average.
+the per-card table with a forest plot of each card's difference from its side's average,
+and, for an ablation (``balance ablate``), each card's effect on winning beside it with
+its own forest plot.
 For a sim run: the bots' (or seats') win rates, the order of play and the game lengths.
 """
 
@@ -145,26 +147,64 @@ def group_section(t: GroupTables) -> str:
     parts.append(_table([f"{t.kind}", "against", "matches", "draws", "share", "95 % interval"],
                         [([c.row, c.col, str(c.rate.n), str(c.draws), pct(c.rate.rate), _interval(c.rate)],
                           "hot" if c.rate.rate > 0.03 else "") for c in t.draws], "draws"))
-    if t.cards:
+    if t.cards or t.effects:
+        parts.append(_card_section(t))
+    return "\n".join(parts)
+
+
+def _card_section(t: GroupTables) -> str:
+    """The per-card table (usage statistics, and each card's effect by ablation when the
+    run measured it) and its forest plots."""
+    parts = [
+        "<h3>Per card</h3><p class='note'>For each card of each " + html.escape(t.kind) + ": times drawn and "
+        "played over all matches, the matches in which its side played it, that side's win rate there, and "
+        "its difference from the side's average (interval: the win rate's 95 % Wilson interval shifted by "
+        "the average). That difference is a correlation: a card played when its side is already winning "
+        "looks strong whatever it does. Marked: the interval lies wholly above (red) or below (blue) zero.</p>"
+    ]
+    if t.effects:
         parts.append(
-            "<h3>Per card</h3><p class='note'>For each card of each " + html.escape(t.kind) + ": times drawn and "
-            "played over all matches, the matches in which its side played it, that side's win rate there, and "
-            "its difference from the side's average (interval: the win rate's 95 % Wilson interval shifted by "
-            "the average). Marked: the interval lies wholly above (red) or below (blue) zero.</p>"
+            "<p class='note'>Effect by ablation: the same matches (the same deals and bot seeds) played again "
+            "with the card replaced by the game's neutral stand-in; the effect is the " + html.escape(t.kind)
+            + "'s rate with the card minus its rate without it, with a paired 95 % interval. This is what "
+            "the card itself adds. The table is sorted by it, and colours follow it when it was measured.</p>"
         )
-        rows = []
-        for c in sorted(t.cards, key=lambda c: -c.diff):
-            cls = "hot" if c.diff_low > 0 else "cool" if c.diff_high < 0 else ""
-            span = f"{100 * c.diff_low:+.1f} … {100 * c.diff_high:+.1f}"
-            rows.append(([c.entrant, c.card, str(c.drawn), str(c.played), str(c.side.n), pct(c.side.rate),
-                          pct(c.average), f"{100 * c.diff:+.1f}", span], cls))
-        parts.append(_table([t.kind, "card", "drawn", "played", "matches played in", "side's win rate",
-                             "side's average", "difference (pts)", "95 % interval (pts)"], rows, "cards"))
+    usage = {(c.entrant, c.card): c for c in t.cards}
+    keys = list(dict.fromkeys([*((e.entrant, e.card) for e in t.effects),
+                               *(k for k, _ in sorted(usage.items(), key=lambda kv: -kv[1].diff))]))
+    rows = []
+    for key in keys:
+        c = usage.get(key)
+        e = t.effect_of(*key)
+        cells = list(key)
+        if c is not None:
+            cells += [str(c.drawn), str(c.played), str(c.side.n), pct(c.side.rate), pct(c.average),
+                      f"{100 * c.diff:+.1f}", f"{100 * c.diff_low:+.1f} … {100 * c.diff_high:+.1f}"]
+        else:
+            cells += ["0", "0", "0", "—", "—", "—", "—"]
+        low, high = (e.low, e.high) if e is not None else (c.diff_low, c.diff_high) if c is not None else (0.0, 0.0)
+        if t.effects and e is None:
+            cells += ["—", "—"]
+        elif e is not None:
+            cells += [f"{100 * e.effect:+.1f}", f"{100 * e.low:+.1f} … {100 * e.high:+.1f}"]
+        rows.append((cells, "hot" if low > 0 else "cool" if high < 0 else ""))
+    heads = [t.kind, "card", "drawn", "played", "matches played in", "side's win rate", "side's average",
+             "difference (pts)", "95 % interval (pts)"]
+    if t.effects:
+        heads += ["effect by ablation (pts)", "paired 95 % interval (pts)"]
+    parts.append(_table(heads, rows, "cards"))
+    if t.cards:
         shown = sorted(t.cards, key=lambda c: -abs(c.diff))[:40]
         shifted = [Rate(c.diff, 1, c.diff_low, c.diff_high) for c in shown]
         parts.append(forest([f"{c.entrant}: {c.card}" for c in shown], shifted,
                             "Per card: difference from the side's average", None, centre=0.0, kind="cards",
                             xlabel="difference in win rate"))
+    if t.effects:
+        shown_e = t.effects[:40]
+        parts.append(forest([f"{e.entrant}: {e.card}" for e in shown_e],
+                            [Rate(e.effect, 1, e.low, e.high) for e in shown_e],
+                            "Per card: effect on winning by ablation", None, centre=0.0, kind="effects",
+                            xlabel="effect on win rate (with the card minus with the stand-in)"))
     return "\n".join(parts)
 
 

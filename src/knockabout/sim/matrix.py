@@ -30,7 +30,8 @@ def matrix_lines(
     entrants: Sequence[str], results: Sequence[Pairing], kind: str, short: Callable[[str], str]
 ) -> list[str]:
     """The Markdown table: row entrant's match win rate against each column entrant (both
-    seat orders, draws count half), then against the field with its Wilson interval."""
+    seat orders, draws count half), then against the field with its Wilson interval (a
+    pairing the run did not play, as in an ablation of some cards only, shows ``·``)."""
     rate: dict[tuple[str, str], list[float]] = {}
     for r in results:
         for key, points in (((r.a, r.b), r.a_points), ((r.b, r.a), r.games - r.a_points)):
@@ -48,10 +49,13 @@ def matrix_lines(
             if a == b:
                 cells.append("—")
                 continue
+            if (a, b) not in rate:
+                cells.append("·")
+                continue
             p, n = rate[(a, b)]
             pts += p
             tot += n
             cells.append(f"{100 * p / n:.0f}%")
-        field = f"**{100 * pts / tot:.1f}%** | {pct(wilson(pts, tot))}"
+        field = f"**{100 * pts / tot:.1f}%** | {pct(wilson(pts, tot))}" if tot else "— | —"
         lines.append(f"| {a} | " + " | ".join(cells) + f" | {field} |")
     return lines

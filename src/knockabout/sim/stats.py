@@ -34,6 +34,19 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def paired_mean(diffs: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean of paired differences (each match against its twin on the same deal) and
+    its normal interval from their spread: ``(mean, low, high)``. One difference gives
+    an interval of ±z (a difference of rates lies within ±1); none gives zeros."""
+    n = len(diffs)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1)) if n > 1 else 1.0
+    half = z * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
 Pair = tuple[int, int, float]
 """One pairwise result: (player a, player b, a's score in [0, 1])."""
 

@@ -1,8 +1,9 @@
 """KNOCKBACK's balance plug-in: every pack against every other.
 
 ``knockabout balance knockback`` pits the packs against each other (the built-in set plus
-any ``pack_files``), all in one matrix. Every table option but ``packs`` may be given
-(``scoring``, ``max_turns``…) and holds for every match. Besides the matrix, the report
+any ``pack_files``), all in one matrix; ``meet`` picks the packs that meet (default: all).
+Every table option but ``packs`` may be given (``scoring``, ``max_turns``…) and holds for
+every match. Besides the matrix, the report
 gives the first-player edge: a match's first player is the first round's starter (who
 places first and fights first), and each round's first player is that round's starter.
 
@@ -13,6 +14,14 @@ Content versions (``balance compare``): the option ``version`` names a pack file
 folder of packs; its packs replace the built-in packs of the same id and add the others.
 The matches of such a run are started here (the game's ``new_state`` knows only the
 built-in packs and ``pack_files``), the same way ``new_state`` starts them.
+
+Ablation and tuning (:meth:`~KnockbackBalance.content`): every pack a run plays is one
+file ``<pack id>.toml`` of a content version (the packs that do not meet stay as they are),
+each of its cards a part owned by the pack.
+A card's neutral stand-in (:data:`NEUTRAL`) is a plain card near the shipped set's
+average: move then punch, attack 3 at the front and 2 on the other edges, heart 2 on
+every edge, and an ability that changes nothing (its knockback is the rules' default of
+one cell); it keeps the card's name.
 """
 
 from __future__ import annotations
@@ -20,11 +29,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalancePlugin, EntrantGroup, MatchMetrics
+from knockabout.core.plugins import BalancePlugin, ContentFile, ContentPart, EntrantGroup, MatchMetrics, RunContent
 from knockabout.core.protocol import State
 from knockabout.games.knockback import content
 from knockabout.games.knockback.config import KnockbackConfig
@@ -34,6 +44,21 @@ if TYPE_CHECKING:
     from knockabout.games.knockback.game import KnockbackGame
 
 VERSION = "version"
+MEET = "meet"
+CONTENT_OPTIONS = (VERSION, "pack_files")
+"""The options that name the packs a run plays (a written content version replaces them)."""
+
+NEUTRAL: Mapping[str, Any] = {
+    "actions": ["move", "punch"],
+    "edges": {
+        "north": {"attack": 3, "heart": 2},
+        "east": {"attack": 2, "heart": 2},
+        "south": {"attack": 2, "heart": 2},
+        "west": {"attack": 2, "heart": 2},
+    },
+    "ability": {"kind": "punching", "effects": [{"op": "knockback", "cells": 1}]},
+}
+"""A card's neutral stand-in, but for its name (shipped average: attack 2.5, heart 2.4)."""
 
 
 class _Watcher:
@@ -87,6 +112,7 @@ class KnockbackBalance(BalancePlugin):
     options: ClassVar[Mapping[str, str]] = {
         **{name: f.description or name for name, f in KnockbackConfig.model_fields.items() if name != "packs"},
         VERSION: "a pack file or folder whose packs replace the built-in ones of the same id (balance compare)",
+        MEET: "the packs that meet (default: every pack)",
     }
 
     def __init__(self, game: KnockbackGame) -> None:
@@ -95,6 +121,7 @@ class KnockbackBalance(BalancePlugin):
     def groups(self, options: Mapping[str, Any]) -> list[EntrantGroup]:
         config = dict(options)
         version = config.pop(VERSION, None)
+        meet = config.pop(MEET, None)
         cfg = self.game.make_config(config)  # a bad scoring mode is one clear error
         packs = self.game.packs(cfg.pack_files)  # and so is a bad pack file
         if version is not None:
@@ -102,7 +129,14 @@ class KnockbackBalance(BalancePlugin):
                 raise ConfigError("knockback: give a content version or pack_files, not both")
             packs = version_packs(str(version))
             config[VERSION] = str(version)
-        return [EntrantGroup("", tuple(p.id for p in packs), config)]
+        ids = tuple(p.id for p in packs)
+        if meet is not None:
+            wanted = _listed(meet)
+            unknown = [w for w in wanted if w not in ids]
+            if unknown:
+                raise ConfigError(f"knockback: meet: unknown pack {unknown[0]!r}; choose from: {', '.join(ids)}")
+            ids = tuple(i for i in ids if i in wanted)
+        return [EntrantGroup("", ids, config)]
 
     def pairing_config(self, group: EntrantGroup, a: str, b: str) -> dict[str, Any]:
         return {**group.config, "packs": [a, b]}
@@ -123,6 +157,22 @@ class KnockbackBalance(BalancePlugin):
     def version_options(self, path: str) -> dict[str, Any]:
         version_packs(path)  # a bad file or folder is one clear error now
         return {VERSION: path}
+
+    def content(self, options: Mapping[str, Any]) -> RunContent:
+        config = {k: v for k, v in options.items() if k != MEET}
+        version = config.pop(VERSION, None)
+        cfg = self.game.make_config(config)
+        packs = version_packs(str(version)) if version is not None else self.game.packs(cfg.pack_files)
+        playing = set(self.groups(options)[0].entrants)
+        files = tuple(ContentFile(f"{p.id}.toml", Path(p.source), content.PackModel) for p in packs if p.id in playing)
+        parts = tuple(
+            ContentPart(f"{p.id}.toml", ("cards", i), card.name, (p.id,))
+            for p in packs if p.id in playing for i, card in enumerate(p.model.cards)
+        )
+        return RunContent(files, parts, {k: v for k, v in options.items() if k not in CONTENT_OPTIONS})
+
+    def neutral(self, part: ContentPart, data: Mapping[str, Any]) -> dict[str, Any]:
+        return {"name": data["name"], **NEUTRAL}
 
     def content_digest(self, options: Mapping[str, Any]) -> str:
         paths = [*_listed(options.get("pack_files")), *_listed(options.get(VERSION))]

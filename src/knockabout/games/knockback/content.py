@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from knockabout.core.errors import ContentError
+from knockabout.core.plugins import TUNABLE
 from knockabout.games.knockback.cards import EDGE_NAMES, Card, compile_card
 from knockabout.games.knockback.ops import OPS_BY_KIND, REPEATABLE, AttackWhen, HeartWhen, Kind, Op
 
@@ -45,8 +46,8 @@ class _Strict(BaseModel):
 
 
 class EdgeModel(_Strict):
-    attack: int = Field(ge=0, le=MAX_VALUE, description="attack value on this edge")
-    heart: int = Field(ge=0, le=MAX_VALUE, description="heart value on this edge")
+    attack: int = Field(ge=0, le=MAX_VALUE, description="attack value on this edge", json_schema_extra=TUNABLE)
+    heart: int = Field(ge=0, le=MAX_VALUE, description="heart value on this edge", json_schema_extra=TUNABLE)
 
 
 class EdgesModel(_Strict):
@@ -59,19 +60,19 @@ class EdgesModel(_Strict):
 # -- effect primitives (the vocabulary is ops.py; cards.py says what each one does) ----
 class AttackBonus(_Strict):
     op: Literal[Op.ATTACK_BONUS]
-    amount: int = Field(ge=1, le=5)
+    amount: int = Field(ge=1, le=5, json_schema_extra=TUNABLE)
     when: AttackWhen = AttackWhen.ALWAYS
 
 
 class HeartBonus(_Strict):
     op: Literal[Op.HEART_BONUS]
-    amount: int = Field(ge=1, le=5)
+    amount: int = Field(ge=1, le=5, json_schema_extra=TUNABLE)
     when: HeartWhen = HeartWhen.ALWAYS
 
 
 class Knockback(_Strict):
     op: Literal[Op.KNOCKBACK]
-    cells: int = Field(ge=0, le=3)
+    cells: int = Field(ge=0, le=3, json_schema_extra=TUNABLE)
 
 
 class Switch(_Strict):
@@ -84,7 +85,7 @@ class Amount(_Strict):
     """An effect with an amount of 1 to 3 (charge per cell moved, an aura)."""
 
     op: Literal[Op.CHARGE, Op.AURA_ATTACK, Op.AURA_HEART]
-    amount: int = Field(ge=1, le=3)
+    amount: int = Field(ge=1, le=3, json_schema_extra=TUNABLE)
 
 
 EffectModel = Annotated[AttackBonus | HeartBonus | Knockback | Switch | Amount, Field(discriminator="op")]

@@ -21,6 +21,14 @@ folder or a folder of box folders (:func:`.content.load_version`); its boxes rep
 shipped boxes of the same id. The matches of such a run are started here, through
 :meth:`.game.KnockdownGame.deal` with the version, the same way ``new_state`` starts them,
 so a version that is a copy of the shipped content plays exactly the shipped matches.
+
+Ablation and tuning (:meth:`~KnockdownBalance.content`): each box in play is five files
+``<box>/<kind>.toml`` of a content version. Its Attack cards are the cards (the deck is
+shared, so a card belongs to every fighter whose matches deal from that box's deck); a
+fighter sheet belongs to its fighter; the skills, the arena and the box file to every
+fighter of the groups that play them. A card's neutral stand-in keeps its name, symbols
+and copies (the symbols pay for Special Attacks, the copies fill the deck) and becomes a
+plain strike: one light wound at range 1, no effect.
 """
 
 from __future__ import annotations
@@ -30,9 +38,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
-from knockabout.core.plugins import BalanceMatch, BalancePlugin, EntrantGroup, MatchMetrics, RateTable
+from knockabout.core.plugins import (
+    BalanceMatch,
+    BalancePlugin,
+    ContentFile,
+    ContentPart,
+    EntrantGroup,
+    MatchMetrics,
+    RateTable,
+    RunContent,
+)
 from knockabout.core.protocol import State
-from knockabout.games.knockdown.content import Box, boxes_for, version_digest
+from knockabout.games.knockdown.content import FILES, Box, box_folders, boxes_for, version_digest
+from knockabout.games.knockdown.models import FILE_MODELS
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.game import KnockdownGame
@@ -135,6 +153,37 @@ class KnockdownBalance(BalancePlugin):
     def version_options(self, path: str) -> dict[str, Any]:
         version_boxes(path)  # a bad folder is one clear error now
         return {VERSION: path}
+
+    def content(self, options: Mapping[str, Any]) -> RunContent:
+        groups = self.groups(options)
+        version = options.get(VERSION)
+        version = None if version is None else str(version)
+        try:
+            folders = box_folders(version)
+        except ContentError as exc:
+            raise ConfigError(f"knockdown: version: {exc}") from None
+        boxes = version_boxes(version)
+        merged = bool(options.get("merged", False))
+        everyone = tuple(e for g in groups for e in g.entrants)
+        files: list[ContentFile] = []
+        parts: list[ContentPart] = []
+        for b in dict.fromkeys(b for g in groups for b in g.config["boxes"]):
+            box = boxes[b]
+            own = tuple(f"{b}:{f.id}" if merged else f.id for f in box.fighters)
+            shared = everyone if merged else own  # merged: arena and skills drawn among the boxes
+            files += [ContentFile(f"{b}/{kind}.toml", folders[b] / f"{kind}.toml", FILE_MODELS[kind]) for kind in FILES]
+            parts += [ContentPart(f"{b}/attacks.toml", ("card", i), c.name, shared) for i, c in enumerate(box.cards)]
+            parts += [ContentPart(f"{b}/fighters.toml", ("fighter", j), f.name, (own[j],), card=False)
+                      for j, f in enumerate(box.fighters)]
+            parts += [ContentPart(f"{b}/{kind}.toml", (), kind, shared, card=False)
+                      for kind in ("box", "arena", "skills")]
+        return RunContent(tuple(files), tuple(parts), {k: v for k, v in options.items() if k != VERSION})
+
+    def neutral(self, part: ContentPart, data: Mapping[str, Any]) -> dict[str, Any]:
+        if not part.file.endswith("/attacks.toml"):
+            raise ConfigError(f"knockdown: only Attack cards have a neutral stand-in, not {part.name!r}")
+        return {"name": data["name"], "symbols": list(data["symbols"]), "light": 1, "range": "1",
+                "copies": data.get("copies", 3)}
 
     def content_digest(self, options: Mapping[str, Any]) -> str:
         version = options.get(VERSION)

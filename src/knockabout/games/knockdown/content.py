@@ -384,6 +384,21 @@ def boxes_for(version: str | None) -> dict[str, Box]:
     return builtin_boxes() if version is None else load_version(version)
 
 
+def box_folders(version: str | None) -> dict[str, Path]:
+    """The folder each box of a run is read from (shipped order): the shipped folder, or
+    the version's folder for the boxes it replaces (ContentError for a bad version)."""
+    folders = {name: CONTENT_DIR / name for name in BOXES}
+    if version is None:
+        return folders
+    load_version(version)  # a broken version is one clear error first
+    for folder in _version_folders(version):
+        raw, _ = _read_toml(folder / "box.toml")
+        box = (raw or {}).get("box")
+        if isinstance(box, dict) and box.get("id") in folders:
+            folders[str(box["id"])] = folder
+    return folders
+
+
 def version_digest(path: str) -> str:
     """A digest of every content file of the version at ``path`` ("" if it cannot be read)."""
     h = hashlib.sha256()

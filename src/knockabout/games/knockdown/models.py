@@ -8,6 +8,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from knockabout.core.plugins import TUNABLE
 from knockabout.games.knockdown.ops import Op, OpName
 from knockabout.games.knockdown.vocabulary import (
     MAX_SPACES,
@@ -28,8 +29,8 @@ class AttackCard(ContentModel):
 
     name: str = Field(min_length=1, max_length=40)
     symbols: tuple[str, ...] = Field(min_length=1, max_length=2)
-    heavy: int = Field(0, ge=0, le=4)
-    light: int = Field(0, ge=0, le=4)
+    heavy: int = Field(0, ge=0, le=4, json_schema_extra=TUNABLE)
+    light: int = Field(0, ge=0, le=4, json_schema_extra=TUNABLE)
     range: Range = Field(default_factory=lambda: Range(kind="any"))
     type: AttackType = "strike"
     ko: bool = False
@@ -55,10 +56,11 @@ class Special(ContentModel):
     name: str = Field(min_length=1, max_length=40)
     type: AttackType = "strike"
     cost: tuple[str, ...] = Field(min_length=1, max_length=4)
-    token_cost: Annotated[dict[str, int], token_counts("token cost", 1, 6)] = Field(default_factory=dict)
+    token_cost: Annotated[dict[str, int], token_counts("token cost", 1, 6)] = Field(
+        default_factory=dict, json_schema_extra={"tunable": [1, 6]})
     range: Range = Field(default_factory=lambda: Range(kind="any"))
-    heavy: int = Field(0, ge=0, le=4)
-    light: int = Field(0, ge=0, le=4)
+    heavy: int = Field(0, ge=0, le=4, json_schema_extra=TUNABLE)
+    light: int = Field(0, ge=0, le=4, json_schema_extra=TUNABLE)
     ko: bool = False
     effect: tuple[Op, ...] = ()
     trigger: Literal["none", "opponent_moves", "attacked"] = "none"
@@ -94,7 +96,8 @@ class Fighter(ContentModel):
     name: str = Field(min_length=1, max_length=40)
     fighter_class: str = Field(alias="class", min_length=1, max_length=40)
     ko_effect: tuple[Op, ...] = ()
-    start_tokens: Annotated[dict[str, int], token_counts("start tokens", 0, 6)] = Field(default_factory=dict)
+    start_tokens: Annotated[dict[str, int], token_counts("start tokens", 0, 6)] = Field(
+        default_factory=dict, json_schema_extra={"tunable": [0, 6]})
     special: tuple[Special, ...] = Field(min_length=1, max_length=MAX_SPECIALS)
 
 

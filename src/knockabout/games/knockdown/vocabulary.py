@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_serializer, model_validator
+
+from knockabout.core.plugins import TUNABLE
 
 SYMBOLS: Final = ("punch", "kick", "block", "dash")
 SYMBOL_INDEX: Final = {s: i for i, s in enumerate(SYMBOLS)}
@@ -14,6 +16,8 @@ TAGS: Final = ("start", "edge", "center", "corridor", "dangerous")
 ARENA_RULES: Final = ("none", "fading_menhir", "technical_corridors", "dangerous_edges")
 MAX_SPACES: Final = 32
 MAX_SPECIALS: Final = 5
+MAX_REACH: Final = 9
+"""The longest span range an attack may have."""
 
 
 
@@ -64,8 +68,23 @@ class Range(ContentModel):
     """Where an attack reaches: any distance, exactly/lo-hi spaces, or a projectile line."""
 
     kind: Literal["any", "span", "projectile"]
-    lo: int = 0
-    hi: int = 0
+    lo: int = Field(default=0, ge=0, le=MAX_REACH, json_schema_extra=TUNABLE)
+    hi: int = Field(default=0, ge=0, le=MAX_REACH, json_schema_extra=TUNABLE)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Range:
+        if self.kind == "span" and not 1 <= self.lo <= self.hi:
+            raise ValueError(f"a span range needs 1 <= lo <= hi, got lo {self.lo} and hi {self.hi}")
+        if self.kind != "span" and (self.lo or self.hi):
+            raise ValueError(f"a {self.kind!r} range has no lo or hi")
+        return self
+
+    @model_serializer
+    def _as_written(self) -> str:
+        """The form content files write it in (``"any"``, ``"projectile"``, ``"2"``, ``"1-3"``)."""
+        if self.kind != "span":
+            return self.kind
+        return str(self.lo) if self.lo == self.hi else f"{self.lo}-{self.hi}"
 
     @classmethod
     def parse(cls, text: str) -> Range:
