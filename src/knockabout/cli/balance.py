@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperCommand, TyperGroup
 
 from knockabout.bots.levels import check_level
@@ -29,6 +32,7 @@ from knockabout.sim.balance_run import BalanceRun, BalanceSpec, block_size, cont
 from knockabout.sim.content_ab import compare_lines, guess_game, paired_changes, version_options
 from knockabout.sim.executor import Executor, make_executor
 from knockabout.sim.results import ResultsError
+from knockabout.sim.runner import ProgressFn
 
 
 class _RunByDefault(TyperGroup):
@@ -143,6 +147,21 @@ def _play(spec: BalanceSpec, ex: Executor, stop: tuple[float, int] | None, resum
     bar = runs.progress_bar(console, title, "matches", stop is not None)
     with runs.run_errors(console, ck, keep), bar as tick:
         return run_balance(spec, ex, ck, until=stop, progress=tick)
+
+
+@contextmanager
+def _tune_bar(console: Console, description: str, budget: int | None) -> Iterator[ProgressFn]:
+    """The search's bar: games played (out of the games budget, when there is one), time,
+    and the trial with the best distance from the goal so far."""
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[count]}"),
+               TimeElapsedColumn(), TextColumn("{task.fields[note]}"))
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(description, total=budget, count="", note="")
+
+        def tick(done: int, total: int, note: str) -> None:
+            bar.update(task, completed=done, count=f"{done}/{total} games" if total else f"{done} games", note=note)
+
+        yield tick
 
 
 def _piece(folder: Path | None, name: str, resume: bool) -> tuple[Path | None, Path | None]:
@@ -365,9 +384,8 @@ def tune(
             backend, workers, address
         ) as ex:
             tuner = Tuner(spec, Path(work))
-            title = f"{g.name}: tuning, {bot} v {bot} ({ex.describe()})"
             t0 = time.perf_counter()
-            bar = runs.progress_bar(console, title, "games", budget_games is None)
+            bar = _tune_bar(console, f"tuning {g.id}", budget_games)
             try:
                 with bar as tick:
                     result = tuner.run(ex, study, resume=resume is not None, budget_games=budget_games,

@@ -305,6 +305,7 @@ class Tuner:
             by_key = {t.key: t for t in space}
             keys = ["none", *by_key]
             games = baseline.games + sum(int(t.user_attrs.get("games", 0)) for t in study.trials)
+            best = f"at first {100 * self.objective(baseline, []):.1f} pts off"
             stopped = "the goal is met at the start" if not space else ""
             while not stopped:
                 if budget_games is not None and games >= budget_games:
@@ -318,7 +319,7 @@ class Tuner:
                 trial = study.ask()
                 edits = self._suggest(trial, keys, by_key)
                 if progress:
-                    progress(games, budget_games or 0, f"trial {trial.number}: {len(edits)} edits")
+                    progress(games, budget_games or 0, f"trial {trial.number} ({len(edits)} edits), {best}")
                 try:
                     m = baseline if not edits else self.evaluate(edits, trial.number, executor, baseline)
                 except ConfigError as exc:  # two edits the content refuses together
@@ -335,6 +336,7 @@ class Tuner:
                 trial.set_user_attr("rates", m.rates)
                 trial.set_user_attr("first", m.first)
                 study.tell(trial, self.objective(m, edits))
+                best = f"best {100 * study.best_value:.1f} pts off"
                 if m.violation(self.spec.band, self.spec.edge) == 0 and len(edits) <= 1:
                     stopped = "the goal is met with at most one edit"
         except (KeyboardInterrupt, RunInterrupted):
