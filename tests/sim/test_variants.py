@@ -40,8 +40,8 @@ def test_knockdown_tunes_wounds_ranges_and_token_costs_and_knows_whose_they_are(
     assert {t.file.split("/")[0] for t in ts} == {"tainted_grail"}
     card = [t for t in ts if t.file.endswith("attacks.toml")]
     assert card and all(t.owners == ("mistbearer", "maggot", "lost_knight") for t in card)
-    doom = [t for t in ts if t.label.startswith("tainted_grail/fighters.toml: Mistbearer: special[0].")]
-    assert {t.label.rsplit(".", 1)[1] for t in doom} >= {"heavy", "light", "lo", "hi"}
+    doom = [t for t in ts if t.label.startswith("tainted_grail/fighters.toml: Mistbearer's Doom: ")]
+    assert {t.label.rsplit(": ", 1)[1] for t in doom} >= {"heavy", "light", "range.lo", "range.hi"}
     assert all(t.owners == ("mistbearer",) for t in doom)
     reach = next(t for t in doom if t.key.endswith("range.hi"))
     assert reach.value == 2 and min(reach.values) == 1  # a span's reach never falls below its start (1)
@@ -51,7 +51,7 @@ def test_knockdown_tunes_wounds_ranges_and_token_costs_and_knows_whose_they_are(
     assert "Jab" in ranged and "Spinning Heel" in ranged
     assert "Wyrdness" not in ranged and "Menhir Shard" not in ranged  # "any" and "projectile" have no numbers
     costs = [t for t in _files("knockdown", {"boxes": ["nemesis"]}).tunables() if ".token_cost." in t.key]
-    sidearm = next(t for t in costs if t.label == "nemesis/fighters.toml: James: special[3].token_cost.ammo")
+    sidearm = next(t for t in costs if t.label == "nemesis/fighters.toml: James's Sidearm: token_cost.ammo")
     assert (sidearm.value, sidearm.values, sidearm.owners) == (1, (1, 2, 3, 4, 5, 6), ("james",))
 
 

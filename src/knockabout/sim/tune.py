@@ -415,7 +415,7 @@ def report_lines(tuner: Tuner, result: TuneResult, kind: str, *, seconds: float,
         "",
         f"Goal: every {kind} within {100 * (0.5 - s.band):g}–{100 * (0.5 + s.band):g} % against the field, each "
         f"first player within {100 * (0.5 - s.edge):g}–{100 * (0.5 + s.edge):g} %, with the fewest changed numbers "
-        f"(each costs {100 * s.edit_cost:g} points, and each step it moves {100 * s.step_cost:g}). Each candidate: "
+        f"(a change costs {100 * s.edit_cost:g} points, each step it moves {100 * s.step_cost:g}). Each candidate: "
         f"{s.bot} v {s.bot}, {s.games} matches per ordered pairing, seed {s.seed}, the same deals for every one.",
         "",
         f"Search: {len(done)} trials, {result.games} games in all; this session {seconds:.0f} s; stopped because "

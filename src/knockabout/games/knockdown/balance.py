@@ -175,6 +175,9 @@ class KnockdownBalance(BalancePlugin):
             parts += [ContentPart(f"{b}/attacks.toml", ("card", i), c.name, shared) for i, c in enumerate(box.cards)]
             parts += [ContentPart(f"{b}/fighters.toml", ("fighter", j), f.name, (own[j],), card=False)
                       for j, f in enumerate(box.fighters)]
+            parts += [ContentPart(f"{b}/fighters.toml", ("fighter", j, "special", k), f"{f.name}'s {sp.name}",
+                                  (own[j],), card=False)
+                      for j, f in enumerate(box.fighters) for k, sp in enumerate(f.special)]
             parts += [ContentPart(f"{b}/{kind}.toml", (), kind, shared, card=False)
                       for kind in ("box", "arena", "skills")]
         return RunContent(tuple(files), tuple(parts), {k: v for k, v in options.items() if k != VERSION})
