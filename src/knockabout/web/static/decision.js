@@ -40,7 +40,9 @@ export function promptBox(words, game, badge) {
 
 export function actionButton(a, onpick, tipText) {
   const cls = [a.tone === "quiet" ? "" : "primary", a.tone ? `tone-${a.tone}` : ""].filter(Boolean).join(" ");
-  return h("button", { "data-action": a.action, class: cls || null, "data-tip": tipText || null, onclick: onpick },
+  // the description is on the tip too: a phone shows only its first line on the button
+  const tipped = tipText || (a.detail ? `${a.label}: ${a.detail}` : null);
+  return h("button", { "data-action": a.action, class: cls || null, "data-tip": tipped, onclick: onpick },
     a.detail ? [h("span", { class: "label" }, a.label), h("small", { class: "detail" }, a.detail)] : a.label);
 }
 

@@ -49,6 +49,11 @@ export function tableLayout(app, { invite, localOnly, invites, lesson = false })
   ui.root = h("div", { class: `table-page${lesson ? " in-lesson" : ""}` },
     h("div", { class: "play-main" }, ui.board, ui.dock), ui.side, ui.challengeView);
   app.replaceChildren(h("h1", { class: "sr" }, "Table"), ui.root);
+  // the log keeps its newest line in view unless the reader scrolled back
+  ui.logPinned = true;
+  ui.log.addEventListener("scroll", () => {
+    ui.logPinned = ui.log.scrollTop + ui.log.clientHeight >= ui.log.scrollHeight - 4;
+  }, { passive: true });
   // the phone keeps room below the page for the fixed dock
   if (window.ResizeObserver) {
     new ResizeObserver(() => ui.root.style.setProperty("--dock-h", `${ui.dock.offsetHeight}px`)).observe(ui.dock);
@@ -65,15 +70,18 @@ function openLog(ui, open) {
   }
 }
 
-// the newest line of the log, on the phone's strip
+// the newest line of the log, on the phone's strip; the log itself at its end (after a
+// redraw changed its height too)
 export function showLastLine(ui) {
   const last = ui.log.lastElementChild;
   ui.logLine.textContent = last ? last.textContent : "";
+  if (ui.logPinned) ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 // After the renderer drew the board: its hand goes to the dock (beside the prompt), and a
 // judged challenge, with the timer and the prompt, to the view that fits the screen.
 export function placeParts(ui, challengeOpen) {
+  if (ui.logPinned) ui.log.scrollTop = ui.log.scrollHeight;
   const hand = ui.board.querySelector("[data-part='hand']");
   if (hand) ui.handDock.replaceChildren(hand); else ui.handDock.replaceChildren();
   const puzzle = challengeOpen ? ui.board.querySelector("[data-part='challenge']") : null;

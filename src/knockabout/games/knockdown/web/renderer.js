@@ -55,7 +55,8 @@ function ensureStyle() {
   s.textContent = `
   .kd { display: flex; flex-direction: column; gap: .6rem; }
   .kd-top { font-weight: 600; }
-  .kd-top small { font-weight: 400; opacity: .75; display: block; }
+  .kd-top::after { content: "i"; display: inline-block; width: 1.15em; height: 1.15em; line-height: 1.1em;
+    margin-left: .35em; border: 1px solid currentColor; border-radius: 50%; text-align: center; font-size: .8em; opacity: .75; }
   .kd-arena svg { width: 100%; max-width: 460px; height: auto; display: block; }
   .kd-fighters { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: .6rem; }
   .kd-fighter { border: 2px solid var(--kd-c); border-radius: .5rem; padding: .4rem .6rem; }
@@ -352,7 +353,8 @@ export function renderBoard(root, view, ctx) {
   const wrap = el("div", "kd");
   const a = view.arena;
   const top = el("div", "kd-top", `Round ${view.round} · turn ${view.turn} · ${a.name}`);
-  top.append(el("small", "", a.rule_text));
+  // the arena's rule is on the title's tip (hover, focus or a long press), so the arena stays in view
+  tip(top, `${a.name}: ${a.rule_text}`);
   wrap.append(top);
   const arena = el("div", "kd-arena");
   arena.id = "arena";
