@@ -22,6 +22,8 @@ differs per game they find through the :class:`~knockabout.core.protocol.Game` o
   (:class:`Choice`), so the lobby shows pickers instead of free text.
 * :class:`TurnBasedRules` — how the game plays on a turn-based table (moves of hours or
   days): the options that replace its real-time windows, and which option sets cannot.
+* :class:`ContentEditor` — how the browser's content editor edits the game's content
+  (a pack, a box): schema, shipped documents, checks, TOML files and card previews.
 * :class:`ObservationEncoder` — how a seat's view becomes a fixed-size float32 vector for
   the research environments (``knockabout.envs``), declared field by field.
 * :class:`Guide` — what the table tells the deciding person: a title and one line of why
@@ -355,6 +357,60 @@ class RunContent:
     files replaces them (``{**options, **version_options(folder)}``)."""
 
 
+@dataclass(frozen=True)
+class ContentProblem:
+    """One thing wrong with a content document, and where: the keys and list positions
+    (from 0) of the field in the document's data, ``()`` for the document as a whole."""
+
+    path: tuple[str | int, ...]
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": list(self.path), "message": self.message}
+
+
+class ContentEditor(ABC):
+    """How the browser's content editor edits one kind of a game's content document (a
+    KNOCKBACK pack, a Knockdown box): its data as JSON, the JSON Schema the form is made
+    from, the shipped documents to start from, the checks, the files it is written as, and
+    each card as the game's web renderer previews it (its ``previewCards(root, cards)``).
+
+    Everything is data: nothing in a document runs as code. A document that fails
+    :meth:`check` is never written nor previewed."""
+
+    kind: ClassVar[str]
+    """What one document is, in one word (``pack``, ``box``)."""
+
+    @abstractmethod
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of a document's data (from the content models)."""
+
+    @abstractmethod
+    def shipped(self) -> list[Choice]:
+        """The documents the game ships, to start from (value: the id :meth:`document` takes)."""
+
+    @abstractmethod
+    def document(self, ident: str) -> dict[str, Any]:
+        """A shipped document's data; raises :class:`KeyError` for an unknown id."""
+
+    @abstractmethod
+    def check(self, data: Any) -> list[ContentProblem]:
+        """Every problem of ``data`` (empty: a valid document), each naming its field."""
+
+    @abstractmethod
+    def files(self, data: Any) -> dict[str, str]:
+        """A valid document as the TOML files ``knockabout content validate`` accepts
+        (name -> text; a name may hold a folder: ``nemesis/box.toml``)."""
+
+    @abstractmethod
+    def read(self, files: Mapping[str, str]) -> tuple[dict[str, Any] | None, list[ContentProblem]]:
+        """A document's data from its TOML files, or None and what is wrong with them."""
+
+    @abstractmethod
+    def preview(self, data: Any) -> list[dict[str, Any]]:
+        """Each card of a valid document as the web renderer's ``previewCards`` draws it."""
+
+
 class BalancePlugin(ABC):
     """What a game's content balance run needs to know about the game.
 
@@ -577,8 +633,10 @@ __all__ = [
     "BalanceMatch",
     "BalancePlugin",
     "BotBudgets",
+    "ContentEditor",
     "ContentFile",
     "ContentPart",
+    "ContentProblem",
     "EncodedField",
     "EntrantGroup",
     "GameFacts",

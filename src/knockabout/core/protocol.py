@@ -381,6 +381,11 @@ class Game(ABC, Generic[C]):
         """What a content balance run pits against each other, and the metrics it watches."""
         return None
 
+    def content_editor(self) -> plugins.ContentEditor | None:
+        """How the browser's content editor edits the game's content (a pack, a box); None:
+        the game has no content to edit."""
+        return None
+
     def lobby(self) -> plugins.LobbyInfo | None:
         """How the lobby presents the game and the valid values of its options (None: the
         lobby shows its name and plain option fields)."""

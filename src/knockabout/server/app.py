@@ -7,7 +7,9 @@
   play      WS /ws/tables/{id} (a seat's or a spectator's connection)
   replays   GET /api/tables/{id}/replay/{step}, /api/tables/{id}/record
   learn     GET /learn/{game}, POST /api/learn/{game} (a game's tutorial, one input at a time)
-  pages     GET /, /t/{id}, /replay/{id}, /games/{game}/renderer.js (and /static)
+  studio    GET/POST /api/studio/... (the content editor: schema, shipped documents, checks,
+            previews, TOML files)
+  pages     GET /, /t/{id}, /replay/{id}, /studio, /games/{game}/renderer.js (and /static)
 
 Each route's own module lists what it takes and answers. The routers share the running
 server's :class:`~knockabout.server.app_state.ServerState` (settings, quotas, replay cache,
@@ -40,7 +42,7 @@ from knockabout.server.guards import BodyLimit, first_problem, install_error_han
 from knockabout.server.live import Manager
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.replays import ReplayCache
-from knockabout.server.routes import chat, learn, lobby, pages, play, replays, tables
+from knockabout.server.routes import chat, learn, lobby, pages, play, replays, studio, tables
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
 from knockabout.store import Store
@@ -82,7 +84,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
     install_refusals(app)
-    for routes in (lobby, tables, play, chat, replays, learn, pages):
+    for routes in (lobby, tables, play, chat, replays, learn, studio, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

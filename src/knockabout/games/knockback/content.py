@@ -168,7 +168,8 @@ def _where(path: Path, raw: Any, loc: Sequence[int | str]) -> str:
 _ALL_OPS = frozenset(o.value for o in Op)
 
 
-def _expected(err: Any) -> str:
+def expected(err: Any) -> str:
+    """What a pydantic error of a pack file expects, in words."""
     typ = err["type"]
     ctx = err.get("ctx") or {}
     got = err.get("input")
@@ -211,7 +212,7 @@ def check_pack(path: Path) -> tuple[PackModel | None, list[str]]:
     try:
         return PackModel.model_validate(raw), []
     except ValidationError as exc:
-        problems = [f"{_where(path, raw, e['loc'])}: {_expected(e)}" for e in exc.errors()]
+        problems = [f"{_where(path, raw, e['loc'])}: {expected(e)}" for e in exc.errors()]
         cards = raw.get("cards")
         if isinstance(cards, list) and len(cards) != 3 and not any(", field cards:" in p for p in problems):
             # pydantic leaves the count out when the cards themselves have errors

@@ -13,6 +13,7 @@ from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
     BotBudgets,
+    ContentEditor,
     GameFacts,
     Guide,
     HeuristicPlugin,
@@ -148,6 +149,11 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.games.knockback.terminal import RENDERER
 
         return RENDERER
+
+    def content_editor(self) -> ContentEditor:
+        from knockabout.games.knockback.editor import PackEditor
+
+        return PackEditor()
 
     def balance(self) -> BalancePlugin:
         from knockabout.games.knockback.balance import KnockbackBalance

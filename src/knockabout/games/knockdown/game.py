@@ -13,6 +13,7 @@ from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
     BotBudgets,
+    ContentEditor,
     GameFacts,
     Guide,
     HeuristicPlugin,
@@ -167,6 +168,11 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.challenge import tower_puzzle
 
         return {"tower_challenge": tower_puzzle}
+
+    def content_editor(self) -> ContentEditor:
+        from knockabout.games.knockdown.editor import BoxEditor
+
+        return BoxEditor()
 
     def balance(self) -> BalancePlugin:
         from knockabout.games.knockdown.balance import KnockdownBalance

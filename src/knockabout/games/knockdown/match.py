@@ -418,7 +418,7 @@ def build_setup(picks: Picks, version: str | None = None) -> MatchSetup:
         start_tokens=(starts[0], starts[1]),
         card_index={c.name: d for d, c in enumerate(cards)},
         catalog={c.name: _card_entry(c) for c in cards},
-        sheets=(_sheet_entry(fighters[0]), _sheet_entry(fighters[1])),
+        sheets=(sheet_entry(fighters[0]), sheet_entry(fighters[1])),
     )
 
 
@@ -426,12 +426,17 @@ def _card_entry(c: CardInfo) -> dict[str, Any]:
     if c.model is None:
         return {"symbols": [], "heavy": 0, "light": 0, "range": "-", "type": "-", "ko": False,
                 "text": f"{c.name}: no symbol; it only takes up room in a hand."}
-    m = c.model
+    return card_entry(c.model)
+
+
+def card_entry(m: AttackCard) -> dict[str, Any]:
+    """An Attack card as views show it (the catalog's entry)."""
     return {"symbols": list(m.symbols), "heavy": m.heavy, "light": m.light, "range": m.range.text(),
             "type": m.type, "ko": m.ko, "text": T.card_text(m)}
 
 
-def _sheet_entry(f: Fighter) -> dict[str, Any]:
+def sheet_entry(f: Fighter) -> dict[str, Any]:
+    """A fighter sheet as views show it."""
     return {
         "name": f.name,
         "class": f.fighter_class,

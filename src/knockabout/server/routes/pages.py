@@ -1,6 +1,7 @@
 """The front end: the shell's pages (static files, no build step) and each game's renderer.
 
-  GET  /, /t/{id}, /replay/{id}         the front end's one page (it reads the path)
+  GET  /, /t/{id}, /replay/{id}, /studio
+                                        the front end's one page (it reads the path)
   GET  /games/{game}/renderer.js        the game's own web renderer (its declared
                                         ``web_renderer`` file), else the generic one
 
@@ -45,6 +46,11 @@ async def home() -> FileResponse:
 
 @router.get("/t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/studio")
+async def studio_page() -> FileResponse:
     return FileResponse(INDEX)
 
 

@@ -390,3 +390,19 @@ export function outcomeText(outcome, view, ctx) {
   if (outcome.draw) return `The match is drawn (${outcome.reason}).`;
   return outcome.reason.startsWith("won") ? `${ctx.names[w]} ${outcome.reason}.` : `${ctx.names[w]} won (${outcome.reason}).`;
 }
+
+// ---------------------------------------------------------------- the studio's preview
+// each card of a pack being edited, drawn as the table draws it (lying as the first seat's cards
+// lie), with its full text beside it; ``cards`` come from the server's content editor
+export function previewCards(root, cards) {
+  ensureStyle();
+  root.replaceChildren(...cards.map((c, i) => {
+    const box = el("div", "kb-preview");
+    box.dataset.card = c.card.name;
+    const cell = el("div", "kb-cell in-hand");
+    cell.append(cardTile({ owner: 0, label: `#${i + 1}`, exhausted: false, board_edges: c.board_edges, card: c.card },
+      { owner: "your pack" }));
+    box.append(cell, infoCard(c.card, "", ""));
+    return box;
+  }));
+}

@@ -422,3 +422,27 @@ export function outcomeText(outcome, view, ctx) {
   if (outcome.reason.startsWith("fewest wounds")) return `The turn limit was reached: ${ctx.names[w]} had the fewest wounds.`;
   return outcome.reason;
 }
+
+// ---------------------------------------------------------------- the studio's preview
+// a box being edited: each fighter's sheet and each Attack card as the table draws them;
+// ``cards`` come from the server's content editor
+export function previewCards(root, cards) {
+  ensureStyle();
+  const view = { cards: Object.fromEntries(cards.filter((c) => c.kind === "card").map((c) => [c.name, c])) };
+  const sheets = el("div", "kd-fighters");
+  for (const f of cards.filter((c) => c.kind === "fighter")) {
+    const box = el("div", "kd-fighter kd-preview");
+    box.style.setProperty("--kd-c", SEAT_COLOR[0]);
+    box.style.setProperty("--kd-t", SEAT_TEXT[0]);
+    box.dataset.fighter = f.name;
+    box.append(el("div", "name", `${f.name} (${f.class})`));
+    const ul = el("ul");
+    for (const sp of f.specials) ul.append(el("li", "", sp.text));
+    if (f.ko_effect) ul.append(el("li", "", `K.O. effect: ${f.ko_effect}`));
+    box.append(ul);
+    sheets.append(box);
+  }
+  const row = el("div", "kd-cards");
+  for (const name of Object.keys(view.cards)) row.append(card(view, name));
+  root.replaceChildren(sheets, row);
+}

@@ -1,0 +1,126 @@
+// The designer's studio: edit a pack or a box in a form made from the game's content models
+// (their JSON Schema, drawn by json-editor), see every card drawn by the game's own table
+// renderer as you type, with each problem the server finds shown at its field; download the
+// TOML files `knockabout content validate` accepts, or upload files to go on editing them.
+import { JSONEditor } from "./vendor/json-editor/index.mjs";
+import { api, h, toast } from "./page.js";
+
+const WAIT_MS = 250;  // how long typing pauses before the server checks the document
+
+// json-editor names a field "root.cards.0.edges.north.attack"
+const fieldPath = (path) => ["root", ...path].join(".");
+
+function errorsAt(problems) {
+  return problems.map((p) => ({ path: fieldPath(p.path), property: "server", message: p.message }));
+}
+
+function problemItem(p) {
+  const where = p.path.length ? p.path.map((k) => (typeof k === "number" ? `#${k + 1}` : k)).join(" › ") : "whole document";
+  return h("li", { "data-path": fieldPath(p.path) }, h("b", {}, where), `: ${p.message}`);
+}
+
+export async function studio(app, crumb) {
+  crumb.textContent = "studio";
+  const { games } = await api("/api/studio");
+  const gameSel = h("select", { id: "studio-game", "aria-label": "game" },
+    games.map((g) => h("option", { value: g.id }, `${g.name}: a ${g.kind}`)));
+  const docSel = h("select", { id: "studio-doc", "aria-label": "start from" });
+  const formBox = h("div", { id: "studio-form", class: "studio-form" });
+  const preview = h("div", { id: "studio-preview", class: "studio-preview", "aria-live": "polite" });
+  const problems = h("ul", { id: "studio-problems", class: "studio-problems", "aria-live": "polite" });
+  const status = h("p", { id: "studio-status", class: "muted" });
+  const links = h("div", { id: "studio-files", class: "row" });
+  const upload = h("input", { id: "studio-upload", type: "file", accept: ".toml", multiple: true,
+    "aria-label": "upload TOML files" });
+  let editor = null;
+  let renderer = null;
+  let timer = null;
+  let asked = 0;
+
+  const game = () => gameSel.value;
+
+  async function check() {
+    const mine = ++asked;
+    const data = editor.getValue();
+    shown = JSON.stringify(data);
+    links.replaceChildren();
+    let res;
+    try {
+      res = await api(`/api/studio/${game()}/check`, { data });
+    } catch (e) {
+      toast(e.message);
+      return;
+    }
+    if (mine !== asked) return;  // a newer edit is on its way
+    const own = editor.validate();
+    editor.showValidationErrors([...own, ...errorsAt(res.problems)]);
+    problems.replaceChildren(...res.problems.map(problemItem));
+    const ok = res.problems.length === 0 && own.length === 0;
+    status.textContent = ok ? "Valid: the cards below are drawn as the table draws them." : `${res.problems.length || own.length} problem(s): fix them to see the cards.`;
+    status.dataset.valid = ok ? "yes" : "no";
+    if (ok) renderer.previewCards(preview, res.preview);
+  }
+
+  let shown = "";  // the document the cards and files were made from
+  function changed() {
+    if (JSON.stringify(editor.getValue()) === shown) return;  // json-editor also says so on focus changes
+    clearTimeout(timer);
+    timer = setTimeout(check, WAIT_MS);
+  }
+
+  function edit(schema, data) {
+    if (editor) editor.destroy();
+    editor = new JSONEditor(formBox, {
+      schema, startval: data, theme: "html", iconlib: null, disable_edit_json: true, disable_properties: true,
+      disable_array_delete_all_rows: true, disable_array_delete_last_row: true, prompt_before_delete: false,
+      show_errors: "always", required_by_default: true, display_required_only: false, keep_oneof_values: false,
+      no_additional_properties: true, compact: false, array_controls_top: true,
+    });
+    editor.on("ready", () => { editor.on("change", changed); check(); });
+  }
+
+  async function describe() {
+    const info = await api(`/api/studio/${game()}`);
+    renderer = await import(`/games/${game()}/renderer.js`);
+    docSel.replaceChildren(...info.shipped.map((c) => h("option", { value: c.value }, `${c.name}${c.summary ? ` (${c.summary})` : ""}`)));
+    docSel.onchange = async () => edit(info.schema, (await api(`/api/studio/${game()}/shipped/${docSel.value}`)).data);
+    upload.onchange = async () => {
+      const files = {};
+      for (const f of upload.files) files[f.webkitRelativePath || f.name] = await f.text();
+      upload.value = "";
+      try {
+        const res = await api(`/api/studio/${game()}/read`, { files });
+        if (res.data) edit(info.schema, res.data);
+        else problems.replaceChildren(...res.problems.map(problemItem));
+      } catch (e) { toast(e.message); }
+    };
+    await docSel.onchange();
+  }
+
+  async function download() {
+    try {
+      const { files } = await api(`/api/studio/${game()}/files`, { data: editor.getValue() });
+      links.replaceChildren(...Object.entries(files).map(([name, text]) => {
+        const url = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+        return h("a", { class: "btn", href: url, download: name.replaceAll("/", "_"), "data-file": name }, `Save ${name}`);
+      }));
+      links.querySelector("a").focus();
+    } catch (e) { toast(e.message); }
+  }
+
+  gameSel.addEventListener("change", () => describe().catch((e) => toast(e.message)));
+  app.replaceChildren(
+    h("h2", {}, "Studio"),
+    h("p", { class: "muted" }, "Start from a shipped pack or box, or upload your own TOML files; change anything in the "
+      + "form. The cards are drawn as the table draws them, and every problem is shown at its field."),
+    h("div", { class: "row studio-bar" },
+      h("label", {}, "Game ", gameSel), h("label", {}, "Start from ", docSel),
+      h("label", { class: "btn" }, "Upload TOML… ", upload),
+      h("button", { id: "studio-download", class: "primary", onclick: download }, "Download TOML")),
+    links,
+    h("div", { class: "studio" },
+      h("section", { class: "panel" }, h("h3", {}, "Edit"), formBox),
+      h("section", { class: "panel" }, h("h3", {}, "Cards"), status, problems, preview)),
+  );
+  await describe();
+}

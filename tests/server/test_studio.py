@@ -1,0 +1,152 @@
+"""The studio's server side (``/api/studio``): the schema and shipped documents of each game
+with a content editor, checks that name the field, previews, TOML files that `content
+validate` accepts and read back to the same document, and hostile documents and files
+(huge, deeply nested, markup in names, unknown ops, not TOML) refused with one clear line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from knockabout.core.registry import get_game
+from knockabout.server.guards import MAX_BODY_BYTES
+from knockabout.server.routes.studio import MAX_DEPTH, MAX_FILE, depth
+
+Client = Callable[..., Any]
+
+
+@pytest.fixture
+def client(make_client: Client) -> Any:
+    with make_client() as c:
+        yield c
+
+
+def _doc(client: Any, game: str, ident: str) -> dict[str, Any]:
+    r = client.get(f"/api/studio/{game}/shipped/{ident}")
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()["data"]
+    return data
+
+
+def test_the_games_with_an_editor_their_schema_and_shipped_documents(client: Any) -> None:
+    games = {g["id"]: g["kind"] for g in client.get("/api/studio").json()["games"]}
+    assert games == {"knockback": "pack", "knockdown": "box"}  # Nak Muay has no content files
+    info = client.get("/api/studio/knockback").json()
+    assert info["kind"] == "pack" and info["schema"]["title"] == "PackModel"
+    north = info["schema"]["$defs"]["EdgeModel"]["properties"]["attack"]
+    assert (north["minimum"], north["maximum"], north["tunable"]) == (0, 9, True)
+    assert [c["value"] for c in info["shipped"]][:2] == ["new", "ember-rush"]
+    box = client.get("/api/studio/knockdown").json()
+    assert {c["value"] for c in box["shipped"]} == {"tainted_grail", "nemesis", "siege_storm"}
+    assert box["schema"]["properties"]["card"]["items"]["$ref"].endswith("AttackCard")
+    assert client.get("/api/studio/nak-muay").status_code == 404
+    assert client.get("/api/studio/chess").json()["error"].startswith("unknown game")
+    assert client.get("/api/studio/knockback/shipped/nope").status_code == 404
+
+
+def test_a_new_pack_checks_clean_and_its_file_is_what_content_validate_accepts(client: Any, tmp_path: Path) -> None:
+    data = _doc(client, "knockback", "new")
+    r = client.post("/api/studio/knockback/check", json={"data": data}).json()
+    assert r["problems"] == [] and len(r["preview"]) == 3
+    first = r["preview"][0]
+    assert first["card"]["name"] == data["cards"][0]["name"] and set(first["board_edges"]) == {"N", "E", "S", "W"}
+    files = client.post("/api/studio/knockback/files", json={"data": data}).json()["files"]
+    (name, text), = files.items()
+    path = tmp_path / name
+    path.write_text(text)
+    assert get_game("knockback").validate_content(path) == []
+    back = client.post("/api/studio/knockback/read", json={"files": files}).json()
+    assert back == {"data": data, "problems": []}
+
+
+def test_every_problem_names_its_field(client: Any) -> None:
+    data = _doc(client, "knockback", "ember-rush")
+    r = client.post("/api/studio/knockback/check", json={"data": data}).json()
+    assert r["problems"] == [{"path": ["id"], "message": "'ember-rush' is a shipped pack's id; give your pack its own"}]
+    assert r["preview"] == []
+    data["id"] = "my-rush"
+    data["cards"][1]["edges"]["north"]["attack"] = 12
+    data["cards"][2]["ability"]["effects"][0]["op"] = "teleport"  # an unknown op
+    problems = client.post("/api/studio/knockback/check", json={"data": data}).json()["problems"]
+    paths = [p["path"] for p in problems]
+    assert ["cards", 1, "edges", "north", "attack"] in paths and ["cards", 2, "ability", "effects", 0] in paths
+    assert any("unknown effect op 'teleport'" in p["message"] for p in problems)
+    r = client.post("/api/studio/knockback/files", json={"data": data})
+    assert r.status_code == 400 and "not valid yet" in r.json()["error"]
+    box = _doc(client, "knockdown", "nemesis")
+    box["fighter"][0]["special"][0]["heavy"] = 7
+    box["card"][1]["name"] = box["card"][0]["name"]
+    problems = client.post("/api/studio/knockdown/check", json={"data": box}).json()["problems"]
+    assert {"path": ["fighter", 0, "special", 0, "heavy"], "message": "Input should be less than or equal to 4"} \
+        in problems
+
+
+def test_knockdown_checks_across_files_and_writes_five_files_that_read_back(client: Any, tmp_path: Path) -> None:
+    box = _doc(client, "knockdown", "nemesis")
+    box["card"][1]["name"] = box["card"][0]["name"]
+    problems = client.post("/api/studio/knockdown/check", json={"data": box}).json()["problems"]
+    assert {"path": ["card", 1, "name"], "message": "duplicate card name"} in problems
+    box = _doc(client, "knockdown", "nemesis")
+    box["fighter"][0]["special"][3]["heavy"] = 2
+    r = client.post("/api/studio/knockdown/check", json={"data": box}).json()
+    assert r["problems"] == []
+    james = next(p for p in r["preview"] if p["kind"] == "fighter" and p["name"] == "James")
+    assert "2 heavy wounds" in james["specials"][3]["text"]
+    files = client.post("/api/studio/knockdown/files", json={"data": box}).json()["files"]
+    assert sorted(files) == [f"nemesis/{k}.toml" for k in ("arena", "attacks", "box", "fighters", "skills")]
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert get_game("knockdown").validate_content(tmp_path / "nemesis") == []
+    back = client.post("/api/studio/knockdown/read", json={"files": files}).json()
+    assert back == {"data": box, "problems": []}
+
+
+def test_markup_in_names_is_data_and_stays_text(client: Any) -> None:
+    data = _doc(client, "knockback", "new")
+    data["name"] = "<script>alert(1)</script>"
+    data["cards"][0]["name"] = "<img src=x onerror=alert(1)>"
+    r = client.post("/api/studio/knockback/check", json={"data": data}).json()
+    assert r["problems"] == []
+    assert r["preview"][0]["card"]["name"] == "<img src=x onerror=alert(1)>"  # the browser draws it as text
+    text = next(iter(client.post("/api/studio/knockback/files", json={"data": data}).json()["files"].values()))
+    assert 'name = "<script>alert(1)</script>"' in text
+
+
+def test_hostile_documents_and_files_are_refused_with_one_line(client: Any) -> None:
+    nested: Any = 1
+    for _ in range(MAX_DEPTH + 1):
+        nested = {"a": nested}
+    assert depth(nested) > MAX_DEPTH
+    r = client.post("/api/studio/knockback/check", json={"data": nested})
+    assert r.status_code == 400 and "nests deeper than" in r.json()["error"]
+    r = client.post("/api/studio/knockback/check", content="[" * 5000 + "]" * 5000,
+                    headers={"content-type": "application/json"})
+    assert r.status_code in (400, 422) and "error" in r.json()
+    r = client.post("/api/studio/knockback/check", content=b"x" * (MAX_BODY_BYTES + 1),
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    r = client.post("/api/studio/knockback/read", json={"files": {"p.toml": "a = 1\n" * (MAX_FILE // 6 + 10)}})
+    assert r.status_code in (413,) and "holds at most" in r.json()["error"]
+    deep_toml = "x = " + "[" * 3000 + "]" * 3000
+    r = client.post("/api/studio/knockback/read", json={"files": {"p.toml": deep_toml}})
+    assert r.status_code in (200, 400)
+    body = r.json()
+    assert body.get("data") is None and (body.get("problems") or body.get("error"))
+    for files, says in [({"p.toml": "not = [toml"}, "not valid TOML"),
+                        ({"p.toml": 'game = "knockdown"'}, "not a KNOCKBACK pack"),
+                        ({"a.toml": "", "b.toml": ""}, "a pack is one file")]:
+        r = client.post("/api/studio/knockback/read", json={"files": files}).json()
+        assert r["data"] is None and says in r["problems"][0]["message"], r
+    r = client.post("/api/studio/knockdown/read", json={"files": {"evil.toml": 'game = "knockdown"'}}).json()
+    assert r["data"] is None and "a box's files are" in r["problems"][0]["message"]
+    for junk in (None, [], "pack", 3, {"game": "knockback", "id": 1}):
+        r = client.post("/api/studio/knockback/check", json={"data": junk})
+        assert r.status_code == 200 and r.json()["problems"], junk
+    r = client.post("/api/studio/knockback/check", json={"data": {}, "extra": 1})
+    assert r.status_code in (400, 422) and "error" in r.json()
+    assert json.dumps(r.json()).count("Traceback") == 0

@@ -1,0 +1,108 @@
+"""The studio in a browser (issue 40, item 1): edit a KNOCKBACK card and a Knockdown fighter
+in the form made from the content models' schema, see them drawn by the table's renderer
+as you type and an error at its field; download the TOML `content validate` accepts;
+upload a file to edit it; a name with markup stays text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from knockabout.core.registry import get_game
+from tests.web.conftest import LiveServer
+from tests.web.pages import new_page
+
+NORTH_ATTACK = "[name='root[cards][0][edges][north][attack]']"
+
+
+def _studio(browser: Any, server: LiveServer, size: str = "desktop") -> tuple[Any, Any]:
+    ctx, page = new_page(browser, size, accept_downloads=True)
+    page.goto(server.url + "/studio")
+    page.wait_for_selector("#studio-status[data-valid]")
+    return ctx, page
+
+
+def _valid(page: Any, yes: bool) -> None:
+    page.wait_for_selector(f"#studio-status[data-valid={'yes' if yes else 'no'}]")
+
+
+def _type(page: Any, selector: str, value: str) -> None:
+    page.fill(selector, value)
+    page.dispatch_event(selector, "change")
+
+
+def test_edit_a_knockback_card_see_it_drawn_and_an_error_at_its_field(browser: Any, server: LiveServer,
+                                                                       tmp_path: Path) -> None:
+    ctx, page = _studio(browser, server)
+    try:
+        assert page.input_value("#studio-doc") == "new"  # a new pack, from the template
+        _valid(page, True)
+        first = page.locator(".studio-preview .kb-preview").first
+        assert first.get_attribute("data-card") == "Copper Hare"
+        _type(page, NORTH_ATTACK, "7")
+        page.wait_for_function("document.querySelector('.studio-preview .kb-e.n b')?.textContent === '7'")
+        page.screenshot(path=str(tmp_path / "studio-knockback.png"))
+        _type(page, NORTH_ATTACK, "12")  # above what an edge may hold
+        _valid(page, False)
+        field = page.locator(NORTH_ATTACK).locator("xpath=ancestor::div[contains(@class,'form-control')][1]")
+        assert re.search(r"less than or equal to 9|at most 9|9", field.inner_text())
+        assert "cards › #1 › edges › north › attack" in page.inner_text("#studio-problems")
+        _type(page, NORTH_ATTACK, "4")
+        _valid(page, True)
+        page.click("#studio-download")
+        link = page.locator("#studio-files a").first
+        with page.expect_download() as got:
+            link.click()
+        saved = tmp_path / "my-pack.toml"
+        got.value.save_as(saved)
+        assert "edges.north = {attack = 4, heart = 2}" in saved.read_text()
+        assert get_game("knockback").validate_content(saved) == []
+    finally:
+        ctx.close()
+
+
+def test_upload_a_pack_file_to_edit_it_and_markup_stays_text(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    ctx, page = _studio(browser, server)
+    try:
+        _valid(page, True)
+        pack = tmp_path / "mine.toml"
+        text = (Path(__file__).parents[2] / "src/knockabout/games/knockback/templates/pack/my-pack.toml").read_text()
+        evil = "<img src=x onerror=__p=1><i>B"  # within a card name's 32 characters
+        pack.write_text(text.replace('name = "Copper Hare"', f'name = "{evil}"').replace('"my-pack"', '"uploaded"'))
+        page.set_input_files("#studio-upload", str(pack))
+        page.wait_for_function("document.querySelector(\"[name='root[id]']\")?.value === 'uploaded'")
+        _valid(page, True)
+        card = page.locator(".studio-preview .kb-preview").first
+        assert card.get_attribute("data-card") == evil  # kept exactly as written
+        assert evil in card.inner_text()  # and shown as text
+        assert page.input_value("[name='root[cards][0][name]']") == evil
+        assert page.locator(".studio-preview img, .studio-form img").count() == 0  # no element made from it
+        assert page.evaluate("window.__p") is None  # nothing in it ran (json-editor's own clean-up would)
+    finally:
+        ctx.close()
+
+
+def test_edit_a_knockdown_fighter_see_the_sheet_and_an_error(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    ctx, page = _studio(browser, server, "phone")
+    try:
+        page.select_option("#studio-game", "knockdown")
+        page.wait_for_selector("[name='root[fighter][0][special][0][heavy]']")
+        _valid(page, True)
+        sheet = page.locator(".studio-preview .kd-preview").first
+        name = sheet.get_attribute("data-fighter")
+        assert name
+        heavy = "[name='root[fighter][0][special][0][heavy]']"
+        _type(page, heavy, "3")
+        page.wait_for_function("document.querySelector('.studio-preview .kd-preview li')?.textContent"
+                               ".includes('3 heavy')")
+        page.screenshot(path=str(tmp_path / "studio-knockdown.png"))
+        fighter_name = "[name='root[fighter][0][name]']"
+        _type(page, fighter_name, "")
+        _valid(page, False)
+        assert "fighter › #1 › name" in page.inner_text("#studio-problems")
+        _type(page, fighter_name, "Renamed")
+        _valid(page, True)
+        assert page.locator(".studio-preview .kd-preview").first.get_attribute("data-fighter") == "Renamed"
+    finally:
+        ctx.close()
