@@ -70,6 +70,10 @@ export async function studio(app, crumb) {
 
   function edit(schema, data) {
     if (editor) editor.destroy();
+    delete status.dataset.valid;  // until the new document is checked
+    status.textContent = "Checking…";
+    preview.replaceChildren();
+    problems.replaceChildren();
     editor = new JSONEditor(formBox, {
       schema, startval: data, theme: "html", iconlib: null, disable_edit_json: true, disable_properties: true,
       disable_array_delete_all_rows: true, disable_array_delete_last_row: true, prompt_before_delete: false,
