@@ -113,6 +113,9 @@ def test_leaving_marks_nobody_away_and_a_late_person_gets_a_bots_move(make_clien
             ws.send_json({"type": "hello", "token": made["token"]})
             sync = receive_until(ws, lambda m: m["type"] == "sync")
             assert sync["version"] >= 1
+            said = [e["text"] for e in sync["events"] if e["type"] == "out_of_time"]
+            assert said == [f"{'Ann' if first == 0 else 'Bo'} ran out of time (1 day per move): a bot made this "
+                            "move for them."]
 
 
 def test_a_restart_gives_the_move_only_what_is_left(make_client: Any) -> None:

@@ -12,6 +12,7 @@ from knockabout.core import ConfigError, Rng
 from knockabout.core.registry import get_game
 from knockabout.core.replay import replay
 from knockabout.table import Seat, Table, TableError
+from knockabout.table.table import OUT_OF_TIME, table_narration
 from knockabout.table.turn_based import DAY, HOUR, check_move_time, move_time_text, turn_based_config
 from tests.table.conftest import FakeClock, legal
 from tests.table.towers import tower_actions
@@ -50,6 +51,11 @@ def test_when_the_move_time_runs_out_a_bot_moves_for_the_person_and_says_so() ->
     clock.advance(DAY)
     [entry] = t.tick()[:1]
     assert entry.by == "out-of-time" and entry.seat == d.player
+    for seat in (0, 1, None):  # the table says so, to everyone, just before the bot's move
+        said = [e for _, e in t.updates_for(seat).events if e.type == OUT_OF_TIME]
+        assert len(said) == 1 and said[0].data["player"] == d.player
+    assert table_narration(said[0], t.names()) == f"P{d.player} ran out of time (1 day per move): a bot made " \
+        "this move for them."
     assert t.seats[d.player].kind == "person" and not t.seats[d.player].away, "they keep the seat"
     nxt = t.decision()
     assert nxt is not None

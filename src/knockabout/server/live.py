@@ -42,6 +42,7 @@ from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import shard_id, shard_of, share
 from knockabout.store import Op, Store, StoredTable, action_op, chat_op, clock_op, create_op, finish_op, seats_op
 from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
+from knockabout.table.table import table_narration
 from knockabout.table.thinking import FLOOR_MEMORY
 from knockabout.table.turn_based import check_move_time, turn_based_config
 
@@ -193,8 +194,10 @@ class LiveTable:
         return {"seat": d.player, "left": round(left, 3), "limit": limit}
 
     def event_json(self, step: int, ev: Event) -> dict[str, Any]:
+        names = self.table.names()
+        text = table_narration(ev, names)
         return {"step": step, "type": ev.type, "data": dict(ev.data),
-                "text": self.game.narrate(ev, self.table.names())}
+                "text": text if text is not None else self.game.narrate(ev, names)}
 
     def message(self, conn: Connection, kind: str) -> dict[str, Any]:
         """A sync (everything) or update (what is new) message for one connection, built

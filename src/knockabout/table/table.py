@@ -74,6 +74,22 @@ Actor = Literal["person", "bot", "stand-in", "timeout", "judged", "out-of-time"]
 decision's own timeout action; the table judging a puzzle's answer; a bot for a person
 whose move time ran out (a turn-based table)."""
 
+OUT_OF_TIME = "out_of_time"
+"""The table's own event (public) before a bot's move for a person whose move time ran out."""
+
+
+def table_narration(event: Event, names: Sequence[str]) -> str | None:
+    """The sentence of an event the table itself makes (None: not one of the table's)."""
+    if event.type == OUT_OF_TIME:
+        from knockabout.table.turn_based import move_time_text
+
+        who = names[int(event.data["player"])]
+        limit = event.data.get("move_time")
+        took = f" ({move_time_text(float(limit))} per move)" if limit else ""
+        return f"{who} ran out of time{took}: a bot made this move for them."
+    return None
+
+
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
 
@@ -363,6 +379,9 @@ class Table:
                     self._plan = None
                     by: Actor = ("bot" if self.seats[d.player].kind == "bot" else
                                  "out-of-time" if self._overtime == (self.version, d.player) else "stand-in")
+                    if by == "out-of-time":  # the table says so, to everyone, before the move
+                        self._events.append((self.version, Event(OUT_OF_TIME, {"player": d.player,
+                                                                               "move_time": self.move_time})))
                     done.append(self._apply(d, action, by))
                     continue
             now = self.clock()

@@ -5,6 +5,7 @@
 // only the frame's own fields (decision, legal, outcome); the view is the renderer's.
 // After its sync a connection gets patch frames: RFC 6902 JSON Patches of the last
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
+import { chatPanel, replayChat } from "./chat.js";
 import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
 import { fitText } from "./fit.js";
 import { installTips, openRules } from "./help.js";
@@ -12,6 +13,7 @@ import { lessonLink } from "./learn.js";
 import { lobby } from "./lobby.js";
 import { placeParts, showLastLine, tableLayout } from "./table_layout.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
+import { timeWords } from "./turns.js";
 import { applyPatch } from "./vendor/fast-json-patch/core.mjs";
 
 const app = document.getElementById("app");
@@ -107,6 +109,8 @@ function connect(id, token, link = null) {
   // the address this browser used: a friend on the network opens the same one
   const ui = tableLayout(app, { invite: lesson ? null : `${location.origin}/t/${id}`, localOnly: LOCAL.has(location.hostname),
     invites: lesson ? [] : invites.get(id), lesson });
+  const chat = lesson ? null : chatPanel(id, (m) => send(m), !token);
+  if (chat) ui.players.after(chat.el);
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
@@ -137,9 +141,10 @@ function connect(id, token, link = null) {
     if (!c) { ui.timer.replaceChildren(); return; }
     const left = c.paused ? c.left : Math.max(0, c.left - (performance.now() - cur.at) / 1000);
     const who = c.seat === cur.seat ? "You have" : `${cur.table.seats[c.seat].name} has`;
-    ui.timer.replaceChildren(h("div", { class: `timer${c.seat === cur.seat ? " mine" : ""}`, role: "timer" },
-      h("span", { class: "secs", id: "secs" }, Math.ceil(left)),
-      h("div", { style: "flex:1" }, h("div", {}, `${who} ${Math.ceil(left)}s to answer`
+    const long = c.limit >= 3600;  // a turn-based table's time per move
+    ui.timer.replaceChildren(h("div", { class: `timer${c.seat === cur.seat ? " mine" : ""}${long ? " move-time" : ""}`, role: "timer" },
+      h("span", { class: "secs", id: "secs" }, long ? timeWords(left) : Math.ceil(left)),
+      h("div", { style: "flex:1" }, h("div", {}, long ? `${who} ${timeWords(left)} to move` : `${who} ${Math.ceil(left)}s to answer`
         + (c.paused ? " at a real table; in this lesson the clock waits." : "")),
         h("div", { class: "bar" }, h("i", { style: `width:${(100 * left / c.limit).toFixed(1)}%` })))));
   }
@@ -195,11 +200,13 @@ function connect(id, token, link = null) {
     if (t.status !== shownStatus && ui.inviteBox) { ui.inviteBox.open = t.status === "waiting"; shownStatus = t.status; }
     // a judged decision (e.g. Knockdown's tower): the puzzle is this seat's alone, answered through ctx.answer
     const challenge = cur.challenge && cur.challenge.version === cur.version ? cur.challenge : null;
+    const closed = !!(challenge && challenge.opened === false);  // a turn-based table's: opened by its player
+    if (chat) chat.setSeat(cur.seat);
     const d = cur.decision;
     // a judged decision offers no actions (the table records the answer's pass or fail): its challenge is the move
     const mine = !!(d && ((cur.legal || []).length || challenge) && d.player === cur.seat && t.status === "playing");
     const words = mine ? decisionWords(cur, rend, { seat: cur.seat, names: nm, myMove: true }) : null;
-    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge, label: labeller(words), redraw,
+    rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge: closed ? null : challenge, label: labeller(words), redraw,
       answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
     cards = markArrivals(ui.board, cards);
     if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
@@ -221,7 +228,14 @@ function connect(id, token, link = null) {
     const myMove = mine;
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
     const hintLine = words && hints.on() && !cur.outcome ? hintLines(words) : null;
-    if (myMove && challenge) {
+    if (myMove && closed) {
+      ui.decide.append(h("div", { class: "panel your-turn", id: "challenge", "data-kind": d.kind },
+        promptBox(words, t.game, "Your challenge"), hintLine,
+        h("p", {}, challenge.rule || "", h("span", { class: "muted" },
+          ` You have ${challenge.limit} seconds from the moment you start; nothing of it is shown before.`)),
+        h("button", { class: "primary", id: "challenge-start", onclick: (e) => { e.currentTarget.disabled = true;
+          send({ type: "challenge", open: true, version: cur.version }); } }, `Start (${challenge.limit} seconds)`)));
+    } else if (myMove && challenge) {
       ui.decide.append(h("div", { class: "panel your-turn", id: "challenge", "data-kind": d.kind },
         promptBox(words, t.game, "Your challenge"), hintLine,
         h("p", {}, challenge.rule || "Solve the challenge on the board.",
@@ -251,7 +265,7 @@ function connect(id, token, link = null) {
       ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },
         `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`)));
     }
-    placeParts(ui, !!(myMove && challenge));
+    placeParts(ui, !!(myMove && challenge && !closed));
     fitText(ui.root);
   }
 
@@ -279,6 +293,7 @@ function connect(id, token, link = null) {
       if (cur) redraw();
       return;
     }
+    if (msg.type === "chat") { if (chat) chat.onMessage(msg); return; }
     if (msg.type !== "sync" && msg.type !== "update" && msg.type !== "patch") return;
     if (msg.type !== "patch") resyncing = false;
     else if (resyncing) return;  // out of step: patches wait for the sync asked for
@@ -301,6 +316,7 @@ function connect(id, token, link = null) {
     ws.addEventListener("open", () => {
       retry = 0; netstate.hidden = true; follow = follower(); resyncing = false;
       ws.send(JSON.stringify({ type: "hello", token }));
+      if (chat) chat.onConnect();
     });
     ws.addEventListener("message", (ev) => { inbox = inbox.then(() => onMessage(ev)); });
     ws.addEventListener("close", (ev) => {
@@ -324,6 +340,7 @@ async function replayPage(id) {
     return;
   }
   const rend = await renderer(data.game);
+  const talk = await replayChat(id);  // what the players said, up to the step shown
   const slider = h("input", { type: "range", min: 0, max: data.steps, value: 0, id: "step-slider", "aria-label": "step" });
   const label = h("span", { id: "step-label" });
   const board = h("section", { class: "panel", id: "board" });
@@ -344,6 +361,7 @@ async function replayPage(id) {
     fitText(board);
     events.replaceChildren(...(data.events.length ? data.events.filter((e) => e.text).map((e) => h("p", { class: `ev-${e.type}` }, e.text))
       : [h("p", { class: "muted" }, step ? "" : "The deal. Press ▶ to step through the game.")]));
+    talk.show(step);
   }
   const btn = (text, title, fn, idv) => h("button", { title, onclick: fn, id: idv }, text);
   const bar = h("div", { class: "replay-bar" },
@@ -357,7 +375,7 @@ async function replayPage(id) {
     slider, label,
     h("a", { class: "btn", href: `/api/tables/${id}/record`, download: "" }, "Download record"));
   slider.addEventListener("input", () => show(Number(slider.value)));
-  app.replaceChildren(h("h2", {}, "Replay"), bar, board, h("h3", {}, "This step"), events);
+  app.replaceChildren(h("h2", {}, "Replay"), bar, board, h("h3", {}, "This step"), events, talk.el);
   show(0);
 }
 

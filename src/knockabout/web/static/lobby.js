@@ -4,6 +4,7 @@
 import { openRules } from "./help.js";
 import { optionControls } from "./options.js";
 import { ago, api, go, h, invites, myName, nav, seats, toast } from "./page.js";
+import { moveTimeSelect, turnBasedConfig, turnsPanel } from "./turns.js";
 
 const players = (g) => (g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`);
 
@@ -22,7 +23,8 @@ function gameCard(g, pick, quick) {
 
 export async function lobby(app, crumb) {
   crumb.textContent = "lobby";
-  const { games, bots } = await api("/api/games");
+  const { games, bots, move_times: moveTimes } = await api("/api/games");
+  const moveIn = moveTimeSelect(moveTimes || []);
   const defaultBot = bots.includes("easy") ? "easy" : bots[0];
   const gameSel = h("select", { id: "game", "aria-label": "game" }, games.map((g) => h("option", { value: g.id }, g.name)));
   const nameIn = h("input", { id: "name", value: myName.get(), placeholder: "your name", maxlength: 24, autocomplete: "nickname" });
@@ -71,7 +73,9 @@ export async function lobby(app, crumb) {
   function create(ev) {
     ev.preventDefault();
     const seatList = ["me", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)];
-    start({ game: gameSel.value, seats: seatList, config: readOptions() });
+    const moveTime = Number(moveIn.value) || null;  // a turn-based table: the game's rules for it
+    start({ game: gameSel.value, seats: seatList, config: moveTime ? turnBasedConfig(game(), readOptions()) : readOptions(),
+      ...(moveTime ? { move_time: moveTime } : {}) });
   }
   const quick = (g) => start({ game: g.id, seats: ["me", ...Array(g.default_players - 1).fill(defaultBot)], config: {} });
   const pick = (g) => {
@@ -85,6 +89,7 @@ export async function lobby(app, crumb) {
     h("label", {}, h("span", {}, "Your name"), nameIn),
     h("label", {}, h("span", {}, "Players"), playersIn, playersHint),
     seatsBox,
+    h("label", {}, h("span", {}, "Time per move"), moveIn),
     h("label", { class: "check" }, listedIn, " Show in the lobby (else only the link finds it)"),
     h("h3", {}, "Options"),
     optionsBox,
@@ -97,7 +102,7 @@ export async function lobby(app, crumb) {
     h("h1", { class: "sr" }, "knockabout lobby"),
     h("section", { class: "games", "aria-label": "games" }, games.map((g) => gameCard(g, pick, quick))),
     h("div", { class: "grid2" }, form,
-      h("section", { class: "panel", id: "tables" }, h("h2", {}, "Tables"),
+      h("section", { class: "panel", id: "tables" }, turnsPanel().el, h("h2", {}, "Tables"),
         tableOf(mine, "Tables you sit at", "my-tables-title"), tableOf(list, "Recent tables", "all-tables-title"))));
 
   const { tables } = await api("/api/tables");
