@@ -23,12 +23,13 @@ ARGS = [
 
 
 class LiveServer:
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, **settings_over: Any) -> None:
+        """``settings_over``: server settings other than the tests' usual ones (a fake clock)."""
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        settings = ServerSettings(db_url=f"sqlite:///{data / 'web.db'}", bot_delay=0.2, bot_pace=0.03,
-                                  grace_seconds=60)
+        settings = ServerSettings(**{"db_url": f"sqlite:///{data / 'web.db'}", "bot_delay": 0.2, "bot_pace": 0.03,
+                                     "grace_seconds": 60, **settings_over})
         self.app = create_app(settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
