@@ -59,14 +59,17 @@ def test_players_and_a_spectator_chat_and_payloads_stay_text(server: LiveServer,
     cy.goto(f"{server.url}/t/{made['id']}")
     cy.click("#watch")
     for p in (ann, bo, cy):
-        p.wait_for_selector("#chat-input")
-        p.wait_for_selector(".chat-phrase")
+        p.wait_for_selector("#chat summary")
+        assert not p.locator("#chat-input").is_visible(), "closed until someone speaks"
+    ann.click("#chat summary")
+    ann.wait_for_selector(".chat-phrase")
     # a line with every payload, from a player whose name is one
     ann.fill("#chat-input", LINE)
     ann.press("#chat-input", "Enter")
     for p in (ann, bo, cy):
         p.wait_for_function("document.querySelectorAll('#chat-lines .chat-line').length >= 1")
-        assert chat_texts(p) == [LINE]
+        p.wait_for_selector(".chat-phrase")  # the first words opened everyone's chat
+        assert chat_texts(p) == [LINE] and p.locator("#chat-input").is_visible()
         assert p.locator("#chat-lines .chat-name").first.inner_text() == NAME
         assert NAME in p.inner_text("#players") and OTHER in p.inner_text("#players")
     # a quick phrase, from the phone
@@ -113,7 +116,7 @@ def test_a_replay_shows_the_chat_as_text_at_its_steps(server: LiveServer, browse
     ctx, page = new_page(browser)
     guarded(page, dialogs)
     sit(page, server, made["id"], made["token"])
-    page.wait_for_selector("#chat-input")
+    page.click("#chat summary")
     page.fill("#chat-input", LINE)
     page.press("#chat-input", "Enter")
     page.wait_for_selector("#chat-lines .chat-line")

@@ -110,7 +110,7 @@ function connect(id, token, link = null) {
   const ui = tableLayout(app, { invite: lesson ? null : `${location.origin}/t/${id}`, localOnly: LOCAL.has(location.hostname),
     invites: lesson ? [] : invites.get(id), lesson });
   const chat = lesson ? null : chatPanel(id, (m) => send(m), !token);
-  if (chat) ui.players.after(chat.el);
+  if (chat) ui.logPanel.after(chat.el);  // below the log, which keeps its lines beside the players
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken

@@ -37,10 +37,15 @@ export function chatPanel(id, send, spectator) {
     const text = input.value.trim();
     if (text) { send({ type: "chat", text }); input.value = ""; }
   } }, input, h("button", { type: "submit", id: "chat-send" }, "Send"));
-  const el = h("details", { class: "panel chat", id: "chat", "data-part": "chat", open: true },
-    h("summary", {}, h("b", {}, "Chat"), h("span", { class: "muted small" },
-      spectator ? " · spectators talk among themselves; players never see it" : " · with everyone at this table")),
-    list, phraseBox, form, mutedBox);
+  // closed until someone speaks (or the person opens it), so the log keeps its room; a count of
+  // the lines not yet read shows on it while it is closed
+  const unread = h("span", { class: "chat-unread", id: "chat-unread" });
+  let touched = false;
+  const el = h("details", { class: "panel chat", id: "chat", "data-part": "chat",
+    ontoggle: () => { if (el.open) { unread.textContent = ""; list.scrollTop = list.scrollHeight; } } },
+  h("summary", { onclick: () => { touched = true; } }, h("b", {}, "Chat"), " ", unread, h("span", { class: "muted small" },
+    spectator ? " · spectators talk among themselves; players never see it" : " · with everyone at this table")),
+  list, phraseBox, form, mutedBox);
   quickPhrases().then((all) => phraseBox.replaceChildren(...all.map((p) => h("button", {
     type: "button", class: "chat-phrase", "data-phrase": p.key, onclick: () => send({ type: "chat", phrase: p.key }) }, p.text))));
 
@@ -75,8 +80,14 @@ export function chatPanel(id, send, spectator) {
     onMessage(msg) {
       if (msg.you) you = msg.you;
       const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      const before = seen.size;
       for (const x of msg.lines || []) line(x);
-      if (atEnd) list.scrollTop = list.scrollHeight;
+      const fresh = seen.size - before;
+      if (fresh && !el.open) {
+        if (!touched) el.open = true;  // the first words open it; after the person closed it, a count
+        else unread.textContent = `(${fresh + (Number(unread.textContent.replace(/\D/g, "")) || 0)} new)`;
+      }
+      if (atEnd || fresh) list.scrollTop = list.scrollHeight;
       drawMuted();
     },
     onConnect() { for (const s of muted) send({ type: "mute", who: s, muted: true }); },
