@@ -61,7 +61,7 @@ def made_table(server: LiveServer, game: str, seats: list[str], **body: Any) -> 
     """A table made through the API (for a fixed seed or config); the answer holds its id
     and the creator's seat token."""
     made: dict[str, Any] = httpx.post(f"{server.url}/api/tables",
-                                      json={"game": game, "seats": seats, **body}).json()
+                                      json={"game": game, "seats": seats, **body}, timeout=30).json()
     assert "id" in made, made
     return made
 

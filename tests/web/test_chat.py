@@ -48,7 +48,7 @@ def chat_texts(page: Any) -> list[str]:
 def test_players_and_a_spectator_chat_and_payloads_stay_text(server: LiveServer, browser: Any) -> None:  # noqa: F811
     dialogs: list[str] = []
     made = made_table(server, "nak-muay", ["me", "open"], name=NAME)
-    joined = httpx.post(f"{server.url}/api/tables/{made['id']}/join", json={"name": OTHER}).json()
+    joined = httpx.post(f"{server.url}/api/tables/{made['id']}/join", json={"name": OTHER}, timeout=30).json()
     ann_ctx, ann = new_page(browser)
     bo_ctx, bo = new_page(browser, "phone")
     cy_ctx, cy = new_page(browser)
@@ -134,7 +134,7 @@ def test_a_replay_shows_the_chat_as_text_at_its_steps(server: LiveServer, browse
     page.wait_for_function("document.querySelectorAll('#replay-chat .chat-line').length === 2")
     assert page.locator("#replay-chat .chat-text").all_inner_texts() == [LINE, "Good game"]
     assert page.locator("#replay-chat .chat-name").first.inner_text() == NAME
-    said = httpx.get(f"{server.url}/api/tables/{made['id']}/chat").json()["lines"]
+    said = httpx.get(f"{server.url}/api/tables/{made['id']}/chat", timeout=30).json()["lines"]
     for step, shown in ((said[0]["step"], 1), (said[0]["step"] - 1, 0)):  # each line from the step it was said
         page.fill("#step-slider", str(step))
         page.dispatch_event("#step-slider", "input")

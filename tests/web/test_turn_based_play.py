@@ -61,9 +61,9 @@ def test_a_turn_based_table_over_two_faked_days(tmp_path: Path, browser: Any) ->
 
     with LiveServer(tmp_path, clock=clock, wall_clock=wall) as server:
         made = httpx.post(f"{server.url}/api/tables", json={"game": "nak-muay", "seats": ["me", "open"],
-                                                            "name": "Ann", "move_time": DAY}).json()
+                                                            "name": "Ann", "move_time": DAY}, timeout=30).json()
         tid = made["id"]
-        joined = httpx.post(f"{server.url}/api/tables/{tid}/join", json={"name": "Bo"}).json()
+        joined = httpx.post(f"{server.url}/api/tables/{tid}/join", json={"name": "Bo"}, timeout=30).json()
         tokens = {0: made["token"], 1: joined["token"]}
         pages = {}
         for seat in (0, 1):
