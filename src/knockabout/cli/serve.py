@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from knockabout.cli.errors import fail, friendly_errors
+from knockabout.ladder.matching import BOT_AFTER
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.collector import FULL_GC_EVERY
 from knockabout.server.front import Front, spawner
@@ -59,6 +60,10 @@ def serve(
         20, "--max-bot-tables", min=0, help="live tables of bots only (no person seat) at once"
     ),
     max_spectators: int = typer.Option(100, "--max-spectators", min=0, help="spectators per table"),
+    bot_fill_after: float = typer.Option(
+        BOT_AFTER, "--bot-fill-after", min=1.0,
+        help="quick match: seconds a person waits for people of their level before bots at it fill the table",
+    ),
     bot_threads: int = typer.Option(
         0, "--bot-threads", min=0, help="threads the bots of each level think in, shared by all tables (0: one per CPU)"
     ),
@@ -96,7 +101,7 @@ def serve(
         grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
         server_create_rate=server_create_rate, max_tables=max_tables, max_bot_tables=max_bot_tables,
-        max_spectators=max_spectators, bot_threads=bot_threads,
+        max_spectators=max_spectators, bot_threads=bot_threads, bot_fill_after=bot_fill_after,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
         full_gc_every=full_gc_every,
     )

@@ -36,13 +36,15 @@ from fastapi.staticfiles import StaticFiles
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import game_ids
+from knockabout.ladder.matching import MatchPolicy
 from knockabout.server.app_state import ApiError, ServerState
 from knockabout.server.collector import CollectorSchedule
 from knockabout.server.guards import BodyLimit, first_problem, install_error_handlers
 from knockabout.server.live import Manager
+from knockabout.server.quickmatch import QuickMatch
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.replays import ReplayCache
-from knockabout.server.routes import chat, learn, lobby, pages, play, replays, studio, tables
+from knockabout.server.routes import chat, ladder, learn, lobby, pages, play, replays, studio, tables
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
 from knockabout.store import Store
@@ -59,7 +61,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
         manager = Manager(cfg, store, quotas)
-        server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager)
+        quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after))
+        server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager,
+                             quickmatch=quickmatch)
         app.state.server = server
         app.state.store = store  # (the parts tests and tools reach for by name)
         app.state.manager = manager
@@ -75,6 +79,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             yield
         finally:
             await collector.stop()
+            await quickmatch.close()
             await manager.close()
             store.close()
 
@@ -84,7 +89,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
     install_refusals(app)
-    for routes in (lobby, tables, play, chat, replays, learn, studio, pages):
+    for routes in (lobby, tables, play, chat, ladder, replays, learn, studio, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

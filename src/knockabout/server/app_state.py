@@ -16,6 +16,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from knockabout.server.live import LiveTable, Manager
+from knockabout.server.quickmatch import QuickMatch
 from knockabout.server.quotas import Quotas
 from knockabout.server.replays import ReplayCache
 from knockabout.server.settings import ServerSettings
@@ -40,6 +41,7 @@ class ServerState:
     replays: ReplayCache
     store: Store
     manager: Manager
+    quickmatch: QuickMatch
 
 
 def server_state(conn: HTTPConnection) -> ServerState:

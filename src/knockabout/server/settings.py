@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from knockabout.ladder.matching import BOT_AFTER
 from knockabout.server.bot_pools import SLOW_THINKING
 from knockabout.server.chat import ChatPolicy
 from knockabout.server.pacing import ARRIVALS_PER_TURN, BOT_MOVES_PER_TURN
@@ -32,6 +33,7 @@ class ServerSettings:
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
     chat: ChatPolicy = field(default_factory=ChatPolicy)  # chat lines per sender and their length
+    bot_fill_after: float = BOT_AFTER  # quick match: seconds a person waits for people before bots fill the table
     bot_moves_per_turn: int = BOT_MOVES_PER_TURN  # bot moves and timeouts started per turn of the event loop
     arrivals_per_turn: int = ARRIVALS_PER_TURN  # new tables and connections started per turn of the event loop
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
