@@ -49,6 +49,9 @@ def test_a_limit_s_share() -> None:
     (b"/api/tables/AbC9xy/replay/12", "AbC9xy"),
     (b"/t/AbC9xy", "AbC9xy"),
     (b"/replay/AbC9xy", "AbC9xy"),
+    (b"/api/studio/jobs/AbC9xy", "AbC9xy"),  # a studio test lives in the worker that runs it
+    (b"/api/studio/jobs/AbC9xy/stop", "AbC9xy"),
+    (b"/api/studio/knockback/test", None),
     (b"/api/tables", None),
     (b"/api/tables?x=1", None),
     (b"/api/tables/", None),

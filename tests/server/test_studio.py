@@ -6,6 +6,7 @@ validate` accepts and read back to the same document, and hostile documents and 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,9 @@ import pytest
 from knockabout.core.registry import get_game
 from knockabout.server.guards import MAX_BODY_BYTES
 from knockabout.server.routes.studio import MAX_DEPTH, MAX_FILE, depth
+from knockabout.sim.balance_run import BalanceSpec, run_balance
+from knockabout.sim.balance_tables import tables
+from knockabout.sim.executor import InlineExecutor
 
 Client = Callable[..., Any]
 
@@ -150,3 +154,56 @@ def test_hostile_documents_and_files_are_refused_with_one_line(client: Any) -> N
     r = client.post("/api/studio/knockback/check", json={"data": {}, "extra": 1})
     assert r.status_code in (400, 422) and "error" in r.json()
     assert json.dumps(r.json()).count("Traceback") == 0
+
+
+def _wait(client: Any, job: str, states: tuple[str, ...] = ("done", "stopped", "failed"), seconds: float = 120) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        j = client.get(f"/api/studio/jobs/{job}").json()
+        if j["state"] in states:
+            return j
+        time.sleep(0.1)
+    raise AssertionError(f"job {job} still {j['state']}")
+
+
+def test_test_it_plays_the_numbers_knockabout_balance_plays(client: Any, tmp_path: Path) -> None:
+    data = _doc(client, "knockback", "new")
+    r = client.post("/api/studio/knockback/test", json={"data": data, "bot": "random", "games": 2, "seed": 5})
+    assert r.status_code == 200, r.text
+    job = _wait(client, r.json()["job"])
+    assert job["state"] == "done" and job["done"] == job["planned"] == 7 * 6 * 2
+    (group,) = job["groups"]
+    assert "my-pack" in group["entrants"] and len(group["matrix"]) == 42
+    # the same run from the engine of `knockabout balance GAME -o version=FOLDER`
+    files = client.post("/api/studio/knockback/files", json={"data": data}).json()["files"]
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    run = run_balance(BalanceSpec("knockback", {"version": str(tmp_path)}, 2, "random", 5), InlineExecutor())
+    t = tables(run.groups[0], [m for p in run.pairs[0] for m in p.matches], "pack", str)
+    assert {(c.row, c.col): (c.rate.points, c.rate.n) for c in t.matrix} == {
+        (c["row"], c["col"]): (c["rate"] * c["n"], c["n"]) for c in group["matrix"]}
+    assert {e: r.rate for e, r in t.fieldrates.items()} == {f["entrant"]: f["rate"] for f in group["field"]}
+
+
+def test_tests_queue_are_limited_per_requester_stop_early_and_refuse_bad_requests(client: Any) -> None:
+    data = _doc(client, "knockback", "new")
+    long = client.post("/api/studio/knockback/test", json={"data": data, "bot": "random", "games": 200}).json()
+    again = client.post("/api/studio/knockback/test", json={"data": data, "bot": "random", "games": 1})
+    assert again.status_code == 429 and "already have 1 test" in again.json()["error"]
+    assert client.post(f"/api/studio/jobs/{long['job']}/stop", json={"token": "not-it"}).status_code == 404
+    stopped = client.post(f"/api/studio/jobs/{long['job']}/stop", json={"token": long["token"]})
+    assert stopped.status_code == 200
+    job = _wait(client, long["job"])
+    assert job["state"] == "stopped" and job["done"] < job["planned"]
+    early = client.post("/api/studio/knockback/test",
+                        json={"data": data, "bot": "random", "games": 200, "width": 45}).json()
+    job = _wait(client, early["job"])
+    assert job["state"] == "done" and job["done"] < job["planned"] and "widest" in job["note"]
+    for body, says in [({"bot": "hard"}, "random or easy bots"), ({"games": 0}, "greater than or equal to 1"),
+                       ({"width": 60}, "less than 50")]:
+        r = client.post("/api/studio/knockback/test", json={"data": data, **body})
+        assert r.status_code in (400, 422) and says in r.json()["error"], r.json()
+    bad = dict(data, id="ember-rush")
+    r = client.post("/api/studio/knockback/test", json={"data": bad})
+    assert r.status_code == 400 and r.json()["error"].startswith("fix the pack first")
+    assert client.get("/api/studio/jobs/nope").status_code == 404

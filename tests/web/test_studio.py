@@ -106,3 +106,23 @@ def test_edit_a_knockdown_fighter_see_the_sheet_and_an_error(browser: Any, serve
         assert page.locator(".studio-preview .kd-preview").first.get_attribute("data-fighter") == "Renamed"
     finally:
         ctx.close()
+
+
+def test_test_it_fills_the_matrix_live(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    ctx, page = _studio(browser, server)
+    try:
+        _valid(page, True)
+        page.select_option("#studio-bot", "random")
+        page.fill("#studio-games", "3")
+        page.click("#studio-test-it")
+        page.wait_for_selector("#studio-progress")
+        page.wait_for_selector("#studio-job-state[data-state=done]", timeout=120_000)
+        filled = page.locator(".studio-matrix td[data-n='6']")  # 3 matches each way: 6 a cell
+        assert filled.count() == 7 * 6  # the new pack and the six shipped ones, every pairing
+        row = page.locator(".studio-matrix tr[data-entrant='my-pack']")
+        assert re.search(r"\d+%", row.locator("td.field").inner_text())
+        assert page.get_attribute("#studio-progress", "value") == page.get_attribute("#studio-progress", "max")
+        assert page.locator("#studio-stop").count() == 0 and "null" not in page.inner_text("#studio-test")
+        page.screenshot(path=str(tmp_path / "studio-test-it.png"))
+    finally:
+        ctx.close()

@@ -82,6 +82,10 @@ def serve(
         help="seconds between full garbage collections, each a pause of every table (about 0.7 s at 1,000"
         " tables); Python's own schedule ran one every few seconds under load (0: Python's schedule)",
     ),
+    studio_jobs: int = typer.Option(1, "--studio-jobs", min=1, help="studio tests (\"Test it\") running at once"),
+    studio_workers: int = typer.Option(
+        1, "--studio-workers", min=1, help="processes each studio test plays its matches in"
+    ),
     compress: bool = typer.Option(
         False, "--compress/--no-compress",
         help="compress WebSocket frames (permessage-deflate) for browsers that offer it: less traffic on a"
@@ -103,7 +107,7 @@ def serve(
         server_create_rate=server_create_rate, max_tables=max_tables, max_bot_tables=max_bot_tables,
         max_spectators=max_spectators, bot_threads=bot_threads, bot_fill_after=bot_fill_after,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
-        full_gc_every=full_gc_every,
+        full_gc_every=full_gc_every, studio_jobs=studio_jobs, studio_workers=studio_workers,
     )
     sock = listen_socket(host, port)  # taken before anything starts, so a busy port is said plainly
     console.print(f"games are kept in {where}", style="dim", markup=False)

@@ -47,6 +47,7 @@ from knockabout.server.replays import ReplayCache
 from knockabout.server.routes import chat, ladder, learn, lobby, pages, play, replays, studio, tables
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
+from knockabout.server.studio_jobs import StudioJobs
 from knockabout.store import Store
 
 
@@ -62,8 +63,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
         manager = Manager(cfg, store, quotas)
         quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after))
+        studio_jobs = StudioJobs(cfg.studio_workers, cfg.studio_jobs, shard=cfg.shard, shards=cfg.shards)
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager,
-                             quickmatch=quickmatch)
+                             quickmatch=quickmatch, studio=studio_jobs)
         app.state.server = server
         app.state.store = store  # (the parts tests and tools reach for by name)
         app.state.manager = manager
@@ -80,6 +82,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         finally:
             await collector.stop()
             await quickmatch.close()
+            studio_jobs.close()
             await manager.close()
             store.close()
 

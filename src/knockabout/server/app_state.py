@@ -20,6 +20,7 @@ from knockabout.server.quickmatch import QuickMatch
 from knockabout.server.quotas import Quotas
 from knockabout.server.replays import ReplayCache
 from knockabout.server.settings import ServerSettings
+from knockabout.server.studio_jobs import StudioJobs
 from knockabout.store import Store
 
 
@@ -42,6 +43,7 @@ class ServerState:
     store: Store
     manager: Manager
     quickmatch: QuickMatch
+    studio: StudioJobs
 
 
 def server_state(conn: HTTPConnection) -> ServerState:

@@ -39,6 +39,8 @@ class ServerSettings:
     bot_threads: int = 0  # threads the bots of each level think in, shared by all tables (0: one per CPU)
     bot_processes: int = 0  # worker processes each bot level thinks in (0: its threads instead)
     slow_thinking: float = SLOW_THINKING  # CPU s: a quick level slower than this in a game thinks in processes too
+    studio_workers: int = 1  # processes a studio test ("Test it") plays its matches in
+    studio_jobs: int = 1  # studio tests running at once (the others wait in the queue)
     warm_bots: bool = False  # start the searching levels' worker processes at startup (serve does)
     # seconds between full garbage collections (0: Python's own schedule; serve: FULL_GC_EVERY)
     full_gc_every: float = 0.0

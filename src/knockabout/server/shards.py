@@ -10,7 +10,7 @@ server; nothing is shared between workers but the store.
 picks the worker:
 
 * a path that names a table (``/ws/tables/ID``, ``/api/tables/ID…``, ``/t/ID``,
-  ``/replay/ID``): ID's shard;
+  ``/replay/ID``) or a studio test (``/api/studio/jobs/ID…``): ID's shard;
 * a new table (``POST /api/tables``): the next worker *of that address* in turn, so one
   address's new tables alternate over the workers (each worker then allows its
   :func:`share` of ``--create-rate``, and the address the whole rate); the worker gives the
@@ -32,8 +32,9 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-TABLE_PATH: Final = re.compile(rb"/(?:ws/tables|api/tables|t|replay)/([A-Za-z0-9_-]+)(?:/|$)")
-"""A request path that names a table (the id is the group)."""
+TABLE_PATH: Final = re.compile(rb"/(?:ws/tables|api/tables|t|replay|api/studio/jobs)/([A-Za-z0-9_-]+)(?:/|$)")
+"""A request path that names a table, or a studio test (the id is the group; a test's id is
+made in its worker's shard the way a table's is)."""
 
 CREATE_PATH: Final = b"/api/tables"
 REMEMBERED_ADDRESSES: Final = 65_536

@@ -7,6 +7,13 @@
                                         (when there is none) each card's preview
   POST /api/studio/{game}/files {data}  a valid document as its TOML files
   POST /api/studio/{game}/read {files}  a document's data from its TOML files (an upload)
+  POST /api/studio/{game}/test {data, bot, games, seed, width}
+                                        "Test it": queue a quick balance run of the document
+                                        against the shipped content (:mod:`..studio_jobs`);
+                                        answers the job's id, its stop token and its place
+  GET  /api/studio/jobs/{id}            a test's state, progress and tables so far
+  POST /api/studio/jobs/{id}/stop {token}
+                                        stop a test (what it played so far stays)
 
 What differs per game comes from its :class:`~knockabout.core.plugins.ContentEditor`.
 Documents are data: they are checked by the game's content models and never run. The
@@ -17,15 +24,17 @@ a hostile upload is refused before any model looks at it.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.plugins import ContentEditor, ContentProblem
 from knockabout.core.registry import all_games, get_game
-from knockabout.server.app_state import ApiError
+from knockabout.server.app_state import ApiError, Server, client_address
+from knockabout.server.studio_jobs import BOTS, MAX_GAMES, JobRefused
 
 router = APIRouter()
 
@@ -140,3 +149,54 @@ async def read(game_id: str, body: Files) -> dict[str, Any]:
     except RecursionError:
         raise ApiError(400, f"the files nest deeper than any {editor.kind} does") from None
     return {"data": data, "problems": _problems(problems)}
+
+
+class QuickTest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    data: Any
+    bot: str = Field("easy", max_length=20)
+    games: int = Field(4, ge=1, le=MAX_GAMES)
+    seed: int = Field(1, ge=0, lt=2**63)
+    width: float | None = Field(None, gt=0, lt=50, description="stop once every interval is within ±width points")
+
+
+class Stop(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=100)
+
+
+@router.post("/api/studio/{game_id}/test")
+async def quick_test(game_id: str, body: QuickTest, request: Request, server: Server) -> dict[str, Any]:
+    editor = editor_of(game_id)
+    problems = editor.check(_shallow(body.data))
+    if problems:
+        raise ApiError(400, f"fix the {editor.kind} first ({'.'.join(map(str, problems[0].path)) or editor.kind}: "
+                            f"{problems[0].message})")
+    if body.bot not in BOTS:
+        raise ApiError(400, f"a quick test plays {' or '.join(BOTS)} bots, not {body.bot!r}")
+    try:
+        job = server.studio.submit(client_address(request), game_id, editor.files(body.data), bot=body.bot,
+                                   games=body.games, seed=body.seed,
+                                   width=None if body.width is None else body.width / 100)
+    except JobRefused as exc:
+        raise ApiError(exc.status, exc.message) from None
+    except KnockaboutError as exc:
+        raise ApiError(400, str(exc)) from None
+    return {"job": job.id, "token": job.token, "waiting": server.studio.position(job), **job.summary()}
+
+
+@router.get("/api/studio/jobs/{job_id}")
+async def job_state(job_id: str, server: Server) -> dict[str, Any]:
+    job = server.studio.jobs.get(job_id)
+    if job is None:
+        raise ApiError(404, "no such test (finished tests are kept a while, then forgotten)")
+    return {"waiting": server.studio.position(job) if job.state == "queued" else 0, **job.summary()}
+
+
+@router.post("/api/studio/jobs/{job_id}/stop")
+async def stop(job_id: str, body: Stop, server: Server) -> dict[str, Any]:
+    job = server.studio.jobs.get(job_id)
+    if job is None or not secrets.compare_digest(job.token, body.token):
+        raise ApiError(404, "no such test of yours")
+    server.studio.stop(job)
+    return job.summary()

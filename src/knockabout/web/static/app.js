@@ -392,7 +392,7 @@ function route() {
   if (parts[0] === "t" && parts[1]) return done(tablePage(parts[1]));
   if (parts[0] === "replay" && parts[1]) return done(replayPage(parts[1]));
   if (parts[0] === "learn" && parts[1]) return connect(null, null, lessonLink(decodeURIComponent(parts[1])));
-  if (parts[0] === "studio") return done(import("./studio.js").then((m) => m.studio(app, crumb)));
+  if (parts[0] === "studio") return done(import("./studio.js").then((m) => m.studio(app, crumb)).then((c) => { cleanup = c; }));
   return done(lobby(app, crumb));
 }
 

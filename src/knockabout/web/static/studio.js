@@ -6,6 +6,30 @@ import { JSONEditor } from "./vendor/json-editor/index.mjs";
 import { api, h, toast } from "./page.js";
 
 const WAIT_MS = 250;  // how long typing pauses before the server checks the document
+const POLL_MS = 700;  // how often a running test's page asks for its numbers
+
+const pct = (x) => `${(100 * x).toFixed(0)}%`;
+const span = (r) => `${(100 * r.low).toFixed(0)}–${(100 * r.high).toFixed(0)}%`;
+
+// a test's numbers as they stand: each group's matrix (row against column, with the count) and
+// each entrant against the field with its 95 % interval
+function testTables(job) {
+  return job.groups.map((g) => {
+    const cell = new Map(g.matrix.map((c) => [`${c.row}\u0000${c.col}`, c]));
+    const field = new Map(g.field.map((f) => [f.entrant, f]));
+    const head = h("tr", {}, h("th", {}, `${g.kind} \\ vs`), g.labels.map((l) => h("th", {}, l)), h("th", {}, "field"),
+      h("th", {}, "95 % interval"));
+    const rows = g.entrants.map((a) => h("tr", { "data-entrant": a }, h("th", {}, a), g.entrants.map((b) => {
+      if (a === b) return h("td", { class: "muted" }, "—");
+      const c = cell.get(`${a}\u0000${b}`);
+      return h("td", { "data-n": c ? c.n : 0 }, c ? pct(c.rate) : "·");
+    }), h("td", { class: "field" }, field.has(a) ? pct(field.get(a).rate) : "·"),
+    h("td", {}, field.has(a) ? span(field.get(a)) : "")));
+    return h("div", { class: "studio-matrix" }, g.title ? h("h4", {}, g.title) : null,
+      h("table", {}, h("thead", {}, head), h("tbody", {}, rows)),
+      h("p", { class: "muted" }, `first player ${pct(g.first.rate)} (${span(g.first)}) of ${g.first.n} matches`));
+  });
+}
 
 // json-editor names a field "root.cards.0.edges.north.attack"
 const fieldPath = (path) => ["root", ...path].join(".");
@@ -112,6 +136,49 @@ export async function studio(app, crumb) {
     } catch (e) { toast(e.message); }
   }
 
+  // "Test it": a quick balance run of this document against the shipped content, on the server
+  const testBox = h("div", { id: "studio-test", class: "studio-test", "aria-live": "polite" });
+  const gamesIn = h("input", { id: "studio-games", type: "number", min: 1, max: 200, value: 4, inputmode: "numeric",
+    "aria-label": "matches per ordered pairing" });
+  const width = h("input", { id: "studio-width", type: "number", min: 1, max: 49, placeholder: "off",
+    inputmode: "numeric", "aria-label": "stop at an interval width of ± points" });
+  const bot = h("select", { id: "studio-bot", "aria-label": "bots" }, h("option", { value: "easy" }, "easy bots"),
+    h("option", { value: "random" }, "random bots"));
+  let job = null;
+  let poll = null;
+  function drawJob(j) {
+    const bar = h("progress", { id: "studio-progress", max: j.planned || 1, value: j.done });
+    const stopBtn = h("button", { id: "studio-stop", onclick: stopJob }, "Stop");
+    const state = j.state === "queued" ? `waiting (${j.waiting} before it)` : j.state;
+    testBox.replaceChildren(
+      h("p", { id: "studio-job-state", "data-state": j.state }, `${state}: ${j.done}/${j.planned} matches, ${j.bot} bots, `
+        + `seed ${j.seed}${j.note ? ` · ${j.note}` : ""}${j.error ? ` · ${j.error}` : ""}`),
+      bar, ...(["queued", "running"].includes(j.state) ? [stopBtn] : []), ...testTables(j));
+  }
+  async function follow() {
+    if (!job) return;
+    try {
+      const j = await api(`/api/studio/jobs/${job.job}`);
+      drawJob({ ...j, waiting: j.waiting });
+      if (["queued", "running"].includes(j.state)) poll = setTimeout(follow, POLL_MS);
+    } catch (e) { toast(e.message); }
+  }
+  async function stopJob() {
+    if (!job) return;
+    try { drawJob(await api(`/api/studio/jobs/${job.job}/stop`, { token: job.token })); } catch (e) { toast(e.message); }
+  }
+  async function testIt() {
+    clearTimeout(poll);
+    try {
+      job = await api(`/api/studio/${game()}/test`, {
+        data: editor.getValue(), bot: bot.value, games: Number(gamesIn.value) || 4,
+        width: width.value ? Number(width.value) : null,
+      });
+      drawJob(job);
+      poll = setTimeout(follow, POLL_MS);
+    } catch (e) { toast(e.message); }
+  }
+
   gameSel.addEventListener("change", () => describe().catch((e) => toast(e.message)));
   app.replaceChildren(
     h("h2", {}, "Studio"),
@@ -124,7 +191,15 @@ export async function studio(app, crumb) {
     links,
     h("div", { class: "studio" },
       h("section", { class: "panel" }, h("h3", {}, "Edit"), formBox),
-      h("section", { class: "panel" }, h("h3", {}, "Cards"), status, problems, preview)),
+      h("section", { class: "panel" }, h("h3", {}, "Cards"), status, problems, preview,
+        h("h3", {}, "Test it"),
+        h("p", { class: "muted" }, "Plays this version against the shipped content, bot against bot, on the server: "
+          + "every pairing in both seat orders, the same deals as `knockabout balance` with the same seed."),
+        h("div", { class: "row" }, bot, h("label", {}, "matches a pairing ", gamesIn),
+          h("label", {}, "stop at ± ", width, " points"),
+          h("button", { id: "studio-test-it", class: "primary", onclick: testIt }, "Test it")),
+        testBox)),
   );
   await describe();
+  return () => { clearTimeout(poll); job = null; };  // leaving the page stops following the test
 }
