@@ -42,6 +42,9 @@ def test_a_judged_seat_is_offered_no_actions_only_its_challenge(clock: FakeClock
     assert up.my_decision and up.challenge is not None
     assert up.legal == () and up.view.to_json()["legal"] is None, "tower:pass/fail are never taken from a person"
     assert {a.text for a in t._state.legal_actions()} == {"tower:pass", "tower:fail"}, "(the game's own, for bots)"
+    # the guide still says what the challenge is, with no action to take
+    assert up.guidance is not None and up.guidance.kind == "tower_challenge" and up.guidance.actions == ()
+    assert up.guidance.prompt.title and up.guidance.prompt.why
     t.set_away(0, True)  # a stand-in bot plays the seat: the verdict is its to choose
     assert t.updates_for(0).legal == ("tower:pass", "tower:fail")
     t.set_away(0, False)

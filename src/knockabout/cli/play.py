@@ -225,12 +225,13 @@ class TerminalGame:
         elif d is not None and d.player == seat:
             g = up.guidance
             if g is not None:
-                labels = [(a.action, a.label + (f" — {a.detail}" if a.detail else "")) for a in g.actions]
+                labels = [(a.action, a.label, a.detail) for a in g.actions]
             else:
-                labels = [(a, self.renderer.action_label(a, view, self.names)) for a in up.legal]
+                labels = [(a, self.renderer.action_label(a, view, self.names), "") for a in up.legal]
             items = [
                 Text(f"{i:>2}. ") + Text(words) + Text(f"  [{a}]", style="dim")
-                for i, (a, words) in enumerate(labels, 1)
+                + (Text("\n    " + detail.replace("\n", "\n    "), style="dim") if detail else Text(""))
+                for i, (a, words, detail) in enumerate(labels, 1)
             ]
             self.show("choices", Columns(items, column_first=True, padding=(0, 3)) if len(items) > 12
                       else Group(*items))

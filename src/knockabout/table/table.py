@@ -45,7 +45,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -596,10 +596,13 @@ class Table:
         since = min(max(cursor, 0), len(self._events))
         d = state.to_act()
         mine = seat is not None and d is not None and d.player == seat
+        guidance = self._guidance(seat) if mine and seat is not None else None
         view = self._view(seat)
         if mine and seat is not None and self.judged(seat):  # it answers a challenge: no actions to offer
             mine = False
             view = without_choices(view)
+            if guidance is not None:  # its prompt and hints still say what the challenge is
+                guidance = replace(guidance, actions=())
         return Update(
             seat=seat,
             version=self.version,
@@ -611,7 +614,7 @@ class Table:
             outcome=state.outcome(),
             since=since,
             cursor=len(self._events),
-            guidance=self._guidance(seat) if mine and seat is not None else None,
+            guidance=guidance,
         )
 
     def _guidance(self, seat: int) -> Guidance | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from knockabout.core.bot import SeatView
 from knockabout.core.plugins import Guidance, Guide, GuidedAction, Hint, Prompt, Tone
+from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockback.view import CardView, KnockbackView
@@ -129,11 +130,10 @@ def label(text: str, view: KnockbackView) -> str:
     return text
 
 
-def _punch_result(seat: SeatView, action: str) -> dict[str, Any] | None:
-    """The engine's ``punch`` event for ``action`` on a sampled state (None: the punch
-    waits for the choice of an edge first)."""
-    s = seat.sample(Rng(0))
-    for e in s.apply(action):
+def _punch_result(sample: State, action: str) -> dict[str, Any] | None:
+    """The engine's ``punch`` event for ``action`` on a copy of a sampled state (None: the
+    punch waits for the choice of an edge first)."""
+    for e in sample.clone().apply(action):
         if e.type == "punch":
             return dict(e.data)
     return None
@@ -160,6 +160,7 @@ class KnockbackGuide(Guide):
         knocks: list[str] = []
         holds: list[str] = []
         own_target = False
+        sample: State | None = None
         for text in legal:
             words = label(text, v)
             tone: Tone = ""
@@ -176,7 +177,9 @@ class KnockbackGuide(Guide):
                 own_target = own_target or mine
                 if mine:
                     tone = "own"
-                got = _punch_result(seat, text)
+                if sample is None:
+                    sample = seat.sample(Rng(0))
+                got = _punch_result(sample, text)
                 if got is None:
                     words, claim = words + ": you choose the edge next", "edge_choice"
                 else:

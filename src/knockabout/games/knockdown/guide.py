@@ -17,6 +17,7 @@ from typing import Any
 from knockabout.core.bot import SeatView
 from knockabout.core.events import Event
 from knockabout.core.plugins import Guidance, Guide, GuidedAction, Hint, Prompt, Tone
+from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 from knockabout.games.knockdown.view import KnockdownView, SkillView
@@ -157,11 +158,30 @@ def label(text: str, view: KnockdownView, names: Sequence[str]) -> str:
     return text
 
 
+def _skill_words(sk: SkillView) -> str:
+    """A skill's effect for its button (its name is the button's label already)."""
+    return f"{sk.text.split('): ', 1)[-1]} (initiative {sk.initiative})"
+
+
 def _first(events: list[Event], kind: str) -> dict[str, Any] | None:
     for e in events:
         if e.type == kind:
             return dict(e.data)
     return None
+
+
+class _Sample:
+    """One state sampled from the seat's knowledge, made when first needed; each question
+    is asked of a fresh copy of it (a copy costs less than a new sample)."""
+
+    def __init__(self, seat: SeatView) -> None:
+        self.seat = seat
+        self.state: State | None = None
+
+    def fresh(self) -> State:
+        if self.state is None:
+            self.state = self.seat.sample(Rng(0))
+        return self.state.clone()
 
 
 def fail_chance(wounds: int) -> float:
@@ -193,6 +213,7 @@ class KnockdownGuide(Guide):
         misses: list[str] = []
         me_view = v.fighters[me]
         sheet = me_view.sheet.specials
+        sample = _Sample(seat)
         for text in legal:
             words = label(text, v, names)
             head, _, arg = text.partition(":")
@@ -200,7 +221,7 @@ class KnockdownGuide(Guide):
             claim = ""
             detail = ""
             if head == "attack":
-                events = seat.sample(Rng(0)).apply(text)
+                events = sample.fresh().apply(text)
                 name = _row_name(v, int(arg))
                 if _first(events, "out_of_range") is not None:
                     words, claim = f"Take {name} (out of reach: no hit)", "misses"
@@ -213,15 +234,15 @@ class KnockdownGuide(Guide):
                 card = v.cards.get(v.row[int(arg)] or "")
                 detail = card.text if card is not None else ""
             elif head == "block" and arg != "none":
-                got = self._block(seat, text)
+                got = self._block(sample, seat.player, text)
                 if got is not None:
                     words, claim = self._block_words(got), "block_ignores"
             elif head == "skill":
                 offered = offered_skills(v)
-                detail = offered[int(arg)].text if int(arg) < len(offered) else ""
+                detail = _skill_words(offered[int(arg)]) if int(arg) < len(offered) else ""
             elif head == "faceup":
                 kept = v.draft.kept if v.draft is not None and v.draft.kept else ()
-                detail = kept[int(arg)].text if int(arg) < len(kept) else ""
+                detail = _skill_words(kept[int(arg)]) if int(arg) < len(kept) else ""
             elif head in ("special", "react") and arg != "none":
                 detail = sheet[int(arg)].text if int(arg) < len(sheet) else ""
             elif head == "dash":
@@ -229,11 +250,13 @@ class KnockdownGuide(Guide):
                 detail = card.text if card is not None else ""
             actions.append(GuidedAction(text, words, detail=detail, tone=tone, claim=claim))
         prompt = self._prompt(v, names, me)
+        if d.kind == "block" and v.attack is not None and v.attack.name in v.cards:
+            hints.append(Hint(f"{v.attack.name}: {v.cards[v.attack.name].text}"))
         if d.kind == "turn" and misses:
             hints.append(Hint(f"{names[rival]} is out of reach of some row cards: taking one puts it in your hand "
                               "but hits nothing.", "misses", tuple(misses)))
         if d.kind == "knockdown":
-            wounds = self._test_wounds(seat)
+            wounds = self._test_wounds(sample)
             if wounds is not None:
                 if v.knockdown_test == "dice":
                     chance = round(100 * fail_chance(wounds))
@@ -247,17 +270,17 @@ class KnockdownGuide(Guide):
 
     # -- what the engine says, on a state sampled from the seat's knowledge
     @staticmethod
-    def _block(seat: SeatView, action: str) -> dict[str, Any] | None:
+    def _block(sample: _Sample, player: int, action: str) -> dict[str, Any] | None:
         """The ``block`` event the Block ``action`` leads to (its Block card chosen first
         when there is a choice); None when the sample does not get there."""
-        s = seat.sample(Rng(0))
+        s = sample.fresh()
         events = s.apply(action)
         for _ in range(4):
             got = _first(events, "block")
             if got is not None:
                 return got
             d = s.to_act()
-            if d is None or d.player != seat.player or d.kind != "choose_card":
+            if d is None or d.player != player or d.kind != "choose_card":
                 return None
             events = s.apply(s.legal_actions()[0])
         return None
@@ -277,10 +300,10 @@ class KnockdownGuide(Guide):
         return f"Discard {which}: ignore {ignored or 'nothing'}"
 
     @staticmethod
-    def _test_wounds(seat: SeatView) -> int | None:
+    def _test_wounds(sample: _Sample) -> int | None:
         """How many wounds the Knockdown Test will be taken against (after the sheet's K.O.
         effect), when the engine gets there without another decision."""
-        events = seat.sample(Rng(0)).apply("ko:test")
+        events = sample.fresh().apply("ko:test")
         got = _first(events, "test_result")
         if got is not None:
             return int(got["wounds"])
@@ -343,7 +366,7 @@ class KnockdownGuide(Guide):
             return Prompt(base.title, f"{names[a.by]}'s {a.name} hits you for {hits or 'its effect'}: discard a card "
                           "with a Block symbol to ignore some of it, or take it all.", base.section)
         if kind == "tower_challenge" and p.cubes is not None:
-            return Prompt(base.title, f"Stack all {_plural(p.cubes, 'wound cube')} into a tower, 1 first, before the "
+            return Prompt(base.title, f"Stack your {_plural(p.cubes, 'wound cube')} into a tower, 1 first, before the "
                           f"{p.seconds or 10} seconds run out, or you lose the round.", base.section)
         return base
 

@@ -228,9 +228,6 @@ class KnockdownRenderer:
                 theirs.append(f"\n  {_slot(i)}")
                 theirs.append_text(card_line(name, v))
             parts.append(theirs)
-        if v.phase in ("skill_draft", "skill_face_up") and v.draft is not None:
-            offered = v.draft.received or v.draft.dealt
-            parts.append(Text("Skills: " + "; ".join(s.text for s in offered), style="cyan"))
         return Group(*parts)
 
     def challenge(self, ch: Mapping[str, Any]) -> RenderableType:

@@ -200,7 +200,7 @@ export function renderBoard(root, view, ctx) {
       const side = el("div", "kb-side"); side.id = ctx.reveal ? `draft-${p}` : "hand";
       if (!ctx.reveal) { side.dataset.part = "hand"; side.classList.add("hand-row"); side.tabIndex = 0; }
       side.append(el("strong", "", p === ctx.seat ? "Your hand:" : `${names[p]}'s hand:`));
-      hand.forEach((c, i) => { const b = infoCard(c, null, `keep:${i}`); b.dataset.keep = i; side.append(b); });
+      hand.forEach((c, i) => { const b = infoCard(c, null, `card ${i + 1} of your hand`); b.dataset.keep = i; side.append(b); });
       for (const c of kept || []) side.append(infoCard(c, null, "kept"));
       root.append(side);
     }
