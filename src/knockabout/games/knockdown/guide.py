@@ -228,11 +228,6 @@ class KnockdownGuide(Guide):
                     misses.append(text)
                 elif _first(events, "sequence") is not None or _first(events, "attack_ignored") is not None:
                     words, claim = f"Attack with {name} (in reach)", "reaches"
-                card = v.cards.get(v.row[int(arg)] or "")
-                detail = card.text if card is not None else ""
-            elif head == "row":
-                card = v.cards.get(v.row[int(arg)] or "")
-                detail = card.text if card is not None else ""
             elif head == "block" and arg != "none":
                 got = self._block(sample, seat.player, text)
                 if got is not None:
@@ -243,11 +238,8 @@ class KnockdownGuide(Guide):
             elif head == "faceup":
                 kept = v.draft.kept if v.draft is not None and v.draft.kept else ()
                 detail = _skill_words(kept[int(arg)]) if int(arg) < len(kept) else ""
-            elif head in ("special", "react") and arg != "none":
+            elif head in ("special", "react") and arg != "none":  # (the row's cards and the hand are on the board)
                 detail = sheet[int(arg)].text if int(arg) < len(sheet) else ""
-            elif head == "dash":
-                card = v.cards.get(me_view.hand[int(arg)])
-                detail = card.text if card is not None else ""
             actions.append(GuidedAction(text, words, detail=detail, tone=tone, claim=claim))
         prompt = self._prompt(v, names, me)
         if d.kind == "block" and v.attack is not None and v.attack.name in v.cards:
