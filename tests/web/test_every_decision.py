@@ -112,6 +112,18 @@ def _drain(ws: ClientConnection) -> None:
         return
 
 
+def _check_rules_at(page: Any, section: str) -> None:
+    """The '?' beside the prompt opens the rules at its decision's section, and the rules
+    begin with how to play, with pictures the game's renderer drew."""
+    page.click("#prompt-help")
+    page.wait_for_selector("#rules-body .rules-here")
+    assert page.get_attribute("#rules-body .rules-here", "id") == section
+    assert page.inner_text("#rules-body h2") == "How to play"
+    assert page.locator("#rules-body figure[data-picture] *").count() > 0, "a picture drawn by the renderer"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-drawer", state="hidden")
+
+
 def _play_until_seen(page: Any, server: LiveServer, table_id: str, game_id: str, seen: set[str],
                      shots: Path, deadline: float, rng: random.Random, rival: ClientConnection) -> None:
     table = server.app.state.manager.get(table_id).table
@@ -140,6 +152,8 @@ def _play_until_seen(page: Any, server: LiveServer, table_id: str, game_id: str,
         stale += 1
         if d.kind not in seen:
             _check_words(page, d.kind, game_id)
+            if not seen:
+                _check_rules_at(page, up.guidance.prompt.section)
             seen.add(d.kind)
             stale = 0
             page.screenshot(path=str(shots / f"{game_id}-{d.kind}.png"), full_page=True)

@@ -77,3 +77,33 @@ def test_the_first_page_load_stays_under_300_kb(server: LiveServer, browser: Any
     assert all(u.startswith(server.url) for u in sizes), "nothing from a CDN"
     assert total < 300_000, f"first load {total} bytes: {sizes}"
     ctx.close()
+
+
+@pytest.mark.parametrize("game", ["nak-muay", "knockdown", "knockback"])
+def test_the_form_speaks_of_the_game_and_keeps_bot_tuning_under_a_fold(server: LiveServer, browser: Any,
+                                                                        game: str) -> None:
+    """Options by their names in words, choices by name, bot tuning and safety limits under
+    'Advanced'; a choice the game refuses comes back as a sentence about the game."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.click(f".game-card[data-game='{game}'] .setup")
+    form = page.inner_text("#options")
+    assert "_" not in form, f"an option key or value in the form: {form!r}"
+    advanced = page.locator("#advanced-options")
+    assert advanced.count() == 1 and not advanced.evaluate("e => e.open")
+    hidden = advanced.locator("[data-option]").evaluate_all("els => els.map(e => e.dataset.option)")
+    assert "max_turns" in hidden
+    if game == "knockdown":
+        assert {"tower_skill", "tower_decay"} <= set(hidden)
+        assert not page.locator("input[name='tower_skill']").is_visible()
+        page.click("#advanced-options summary")
+        assert page.locator("input[name='tower_skill']").is_visible()
+        for box in page.locator("input[name='boxes']:checked").all():  # (a number past its range the
+            box.uncheck()                                              # browser itself refuses)
+        page.click("#create-btn")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.inner_text("#toast") == "Boxes: choose at least one."
+    if game == "nak-muay":
+        assert "Play, then draw" in form and "House rule: everyone starts with a Block" in form
+    ctx.close()
