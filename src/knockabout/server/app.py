@@ -41,8 +41,9 @@ from knockabout.server.app_state import ApiError, ServerState
 from knockabout.server.collector import CollectorSchedule
 from knockabout.server.guards import BodyLimit, first_problem, install_error_handlers
 from knockabout.server.live import Manager
-from knockabout.server.quickmatch import QuickMatch
+from knockabout.server.quickmatch import BOT_LEVELS, QuickMatch
 from knockabout.server.quotas import LimitReached, Quotas
+from knockabout.server.ratings import bot_ratings, end_hook, no_accounts
 from knockabout.server.replays import ReplayCache
 from knockabout.server.routes import chat, ladder, learn, lobby, pages, play, replays, studio, tables
 from knockabout.server.settings import ServerSettings
@@ -62,7 +63,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
         manager = Manager(cfg, store, quotas)
-        quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after))
+        manager.on_end = end_hook(store, no_accounts)  # a finished table is rated, its people told
+        quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after),
+                                bot_ratings=lambda game: bot_ratings(store, game, BOT_LEVELS))
         studio_jobs = StudioJobs(cfg.studio_workers, cfg.studio_jobs, shard=cfg.shard, shards=cfg.shards)
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager,
                              quickmatch=quickmatch, studio=studio_jobs)

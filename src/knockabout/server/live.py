@@ -21,7 +21,7 @@ import hashlib
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +98,9 @@ class LiveTable:
     # the server's recent release floors by (game, bot level), shared by its tables (see drive)
     think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
+    on_end: Callable[[LiveTable], Coroutine[Any, Any, None]] | None = None  # the manager's: once the end is durable
+    end_reported: bool = False
+    end_task: asyncio.Task[None] | None = None
     saved_clock: tuple[int, float, float | None] | None = None  # (version, decision start, deadline) stored
     thinkers: BotPools | None = None  # where the server's bots think (see bot_pools; None: default threads)
     gate: TurnGate | None = None  # the server's: bot moves and timeouts, a few per turn of the loop (see .pacing)
@@ -282,6 +285,15 @@ class LiveTable:
             await self.gate.enter()
         await self.broadcast()
         self.wake.set()
+        if self.table.over and not self.end_reported and self.on_end is not None:
+            self.end_reported = True  # the end is stored: rate it (off the table's lock)
+            self.end_task = asyncio.get_running_loop().create_task(self.on_end(self), name=f"end-{self.id}")
+
+    async def send_all(self, data: dict[str, Any]) -> None:
+        """One message to every connection at the table (the same for all: nothing private)."""
+        text = frame_text(data)
+        for conn in list(self.connections):
+            await self.send_text(conn, text)
 
     # -- the driver: bots, clocks and grace periods
     def _grace_due(self) -> float | None:
@@ -496,6 +508,7 @@ class Manager:
         self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
         self.gate = TurnGate(settings.bot_moves_per_turn)  # people at play first (see .pacing)
         self.arrivals = TurnGate(settings.arrivals_per_turn)
+        self.on_end: Callable[[LiveTable], Coroutine[Any, Any, None]] | None = None  # (the server's: ratings)
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
                actions: list[str] | None = None, move_time: float | None = None) -> Table:
@@ -561,7 +574,7 @@ class Manager:
         codes = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "empty" and s.reserved}
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
-                         think_floors=self.think_floors, on_finished=self._finished,
+                         think_floors=self.think_floors, on_finished=self._finished, on_end=self.on_end,
                          thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
         live.new_invites = codes
         self._making += 1
@@ -679,7 +692,7 @@ class Manager:
             invites = [s.get("invite") for s in st.seats]
             live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
                              created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
-                             thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
+                             on_end=self.on_end, thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
             now = self.settings.clock()
             for i, s in enumerate(seats):
                 if s.kind == "person":

@@ -4,7 +4,8 @@ new migration there, and ``tests/store/test_migrations.py`` checks that the migr
 make exactly these tables on SQLite and PostgreSQL.
 
 Live play: ``live_tables`` (one row per table), ``live_actions`` (its append-only log) and
-``chat_lines`` (what was said at it).
+``chat_lines`` (what was said at it). Ratings: ``ratings`` (each player's at each game) and
+``rating_changes`` (what each rated table changed).
 """
 
 from __future__ import annotations
@@ -66,3 +67,35 @@ class ChatRow(Base):
     step: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
     phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class RatingRow(Base):
+    """A player's rating at one game (see ``knockabout.ladder.ratings``): ``player`` is a
+    ladder key (``account:ID`` or ``bot:LEVEL``), ``mu`` and ``sigma`` the Weng-Lin estimate."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player: Mapped[str] = mapped_column(String(80), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingChangeRow(Base):
+    """What a rated table did to one seat's rating (``mu`` before and after): the table's
+    end panel and the profiles show it, and its presence marks the table as rated."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(80), index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    mu_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)

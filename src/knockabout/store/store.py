@@ -50,6 +50,7 @@ from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.store.migrations import upgrade
+from knockabout.store.ratings import RatingStore
 from knockabout.store.schema import ActionRow, ChatRow, TableRow
 from knockabout.store.writer import Writer
 
@@ -483,6 +484,7 @@ class Store:
 
         self._parsed = parsed
         self._writer: Writer | ProcessWriter | None = None
+        self.ratings = RatingStore(self.engine)  # each player's rating at each game (see .ratings)
 
     def close(self) -> None:
         if self._writer is not None:
