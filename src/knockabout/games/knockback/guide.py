@@ -221,6 +221,9 @@ class KnockbackGuide(Guide):
                     "move_or_punch": "move one cell or punch a neighbouring card"}[sym]
             return Prompt(f"{SYMBOL[sym]} ({act.index + 1} of {len(act.symbols)})",
                           f"{name_of(v, act.card)} may {what} now, or skip this symbol.", base.section)
+        if v.decision.kind == "place" and not any(c.status == "board" for c in v.cards):
+            return Prompt(base.title, "The first card goes in the middle of the grid; every later one goes next to a "
+                          "card already there.", base.section)
         if v.decision.kind == "punch_edge" and v.punch is not None:
             return Prompt(base.title, f"{name_of(v, v.punch.target)} is exhausted: you choose which of its free edges "
                           f"takes your attack of {v.punch.attack}.", base.section)

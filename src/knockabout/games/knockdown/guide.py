@@ -239,7 +239,8 @@ class KnockdownGuide(Guide):
                 kept = v.draft.kept if v.draft is not None and v.draft.kept else ()
                 detail = _skill_words(kept[int(arg)]) if int(arg) < len(kept) else ""
             elif head in ("special", "react") and arg != "none":  # (the row's cards and the hand are on the board)
-                detail = sheet[int(arg)].text if int(arg) < len(sheet) else ""
+                sp = sheet[int(arg)] if int(arg) < len(sheet) else None
+                detail = sp.text.removeprefix(f"{sp.name} - ") if sp is not None else ""  # (the label names it)
             actions.append(GuidedAction(text, words, detail=detail, tone=tone, claim=claim))
         prompt = self._prompt(v, names, me)
         if d.kind == "block" and v.attack is not None and v.attack.name in v.cards:
