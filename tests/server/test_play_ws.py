@@ -89,10 +89,10 @@ def test_stale_and_foreign_actions_are_refused_and_change_nothing(make_client: A
             version = sa["version"]
             other.send_json({"type": "act", "action": "draw", "version": version})
             err = receive_until(other, lambda m: m["type"] == "error")
-            assert "not your decision" in err["message"] and err["version"] == version
+            assert "It is not your move" in err["message"] and err["version"] == version  # (a person's words)
             mover.send_json({"type": "act", "action": "draw", "version": version + 3})
             err = receive_until(mover, lambda m: m["type"] == "error")
-            assert "stale action" in err["message"] and err["version"] == version
+            assert "The game moved on before your move arrived" in err["message"] and err["version"] == version
             mover.send_json({"type": "act", "action": "attack:9", "version": version})
             err = receive_until(mover, lambda m: m["type"] == "error")
             assert "not an action" in err["message"] and err["version"] == version

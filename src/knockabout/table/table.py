@@ -466,7 +466,8 @@ class Table:
         d = self._check_turn(seat, "opening the challenge", version)
         c = self.challenge
         if c is None or c.seat != seat or c.version != self.version or not self.judged(seat):
-            raise TableError(f"there is no challenge for you to open: the pending decision is {d.kind}")
+            raise TableError(f"there is no challenge for you to open: the pending decision is {d.kind}",
+                             plain="There is no challenge for you to open now.")
         if c.opened:
             raise TableError("this challenge is open already; send your answer")
         c.open(self.clock())
@@ -487,7 +488,8 @@ class Table:
         d = self._check_turn(seat, f"answer {answer!r}", version)
         c = self.challenge
         if c is None or c.seat != seat or c.version != self.version or not self.judged(seat):
-            raise TableError(f"there is no challenge for you to answer: the pending decision is {d.kind}")
+            raise TableError(f"there is no challenge for you to answer: the pending decision is {d.kind}",
+                             plain="There is no challenge for you to answer now.")
         if not c.opened:
             raise TableError(f"open the challenge first: its {c.limit:g} seconds start when you open it")
         picks = check_shape(c.puzzle, answer)
@@ -506,7 +508,8 @@ class Table:
         if self.judged(seat):
             raise TableError(
                 f"{str(action)!r} cannot be chosen directly: the table judges this {d.kind}; "
-                "solve the challenge and send your answer"
+                "solve the challenge and send your answer",
+                plain="This one is judged by the table: solve the challenge and send your answer.",
             )
         return self._apply(d, action, "person")
 
@@ -521,12 +524,13 @@ class Table:
         if version is not None and version != self.version:
             raise StaleActionError(
                 f"stale {what}: it was chosen on state {version}, "
-                f"the table is at state {self.version}; look again and choose anew"
+                f"the table is at state {self.version}; look again and choose anew",
+                plain="The game moved on before your move arrived: look again and choose anew.",
             )
         if d.player != seat:
-            raise NotYourDecisionError(
-                f"it is not your decision: {self.names()[d.player]} must decide ({d.kind})"
-            )
+            who = self.names()[d.player]
+            raise NotYourDecisionError(f"it is not your decision: {who} must decide ({d.kind})",
+                                       plain=f"It is not your move: {who} is deciding.")
         return d
 
     def set_away(self, seat: int, away: bool) -> None:
