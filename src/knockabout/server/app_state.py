@@ -9,6 +9,7 @@ whole state on ``app.state.server``. A route asks for it with a parameter typed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -44,6 +45,11 @@ class ServerState:
     manager: Manager
     quickmatch: QuickMatch
     studio: StudioJobs
+
+    async def names_of(self, players: Sequence[str]) -> dict[str, str]:
+        """The names of the ladder players (``account:ID`` keys) that are accounts, by key;
+        none while the server has no accounts."""
+        return {}
 
 
 def server_state(conn: HTTPConnection) -> ServerState:

@@ -7,6 +7,9 @@
                                         waited), "seated" (table, seat, token: go and play)
                                         or "failed" (why)
   DELETE /api/quickmatch/{ticket}       stop waiting
+  GET    /api/games/{game}/leaderboard  the game's rated players (best first, by the
+                                        cautious estimate) and its bot levels' ratings
+  GET    /api/tables/{id}/ratings       what a finished table did to its seats' ratings
 
 The ticket is a secret (~144 bits): only its holder learns the seat it gets. See
 :mod:`knockabout.server.quickmatch` and :mod:`knockabout.ladder`.
@@ -14,15 +17,19 @@ The ticket is a secret (~144 bits): only its holder learns the seat it gets. See
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.core.errors import KnockaboutError
-from knockabout.ladder.ratings import SHOWN_START
+from knockabout.core.registry import get_game
+from knockabout.ladder.ratings import SHOWN_START, bot_key
 from knockabout.server.app_state import ApiError, Server
 from knockabout.server.live import clean_name
+from knockabout.server.quickmatch import BOT_LEVELS
+from knockabout.server.ratings import bot_ratings, change_json, rating_json
 
 router = APIRouter()
 
@@ -57,3 +64,30 @@ async def quick_match_leave(ticket: str, server: Server) -> dict[str, Any]:
     if not server.quickmatch.leave(ticket):
         raise ApiError(404, "this ticket is not waiting (it was seated, left, or never was)")
     return {"ticket": ticket, "status": "left"}
+
+
+@router.get("/api/games/{game_id}/leaderboard")
+async def leaderboard(game_id: str, server: Server) -> dict[str, Any]:
+    try:
+        game = get_game(game_id)
+    except KnockaboutError as exc:
+        raise ApiError(404, str(exc)) from None
+    top = await asyncio.to_thread(server.store.ratings.top, game.id, "account:", 100)
+    names = await server.names_of([r.player for r in top])
+    people = []
+    for rank, r in enumerate((r for r in top if r.player in names), start=1):
+        people.append({"rank": rank, "name": names[r.player], **rating_json(r, r.player)})
+    bots = await bot_ratings(server.store, game.id, BOT_LEVELS)
+    return {"game": game.id, "name": game.name, "people": people,
+            "bots": [{"level": level, "name": f"Bot ({level})", **rating_json(bots[bot_key(level)], bot_key(level))}
+                     for level in BOT_LEVELS]}
+
+
+@router.get("/api/tables/{table_id}/ratings")
+async def table_ratings(table_id: str, server: Server) -> dict[str, Any]:
+    st = await asyncio.to_thread(server.store.get, table_id)
+    if st is None:
+        raise ApiError(404, f"no table {table_id!r}")
+    changes = await asyncio.to_thread(server.store.ratings.changes, table_id)
+    names = [str(s.get("name") or f"Seat {i + 1}") for i, s in enumerate(st.seats)]
+    return {"id": table_id, "rated": bool(changes), "changes": [change_json(c, names) for c in changes]}

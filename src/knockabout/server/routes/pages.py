@@ -59,6 +59,11 @@ async def replay_page(table_id: str) -> FileResponse:
     return FileResponse(INDEX)
 
 
+@router.get("/leaderboard/{game_id}")
+async def leaderboard_page(game_id: str) -> FileResponse:
+    return FileResponse(INDEX)
+
+
 @router.get("/games/{game_id}/renderer.js")
 async def game_renderer(game_id: str) -> FileResponse:
     try:

@@ -7,6 +7,7 @@
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
 import { chatPanel, replayChat } from "./chat.js";
 import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
+import { leaderboardPage, ratingBox } from "./ladder.js";
 import { fitText } from "./fit.js";
 import { installTips, openRules } from "./help.js";
 import { lessonLink } from "./learn.js";
@@ -110,6 +111,7 @@ function connect(id, token, link = null) {
   const ui = tableLayout(app, { invite: lesson ? null : `${location.origin}/t/${id}`, localOnly: LOCAL.has(location.hostname),
     invites: lesson ? [] : invites.get(id), lesson });
   const chat = lesson ? null : chatPanel(id, (m) => send(m), !token);
+  let ratings = null;  // what the finished table did to ratings (ladder.js), made when it ends
   if (chat) ui.logPanel.after(chat.el);  // below the log, which keeps its lines beside the players
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
@@ -181,6 +183,7 @@ function connect(id, token, link = null) {
     return h("div", { class: "panel result end", id: "outcome", role: "status" },
       h("div", { class: "winner" }, text),
       how ? h("div", { class: "how", id: "outcome-how" }, how) : null,
+      ratings ? ratings.el : null,
       h("div", { class: "row" },
         mineSeat ? h("button", { class: "primary", id: "rematch", onclick: again },
           t.rematch ? "Join the rematch" : "Rematch") : null,
@@ -224,6 +227,7 @@ function connect(id, token, link = null) {
       ui.decide.append(h("p", { class: "panel" }, "Waiting for players to join: share the invite link. Open seats: ",
         t.seats.flatMap((s, i) => s.kind === "empty" ? [`${i + 1}${s.reserved ? " (invite link)" : ""}`] : []).join(", ")));
     }
+    if (cur.outcome && !lesson && !ratings) ratings = ratingBox(id, cur.seat);
     if (cur.outcome && !lesson) ui.result.append(endPanel(cur.outcome, nm));
     const myMove = mine;
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
@@ -294,6 +298,7 @@ function connect(id, token, link = null) {
       return;
     }
     if (msg.type === "chat") { if (chat) chat.onMessage(msg); return; }
+    if (msg.type === "ratings") { if (ratings) ratings.show(msg.changes); return; }
     if (msg.type !== "sync" && msg.type !== "update" && msg.type !== "patch") return;
     if (msg.type !== "patch") resyncing = false;
     else if (resyncing) return;  // out of step: patches wait for the sync asked for
@@ -391,6 +396,7 @@ function route() {
   const done = (p) => p.catch((e) => toast(e.message));
   if (parts[0] === "t" && parts[1]) return done(tablePage(parts[1]));
   if (parts[0] === "replay" && parts[1]) return done(replayPage(parts[1]));
+  if (parts[0] === "leaderboard" && parts[1]) return done(leaderboardPage(app, crumb, decodeURIComponent(parts[1])));
   if (parts[0] === "learn" && parts[1]) return connect(null, null, lessonLink(decodeURIComponent(parts[1])));
   if (parts[0] === "studio") return done(import("./studio.js").then((m) => m.studio(app, crumb)).then((c) => { cleanup = c; }));
   return done(lobby(app, crumb));

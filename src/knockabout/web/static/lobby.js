@@ -4,6 +4,7 @@
 import { openRules } from "./help.js";
 import { optionControls } from "./options.js";
 import { ago, api, go, h, invites, myName, nav, seats, toast } from "./page.js";
+import { quickMatch } from "./ladder.js";
 import { moveTimeSelect, turnBasedConfig, turnsPanel } from "./turns.js";
 
 const players = (g) => (g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`);
@@ -17,6 +18,8 @@ function gameCard(g, pick, quick) {
     h("div", { class: "row" },
       h("button", { class: "primary quick", "data-game": g.id, onclick: () => quick(g) }, "Quick game vs a bot"),
       h("button", { class: "setup", onclick: () => pick(g) }, "Set up a table"),
+      h("button", { class: "quickmatch-btn", "data-game": g.id, onclick: () => quickMatch(g) }, "Quick match"),
+      h("a", { class: "btn leaderboard-link", href: `/leaderboard/${g.id}`, onclick: nav }, "Leaderboard"),
       g.tutorial ? h("button", { class: "learn", "data-game": g.id, onclick: () => go(`/learn/${g.id}`) }, "Learn to play") : null,
       l && l.has_rules ? h("button", { class: "rules-btn", onclick: (e) => openRules(g.id, e.currentTarget) }, "Rules") : null));
 }
