@@ -192,13 +192,14 @@ def pgx_leduc(batch: int = BATCH) -> Any | None:
     game = pgx.make("leduc_holdem")
     step = jax.vmap(auto_reset(game.step, game.init))
 
-    @jax.jit
-    def tick(state: Any, key: Any) -> tuple[Any, Any]:
+    def raw_tick(state: Any, key: Any) -> tuple[Any, Any]:
         pick, keys, key = jax.random.split(key, 3)
         logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
         actions = jax.random.categorical(pick, logits, axis=-1)
         return step(state, actions, jax.random.split(keys, batch)), key
 
+    # jax.jit called, not used as a decorator: without JAX installed its type is unknown
+    tick = jax.jit(raw_tick)
     key = jax.random.PRNGKey(0)
     key, sub = jax.random.split(key)
     box = {"state": jax.jit(jax.vmap(game.init))(jax.random.split(sub, batch)), "key": key}
