@@ -19,6 +19,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from knockabout.core.protocol import Decision, State
@@ -107,6 +108,25 @@ def mine(kind: str | None = None) -> Callable[[Moment, Decision | None], bool]:
 
 def at_end(m: Moment, d: Decision | None) -> bool:
     return d is None
+
+
+TOWER = {"knockdown_test": "tower"}
+NEMESIS = {"boxes": ["tainted_grail", "nemesis"]}
+REACTOR = {"boxes": ["siege_storm"], "fighters": ["siege_storm:veroth", "random"]}  # a fighter with Reactions
+# where each kind of decision is met (a config; the first seed whose fixed moves reach it is used)
+WHERE: dict[str, dict[str, dict[str, Any]]] = {
+    "nak-muay": {"": {"players": 3}},
+    "knockdown": {"": {}, "tower_challenge": TOWER, "take_from_row": NEMESIS, "token_count": NEMESIS,
+                  "reaction": REACTOR},
+    "knockback": {"": {}, "draft": {"lineup": "draft2"}},
+}
+
+
+@cache
+def kind_moment(game: str, kind: str) -> Moment:
+    """The first moment (seeds 0-79) where seat 0 must make a decision of ``kind``."""
+    config = WHERE[game].get(kind, WHERE[game][""])
+    return first(game, mine(kind), config, seeds=range(80))
 
 
 def table_of(m: Moment, *, bot: str = "easy") -> Table:

@@ -25,7 +25,8 @@ def test_cards_explain_themselves_and_the_rules_are_one_click_away(server: LiveS
     page.wait_for_timeout(150)
     card.hover()
     page.wait_for_selector("#tip:not([hidden])")
-    tip = page.inner_text("#tip")
+    tip = page.inner_text("#tip .tip-text")
+    assert page.locator("#tip .zoom [data-card]").count() == 1, "the card, zoomed, above its text"
     assert tip == card.get_attribute("data-tip") and len(tip) > 20, "the full text, not just the name"
     own = set(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
     assert name in own

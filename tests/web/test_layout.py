@@ -9,7 +9,6 @@ with the frame the server sends for it."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import pytest
@@ -18,27 +17,11 @@ from knockabout.core.registry import get_game
 from tests.web.conftest import LiveServer
 from tests.web.pages import SIZES, create_table, new_page
 from tests.web.screen_checks import page_overflow, serious_a11y, split_words
-from tests.web.staged import Moment, first, frame_of, mine, moment, show
+from tests.web.staged import WHERE, first, frame_of, kind_moment, moment, show
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-TOWER = {"knockdown_test": "tower"}
-NEMESIS = {"boxes": ["tainted_grail", "nemesis"]}
-REACTOR = {"boxes": ["siege_storm"], "fighters": ["siege_storm:veroth", "random"]}  # a fighter with Reactions
-# where each kind of decision is met (a config; the first seed whose fixed moves reach it is used)
-WHERE: dict[str, dict[str, dict[str, Any]]] = {
-    "nak-muay": {"": {"players": 3}},
-    "knockdown": {"": {}, "tower_challenge": TOWER, "take_from_row": NEMESIS, "token_count": NEMESIS,
-                  "reaction": REACTOR},
-    "knockback": {"": {}, "draft": {"lineup": "draft2"}},
-}
 GAMES = list(WHERE)
-
-
-@cache
-def kind_moment(game: str, kind: str) -> Moment:
-    config = WHERE[game].get(kind, WHERE[game][""])
-    return first(game, mine(kind), config, seeds=range(80))
 
 
 def all_kinds() -> list[tuple[str, str]]:

@@ -7,11 +7,13 @@
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
 import { chatPanel, replayChat } from "./chat.js";
 import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
+import { directPlay, installDirectPlay } from "./direct_play.js";
 import { leaderboardPage, ratingBox } from "./ladder.js";
 import { fitText } from "./fit.js";
 import { installTips, openRules } from "./help.js";
 import { lessonLink } from "./learn.js";
 import { lobby } from "./lobby.js";
+import { recapper } from "./recap.js";
 import { placeParts, showLastLine, tableLayout } from "./table_layout.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 import { timeWords } from "./turns.js";
@@ -113,6 +115,8 @@ function connect(id, token, link = null) {
   const chat = lesson ? null : chatPanel(id, (m) => send(m), !token);
   let ratings = null;  // what the finished table did to ratings (ladder.js), made when it ends
   if (chat) ui.logPanel.after(chat.el);  // below the log, which keeps its lines beside the players
+  installDirectPlay(ui);
+  const recap = recapper();
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
@@ -255,22 +259,33 @@ function connect(id, token, link = null) {
       const folded = h("div", { class: "actions many", id: "board-actions" });
       const button = (a, into) => {
         const tipText = rend.actionTip ? rend.actionTip(a.action, v, { seat: cur.seat, names: nm }) : "";
-        into.append(actionButton(a, () => { for (const b of ui.decide.querySelectorAll("button[data-action]")) b.disabled = true;
-          send({ type: "act", action: a.action, version: cur.version }); }, tipText));
+        into.append(actionButton(a, () => act(a.action), tipText));
       };
       for (const a of shown) button(a, box);
       if (fold) for (const a of onBoard) button(a, folded);
       const list = fold ? h("details", { class: "board-list" },
         h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
       if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board."));
-      ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), hintLine, box, list));
+      ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), recap.box(myMove),
+        hintLine, box, list));
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
       ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },
         `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`)));
     }
     placeParts(ui, !!(myMove && challenge && !closed));
+    const ctx = { seat: cur.seat, names: nm };
+    directPlay(ui, { version: cur.version, legal: myMove && !challenge ? (cur.legal || []) : [], view: v, rend, ctx,
+      label: labeller(words), act });
+    recap.mark([ui.board, ui.handDock], rend, v, ctx);
     fitText(ui.root);
+  }
+
+  // an action chosen by its button or on the board
+  function act(action) {
+    for (const b of ui.decide.querySelectorAll("button[data-action]")) b.disabled = true;
+    recap.acted();
+    send({ type: "act", action, version: cur.version });
   }
 
   function redraw() {  // the table, then what a lesson's link adds to it
@@ -311,6 +326,7 @@ function connect(id, token, link = null) {
     if (!rend) rend = await renderer(whole.table.game);
     cur = { ...whole, at: performance.now() };
     addEvents(whole.events, whole.type === "sync");
+    recap.add(whole.events, whole.type === "sync");
     redraw();
   }
 

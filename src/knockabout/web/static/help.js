@@ -2,6 +2,7 @@
 // tooltips for any element with a `data-tip` (hover, keyboard focus, or a long press on a
 // touch screen). A tip shows only text the page already holds (the seat's view).
 import { api, h } from "./page.js";
+import { zoomOf } from "./zoom.js";
 
 const rulesCache = {};
 let drawer = null;
@@ -67,7 +68,7 @@ function show(el) {
     document.body.append(bubble);
   }
   holder = el;
-  bubble.textContent = text;
+  bubble.replaceChildren(...[zoomOf(el), h("span", { class: "tip-text" }, text)].filter(Boolean));
   bubble.hidden = false;
   el.setAttribute("aria-describedby", "tip");
   const r = el.getBoundingClientRect();

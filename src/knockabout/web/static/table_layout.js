@@ -84,6 +84,11 @@ export function placeParts(ui, challengeOpen) {
   if (ui.logPinned) ui.log.scrollTop = ui.log.scrollHeight;
   const hand = ui.board.querySelector("[data-part='hand']");
   if (hand) ui.handDock.replaceChildren(hand); else ui.handDock.replaceChildren();
+  // a hand too long for its row scrolls sideways: the keyboard can reach and scroll it too
+  for (const row of ui.handDock.querySelectorAll(".hand-row")) {
+    const reachable = row.querySelector("button, [tabindex]:not([tabindex='-1'])");
+    if (!reachable && row.scrollWidth > row.clientWidth) row.tabIndex = 0;
+  }
   const puzzle = challengeOpen ? ui.board.querySelector("[data-part='challenge']") : null;
   if (puzzle) {
     const prompt = ui.decide.firstElementChild;

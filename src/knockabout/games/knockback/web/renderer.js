@@ -4,7 +4,8 @@
 // highlighted cell, then the card to put there; moves and punch targets are highlighted; a
 // knockback slides the pushed tiles from where they stood.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help:
-// legend(), boardAction(text), outcomeText(outcome, view, ctx). What a decision and each action say
+// legend(), boardAction(text), outcomeText(outcome, view, ctx); direct play: picks(action, view) and
+// lastMove(events). What a decision and each action say
 // (what a punch does, that a card is your own) is the game's guide (games/knockback/guide.py), in
 // the frame; the board's own controls read it through ctx.label(text).
 
@@ -102,6 +103,7 @@ function targets(view) {
 
 function edge(c, d) {
   const e = el("div", `kb-e ${d.toLowerCase()}`);
+  e.dataset.pick = `edge:${c.label}:${d}`;  // the edge of a punched card that takes the punch
   const v = c.board_edges[d];
   e.append(el("b", "", String(v.attack)), el("i", "", "/"), el("span", "", String(v.heart)));
   return e;
@@ -113,6 +115,7 @@ export function cardTile(c, opts = {}) {
   const t = el("div", `kb-card s${c.owner}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}${opts.target && opts.mine ? " own" : ""}`);
   t.dataset.label = c.label;
   t.dataset.tile = c.label;
+  t.dataset.pick = `${opts.inHand ? "hand" : "tile"}:${c.label}`;  // direct play, and the last move's mark
   const e = c.board_edges;
   tip(t, `${c.card.name} (${c.label}, ${opts.owner || "seat " + (c.owner + 1)}) · ${c.exhausted ? "exhausted" : "rested"}\n`
     + `${c.card.actions.map((s) => SYMBOL[s]).join(" → ")}\n${c.card.text}\n`
@@ -200,7 +203,11 @@ export function renderBoard(root, view, ctx) {
       const side = el("div", "kb-side"); side.id = ctx.reveal ? `draft-${p}` : "hand";
       if (!ctx.reveal) { side.dataset.part = "hand"; side.classList.add("hand-row"); side.tabIndex = 0; }
       side.append(el("strong", "", p === ctx.seat ? "Your hand:" : `${names[p]}'s hand:`));
-      hand.forEach((c, i) => { const b = infoCard(c, null, `card ${i + 1} of your hand`); b.dataset.keep = i; side.append(b); });
+      hand.forEach((c, i) => {
+        const b = infoCard(c, null, `card ${i + 1} of your hand`); b.dataset.keep = i;
+        if (!ctx.reveal) b.dataset.pick = `keep:${i}`;
+        side.append(b);
+      });
       for (const c of kept || []) side.append(infoCard(c, null, "kept"));
       root.append(side);
     }
@@ -252,6 +259,7 @@ export function renderBoard(root, view, ctx) {
           const opts = cells.get(key);
           const placing = opts[0].startsWith("place");
           cell = el("button", `kb-cell spot${chosenCell === key ? " chosen" : ""}`, placing ? "+" : "➜");
+          cell.dataset.pick = `cell:${key}`;  // after a card of your hand (direct play)
           if (opts.length === 1) cell.dataset.action = opts[0];  // a cell that fits several cards asks which
           cell.setAttribute("aria-label", placing
             ? `${chosenCell === key ? "chosen: " : ""}place a card here (${opts.length} card${opts.length === 1 ? "" : "s"} fit)`
@@ -326,7 +334,7 @@ function handPart(mine, names) {
   const row = el("div", "hand-row");
   for (const c of mine) {
     const cell = el("div", "kb-cell in-hand");
-    cell.append(cardTile(c, { owner: names[c.owner] }));
+    cell.append(cardTile(c, { owner: names[c.owner], inHand: true }));
     row.append(cell);
   }
   box.append(row);
@@ -347,6 +355,36 @@ const EXAMPLES = [
     text: "Knockback never moves it." },
   board_edges: { N: { attack: 1, heart: 5 }, E: { attack: 2, heart: 3 }, S: { attack: 1, heart: 4 }, W: { attack: 0, heart: 3 } } },
 ];
+
+// ---------------------------------------------------------------- direct play (see the shell's direct_play.js)
+// a card of your hand, then the cell it goes to (the cell first, then the card, is the board's own);
+// your rested card on the grid to activate it; the kept card of a draft; the edge that takes a punch
+export function picks(text, view) {
+  const p = text.split(":");
+  const cards = cardsByLabel(view);
+  if (p[0] === "place" && p.length === 2) return [[`hand:${p[1]}`, "cell:0,0"]];
+  if (p[0] === "place") {
+    const a = cards[p[2]];
+    if (!a || a.status !== "board") return [];
+    return [[`hand:${p[1]}`, `cell:${a.x + DIRS[p[3]][0]},${a.y + DIRS[p[3]][1]}`]];
+  }
+  if (p[0] === "activate") return [[`tile:${p[1]}`]];
+  if (p[0] === "keep") return [[`keep:${p[1]}`]];
+  if (p[0] === "hit" && view.punch) return [[`edge:${view.punch.target}:${p[1]}`]];
+  return [];
+}
+
+// what the last move touched: the cards placed, activated, moved, punched or pushed
+export function lastMove(events) {
+  const keys = new Set();
+  for (const e of events) {
+    const d = e.data || {};
+    for (const label of [d.card, d.target, ...(Array.isArray(d.cards) ? d.cards : [])]) {
+      if (typeof label === "string") keys.add(`tile:${label}`);
+    }
+  }
+  return [...keys];
+}
 
 export function picture(name) {
   if (name !== "card") return null;

@@ -4,8 +4,8 @@
 // (ctx.challenge: numbered cubes lying on a field) and clicks the cubes in order to stack them; the picks go
 // to the server (ctx.answer), which judges them against the puzzle and its own clock.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
-// shell shows: legend(), picture(name), outcomeText(outcome, view, ctx). All of it reads the seat's own
-// view only. The prompt, each action's words (a card or skill's text on its button, whether an attack
+// shell shows: legend(), picture(name), outcomeText(outcome, view, ctx); direct play: picks(action, view)
+// and lastMove(events, view). All of it reads the seat's own view only. The prompt, each action's words (a card or skill's text on its button, whether an attack
 // reaches) and the hints are the game's guide (games/knockdown/guide.py), in the frame.
 
 import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
@@ -58,6 +58,7 @@ function ensureStyle() {
   .kd-top::after { content: "i"; display: inline-block; width: 1.15em; height: 1.15em; line-height: 1.1em;
     margin-left: .35em; border: 1px solid currentColor; border-radius: 50%; text-align: center; font-size: .8em; opacity: .75; }
   .kd-arena svg { width: 100%; max-width: 460px; height: auto; display: block; }
+  .kd-arena svg text { pointer-events: none; }
   .kd-fighters { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: .6rem; }
   .kd-fighter { border: 2px solid var(--kd-c); border-radius: .5rem; padding: .4rem .6rem; }
   .kd-fighter.deciding { box-shadow: 0 0 0 3px var(--kd-c); }
@@ -150,6 +151,7 @@ function arenaSvg(view) {
     r.setAttribute("fill", fill);
     r.setAttribute("stroke", sp.tags.includes("start") ? "#6d4c41" : "#bbb");
     r.dataset.space = String(i);
+    r.dataset.pick = `space:${i}`;  // a space to move or blink to (direct play), marked by the last move
     const title = document.createElementNS(ns, "title");
     title.textContent = `${sp.label} ${sp.tags.join(" ")}`;
     r.append(title);
@@ -172,6 +174,7 @@ function arenaSvg(view) {
       c.setAttribute("cx", 2 + sp.x * CELL + CELL / 2 - 1); c.setAttribute("cy", 2 + sp.y * CELL + CELL / 2 - 1);
       c.setAttribute("r", CELL / 2 - 7); c.setAttribute("fill", SEAT_COLOR[f.seat]);
       c.dataset.fighter = f.id;
+      c.dataset.pick = `fighter:${f.seat}`;  // the one an attack is aimed at
       svg.append(c);
       const t = document.createElementNS(ns, "text");
       t.setAttribute("x", 2 + sp.x * CELL + CELL / 2 - 1); t.setAttribute("y", 2 + sp.y * CELL + CELL / 2 + 4);
@@ -229,11 +232,11 @@ function handPart(view, f) {
   const box = el("div", "kd-hand");
   box.id = "hand";
   box.dataset.part = "hand";
+  box.dataset.pick = "hand";  // where a card taken from the row goes
   box.append(el("h3", "", `Your hand · ${f.hand.length} of ${f.hand_limit}`));
   const row = el("div", "kd-cards hand-row");
-  for (const name of f.hand) row.append(card(view, name));
-  if (!f.hand.length) row.append(el("span", "muted", "no cards yet: take them from the Attack Row"));
-  box.append(row);
+  f.hand.forEach((name, i) => { const c = card(view, name); c.dataset.pick = `hand:${i}`; row.append(c); });
+  box.append(f.hand.length ? row : el("p", "muted", "no cards yet: take them from the Attack Row"));
   return box;
 }
 
@@ -368,7 +371,7 @@ export function renderBoard(root, view, ctx) {
   row.dataset.part = "row";
   row.append(el("h3", "", `Attack Row · deck ${view.deck}${view.candles_in_deck ? ` (${view.candles_in_deck} Candle cards)` : ""}`));
   const cards = el("div", "kd-cards");
-  view.row.forEach((name, i) => cards.append(card(view, name, i + 1)));
+  view.row.forEach((name, i) => { const c = card(view, name, i + 1); c.dataset.pick = `row:${i}`; cards.append(c); });
   row.append(cards);
   wrap.append(row);
   const fighters = el("div", "kd-fighters");
@@ -386,6 +389,57 @@ const EXAMPLE_CARDS = {
   "Example Parry": { symbols: ["block", "dash"], heavy: 0, light: 1, range: "1", type: "strike", ko: false,
     text: "1 light wound at range 1." },
 };
+
+// ---------------------------------------------------------------- direct play (see the shell's direct_play.js)
+const STEP = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
+
+function orders(items) {  // every order of a few cards (payment cards may be picked in any order)
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+function spaceAt(view, x, y) {
+  const i = view.arena.spaces.findIndex((sp) => sp.x === x && sp.y === y);
+  return i < 0 ? null : i;
+}
+
+// the things an action is made of: a row card, then the rival it hits or your hand it goes to;
+// the space a step or a Blink goes to; the cards of your hand that pay or are chosen
+export function picks(text, view) {
+  const d = view.decision || {};
+  const me = d.player ?? view.seat;
+  if (me === null || me === undefined || me !== view.seat) return [];
+  const [head, arg] = text.split(":");
+  const mine = view.fighters.find((f) => f.seat === me);
+  const rival = view.fighters.find((f) => f.seat !== me);
+  switch (head) {
+    case "attack": return rival ? [[`row:${arg}`, `fighter:${rival.seat}`]] : [];
+    case "row": return [[`row:${arg}`, "hand"]];
+    case "move": {
+      const at = view.arena.spaces[mine.space];
+      const [dx, dy] = STEP[arg] || [0, 0];
+      const to = spaceAt(view, at.x + dx, at.y + dy);
+      return to === null ? [] : [[`space:${to}`]];
+    }
+    case "space": case "corridor": return [[`space:${arg}`]];
+    case "pay": return orders(arg.split("+")).map((o) => o.map((i) => `hand:${i}`));
+    case "card": return ((view.pending || {}).owner ?? me) === me ? [[`hand:${arg}`]] : [];
+    default: return [];
+  }
+}
+
+// what the last move touched: the fighters it involved, the space moved to, the row card used
+export function lastMove(events) {
+  const keys = new Set();
+  for (const e of events) {
+    const d = e.data || {};
+    if (["turn", "game_over", "action", "row_card", "new_round"].includes(e.type)) continue;
+    if (d.player !== undefined && d.player !== null) keys.add(`fighter:${d.player}`);
+    if (d.target !== undefined && d.target !== null) keys.add(`fighter:${d.target}`);
+    if (e.type === "moved") keys.add(`space:${d.to}`);
+  }
+  return [...keys];
+}
 
 export function picture(name) {
   if (name !== "card") return null;

@@ -1,6 +1,7 @@
 // Nak Muay Knockout in the browser: fighters, draw and discard piles, direction, your hand.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
-// shell shows: legend(), picture(name), outcomeText(outcome, view, ctx). All of it reads the seat's own view only.
+// shell shows: legend(), picture(name), outcomeText(outcome, view, ctx); direct play: picks(action, view)
+// and lastMove(events). All of it reads the seat's own view only.
 // The prompt, the actions' words and the hints come from the game's guide (games/nakmuay/guide.py)
 // in each frame, worked out on the server from the seat's own view.
 
@@ -86,6 +87,7 @@ export function renderBoard(root, view, ctx) {
   for (let i = 0; i < view.players; i++) {
     const f = el("div", `nm-fighter${d.player === i ? " deciding" : ""}${view.active[i] ? "" : " out"}`);
     f.dataset.seat = i;
+    f.dataset.pick = `fighter:${i}`;  // a target of direct play, and where the last move is marked
     const head = el("div", "name", names[i]);
     if (ctx.seat === i) head.append(tip(el("span", "badge you", "you"), "Your seat."));
     if (view.current === i && view.active[i]) head.append(tip(el("span", "badge turn", "turn"), `It is ${names[i]}'s turn.`));
@@ -115,10 +117,14 @@ export function renderBoard(root, view, ctx) {
   const draw = el("div", "nm-pile");
   const back = el("div", "card back", String(view.draw_pile));
   back.id = "draw-pile";
+  back.dataset.pick = "pile:draw";
   tip(back, `Draw pile: ${view.draw_pile} cards, ${view.ko_in_pile} of them KO.`);
   draw.append(back, el("div", "", `draw pile · ${view.ko_in_pile} KO inside`));
   const disc = el("div", "nm-pile");
-  disc.append(view.discard.length ? card(view.discard[view.discard.length - 1]) : el("div", "card empty", "empty"));
+  const top = view.discard.length ? card(view.discard[view.discard.length - 1]) : el("div", "card empty", "empty");
+  top.dataset.pick = "pile:discard";  // where a played card goes
+  if (!top.hasAttribute("data-tip")) tip(top, "The discard pile: played cards go here.");
+  disc.append(top);
   disc.append(el("div", "", `discard · ${view.discard.length}`));
   const dir = tip(el("div", "nm-dir", view.direction === "clockwise" ? "↻" : "↺"),
     `Play goes ${view.direction}: Attacks and Countdowns hit the next fighter that way.`);
@@ -135,14 +141,14 @@ export function renderBoard(root, view, ctx) {
     hand.dataset.part = "hand";  // the shell shows it beside the prompt
     hand.append(el("h3", "", `Your hand · ${view.hand.length} card${view.hand.length === 1 ? "" : "s"}`));
     const cards = el("div", "cards hand-row");
-    for (const c of sortCards(view.hand)) cards.append(card(c));
+    for (const c of sortCards(view.hand)) { const k = card(c); k.dataset.pick = `hand:${c}`; cards.append(k); }
     if (!view.hand.length) cards.append(el("span", "muted", "no cards"));
     hand.append(cards);
     const seen = (view.pending || {}).seen;
     if (seen && seen.length) {
       hand.append(el("h3", "", "You see on the pile (top first)"));
       const s = el("div", "cards hand-row");
-      for (const c of seen) s.append(card(c));
+      seen.forEach((c, i) => { const k = card(c); k.dataset.pick = `seen:${i}`; s.append(k); });
       hand.append(s);
     }
     if (view.known_pile && view.known_pile.length) {
@@ -164,6 +170,58 @@ export function picture(name) {
   const row = el("div", "cards");
   for (const c of sets[name]) row.append(card(c));
   return row;
+}
+
+// ---------------------------------------------------------------- direct play (see the shell's direct_play.js)
+const RESPONSES = new Set(["attack_response", "countdown_response", "ko_block"]);
+
+function nextActive(view, seat) {  // the fighter an Attack or a Countdown is aimed at
+  const step = view.direction === "clockwise" ? 1 : -1;
+  let q = (seat + step + view.players) % view.players;
+  while (!view.active[q] && q !== seat) q = (q + step + view.players) % view.players;
+  return q;
+}
+
+function orders(items) {  // every order of a few cards (a Clinch triple may be picked in any order)
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+// the things an action is made of: on your turn a card, then where it goes (the fighter it is
+// aimed at, or the discard pile); an answer to an attack, a Countdown or a KO is the card alone
+export function picks(text, view) {
+  const kind = (view.decision || {}).kind || "";
+  const [head, arg] = text.split(":");
+  const hand = (name) => `hand:${name}`;
+  const then = (keys, where) => (RESPONSES.has(kind) ? [keys] : [[...keys, where]]);
+  const aimed = view.seat === null || view.seat === undefined ? null : `fighter:${nextActive(view, view.seat)}`;
+  switch (head) {
+    case "draw": return [["pile:draw"]];
+    case "attack": return aimed ? [[hand(`attack+${arg}`), aimed]] : [];
+    case "countdown": return RESPONSES.has(kind) ? [] : aimed ? [[hand("countdown"), aimed]] : [];
+    case "dodge": case "scout": case "sweep": case "block": return then([hand(head)], "pile:discard");
+    case "clinch": return [[hand(arg)]];
+    case "pair": return [[hand(arg), hand(arg), "pile:discard"]];
+    case "triple": return orders(arg.split("+")).map((o) => [...o.map(hand), "pile:discard"]);
+    case "target": return [[`fighter:${arg}`]];
+    case "scout-take": return arg === "none" ? [] : [[`seen:${arg}`]];
+    default: return [];
+  }
+}
+
+// what the last move touched: who acted, whom it was aimed at, the card it put on the pile
+export function lastMove(events) {
+  const keys = new Set();
+  for (const e of events) {
+    const d = e.data || {};
+    if (e.type === "turn" || e.type === "game_over") continue;
+    if (d.player !== undefined) keys.add(`fighter:${d.player}`);
+    if (d.target !== undefined && d.target !== null) keys.add(`fighter:${d.target}`);
+    if (["attack", "countdown", "dodge", "scout", "sweep", "clinch_triple", "steal_target", "block_ko", "countdown_answered"]
+      .includes(e.type)) keys.add("pile:discard");
+    if (["draw", "drew", "draw_ko", "scout_return", "hid_ko", "sweep"].includes(e.type)) keys.add("pile:draw");
+  }
+  return [...keys];
 }
 
 // ---------------------------------------------------------------- help (seat's view only)
