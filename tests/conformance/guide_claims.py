@@ -9,8 +9,11 @@ that has no check, or that the guide does not declare, fails.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from knockabout.core import Rng, get_game
 from knockabout.core.bot import SeatView
@@ -78,3 +81,41 @@ def no_leak(game_id: str, config: Mapping[str, Any], seed: int, steps: int) -> i
         compared += 1
         s.apply(s.legal_actions()[rng.randrange(len(s.legal_actions()))])
     return compared
+
+
+TestFn = Callable[..., None]
+
+
+def property_tests(game_id: str, option_sets: Sequence[dict[str, Any]], checks: Mapping[str, Check], *,
+                   examples: int, max_steps: int, sweep: tuple[int, int], leak: tuple[int, int],
+                   rare: frozenset[str] = frozenset()) -> tuple[TestFn, TestFn, TestFn, TestFn]:
+    """A game's four guide tests, for its module to name: every declared claim has a check;
+    every claim holds on a copy of the true state (hypothesis: ``examples`` games of up to
+    ``max_steps`` actions over ``option_sets``); seeded games (``sweep``: seeds per option
+    set, actions each) make every claim but the ``rare`` ones; and the guidance tells nothing
+    hidden (``leak``: examples, actions each)."""
+
+    def test_every_declared_claim_has_a_check() -> None:
+        guide = get_game(game_id).guide()
+        assert guide is not None
+        assert set(guide.claims) == set(checks)
+
+    @settings(max_examples=examples, deadline=None)
+    @given(options=st.sampled_from(list(option_sets)), seed=st.integers(0, 2**32), steps=st.integers(1, max_steps))
+    def test_every_claim_holds_on_a_copy_of_the_true_state(options: dict[str, Any], seed: int, steps: int) -> None:
+        check_game(game_id, options, seed, steps, checks)
+
+    def test_seeded_games_meet_every_claim() -> None:
+        seen: set[str] = set()
+        for options in option_sets:
+            for seed in range(sweep[0]):
+                check_game(game_id, options, seed, sweep[1], checks, seen)
+        assert seen | rare == set(checks), f"never made: {set(checks) - seen - rare}"
+
+    @settings(max_examples=leak[0], deadline=None)
+    @given(options=st.sampled_from(list(option_sets)), seed=st.integers(0, 2**32))
+    def test_the_guidance_tells_nothing_hidden(options: dict[str, Any], seed: int) -> None:
+        assert no_leak(game_id, options, seed, leak[1]) > 0
+
+    return (test_every_declared_claim_has_a_check, test_every_claim_holds_on_a_copy_of_the_true_state,
+            test_seeded_games_meet_every_claim, test_the_guidance_tells_nothing_hidden)

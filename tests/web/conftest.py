@@ -62,6 +62,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 _PLAYWRIGHT: dict[str, Any] = {}
 
 
+@pytest.fixture(scope="module")
+def shots(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a module keeps its screenshots (KNOCKABOUT_SCREENSHOTS, else a new folder); the
+    folder is printed."""
+    folder = Path(os.environ.get("KNOCKABOUT_SCREENSHOTS") or tmp_path_factory.mktemp("screens"))
+    folder.mkdir(parents=True, exist_ok=True)
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"screenshots: {folder}")
+    return folder
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the whole run, shared by every module that imports this

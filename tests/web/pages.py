@@ -111,6 +111,15 @@ def click_some_action(page: Any, pick: str = "first", avoid: str = "") -> bool:
     return True
 
 
+def click_tower(page: Any) -> None:
+    """Stack Knockdown's tower: click the cubes by their numbers, 1 first, at a person's pace."""
+    while page.locator("#tower-field button:not([disabled])").count():
+        cubes = page.locator("#tower-field button:not([disabled])")
+        places = cubes.evaluate_all("els => els.map(e => Number(e.dataset.place))")
+        cubes.nth(places.index(min(places))).click(timeout=1000)
+        page.wait_for_timeout(400)
+
+
 def wait_until(pred: Any, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not pred():

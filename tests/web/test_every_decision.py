@@ -11,7 +11,6 @@ screen of a kind is kept as a screenshot (the folder is printed)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import time
@@ -25,7 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 from knockabout.core import get_game
 from knockabout.table import Table
 from tests.web.conftest import LiveServer
-from tests.web.pages import made_table, new_page, sit
+from tests.web.pages import click_tower, made_table, new_page, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -42,16 +41,6 @@ TABLES: dict[str, list[dict[str, Any]]] = {
 ACTION_TEXT = re.compile(r"\b[a-z]+(?:[_-][a-z]+)*:[a-z0-9+,_-]+\b")  # attack:1, place:A1:B2:N, hide:0
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # an option key or value: countdown_seconds, draw_after
 VALIDATION = ("Input should", "validation error", "Field required", "Extra inputs", "should be")
-
-
-@pytest.fixture(scope="module")
-def shots(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("KNOCKABOUT_SCREENSHOTS") or tmp_path_factory.mktemp("decisions"))
-    folder.mkdir(parents=True, exist_ok=True)
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"decision screenshots: {folder}")
-    return folder
 
 
 def _towards_new(table: Table, seat: int, offered: list[str], seen: set[str], rng: random.Random) -> str:
@@ -76,15 +65,6 @@ def _towards_new(table: Table, seat: int, offered: list[str], seen: set[str], rn
         if score < best_score:
             best, best_score = action, score
     return best
-
-
-def _stack_tower(page: Any) -> None:
-    """Click the tower's cubes by their numbers, 1 first, at a person's pace."""
-    while page.locator("#tower-field button:not([disabled])").count():
-        cubes = page.locator("#tower-field button:not([disabled])")
-        places = cubes.evaluate_all("els => els.map(e => Number(e.dataset.place))")
-        cubes.nth(places.index(min(places))).click(timeout=1000)
-        page.wait_for_timeout(400)
 
 
 def _check_words(page: Any, kind: str, game_id: str) -> None:
@@ -158,7 +138,7 @@ def _play_until_seen(page: Any, server: LiveServer, table_id: str, game_id: str,
             stale = 0
             page.screenshot(path=str(shots / f"{game_id}-{d.kind}.png"), full_page=True)
         if up.challenge is not None:
-            _stack_tower(page)
+            click_tower(page)
         else:
             offered = [a.action for a in up.guidance.actions]
             on_page = page.eval_on_selector_all("#decide [data-action]", "els => els.map(e => e.dataset.action)")

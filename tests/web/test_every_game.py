@@ -5,7 +5,6 @@ screenshot (the folder is printed; set KNOCKABOUT_SCREENSHOTS to choose it)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import re
 import time
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import LiveServer
-from tests.web.pages import SIZES, create_table, new_page
+from tests.web.pages import SIZES, click_tower, create_table, new_page
 from tests.web.screen_checks import check_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -26,25 +25,6 @@ SHORT = {
     "knockdown": {"max_turns": "12"},
     "knockback": {"max_turns": "20"},
 }
-
-
-@pytest.fixture(scope="module")
-def shots(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("KNOCKABOUT_SCREENSHOTS") or tmp_path_factory.mktemp("screens"))
-    folder.mkdir(parents=True, exist_ok=True)
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"screenshots: {folder}")
-    return folder
-
-
-def click_tower(page: Any) -> None:
-    """Stack the tower: click the cubes by their numbers, 1 first, at a person's pace."""
-    while page.locator("#tower-field button:not([disabled])").count():
-        cubes = page.locator("#tower-field button:not([disabled])")
-        places = cubes.evaluate_all("els => els.map(e => Number(e.dataset.place))")
-        cubes.nth(places.index(min(places))).click(timeout=1000)
-        page.wait_for_timeout(400)
 
 
 def play_to_the_end(page: Any, rng: random.Random, at_decision: Any, seconds: float = 150) -> None:

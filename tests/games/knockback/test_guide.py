@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from knockabout.core import get_game
 from knockabout.core.bot import SeatView
-from tests.conformance.guide_claims import check_game, names_for, no_leak
+from tests.conformance.guide_claims import names_for, property_tests
 from tests.games.knockback.guide_claims import CHECKS
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -22,30 +19,12 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-def test_every_declared_claim_has_a_check() -> None:
-    guide = get_game("knockback").guide()
-    assert guide is not None
-    assert set(guide.claims) == set(CHECKS)
-
-
-@settings(max_examples=40, deadline=None)
-@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32), steps=st.integers(1, 150))
-def test_every_claim_holds_on_a_copy_of_the_true_state(options: dict[str, Any], seed: int, steps: int) -> None:
-    check_game("knockback", options, seed, steps, CHECKS)
-
-
-def test_seeded_games_meet_every_claim() -> None:
-    seen: set[str] = set()
-    for options in OPTION_SETS:
-        for seed in range(4):
-            check_game("knockback", options, seed, 300, CHECKS, seen)
-    assert seen == set(CHECKS), f"never made: {set(CHECKS) - seen}"
-
-
-@settings(max_examples=15, deadline=None)
-@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32))
-def test_the_guidance_tells_nothing_hidden(options: dict[str, Any], seed: int) -> None:
-    assert no_leak("knockback", options, seed, 40) > 0
+(
+    test_every_declared_claim_has_a_check,
+    test_every_claim_holds_on_a_copy_of_the_true_state,
+    test_seeded_games_meet_every_claim,
+    test_the_guidance_tells_nothing_hidden,
+) = property_tests("knockback", OPTION_SETS, CHECKS, examples=40, max_steps=150, sweep=(4, 300), leak=(15, 40))
 
 
 def test_a_punch_on_your_own_card_is_marked_as_yours() -> None:

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from knockabout.core import get_game
 from knockabout.core.bot import SeatView
-from tests.conformance.guide_claims import check_game, names_for, no_leak
+from tests.conformance.guide_claims import names_for, property_tests
 from tests.games.knockdown.guide_claims import CHECKS
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -22,30 +19,12 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
-def test_every_declared_claim_has_a_check() -> None:
-    guide = get_game("knockdown").guide()
-    assert guide is not None
-    assert set(guide.claims) == set(CHECKS)
-
-
-@settings(max_examples=30, deadline=None)
-@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32), steps=st.integers(1, 250))
-def test_every_claim_holds_on_a_copy_of_the_true_state(options: dict[str, Any], seed: int, steps: int) -> None:
-    check_game("knockdown", options, seed, steps, CHECKS)
-
-
-def test_seeded_games_meet_every_claim() -> None:
-    seen: set[str] = set()
-    for options in OPTION_SETS:
-        for seed in range(3):
-            check_game("knockdown", options, seed, 500, CHECKS, seen)
-    assert seen == set(CHECKS), f"never made: {set(CHECKS) - seen}"
-
-
-@settings(max_examples=12, deadline=None)
-@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32))
-def test_the_guidance_tells_nothing_hidden(options: dict[str, Any], seed: int) -> None:
-    assert no_leak("knockdown", options, seed, 150) > 0
+(
+    test_every_declared_claim_has_a_check,
+    test_every_claim_holds_on_a_copy_of_the_true_state,
+    test_seeded_games_meet_every_claim,
+    test_the_guidance_tells_nothing_hidden,
+) = property_tests("knockdown", OPTION_SETS, CHECKS, examples=30, max_steps=250, sweep=(3, 500), leak=(12, 150))
 
 
 def test_the_hand_limit_says_what_it_is_and_skills_carry_their_text() -> None:

@@ -7,13 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from knockabout.core import get_game
 from knockabout.core.bot import SeatView
 from knockabout.games.nakmuay import cards as C
-from tests.conformance.guide_claims import check_game, names_for, no_leak
+from tests.conformance.guide_claims import names_for, property_tests
 from tests.games.nakmuay.guide_claims import CHECKS
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -21,26 +18,13 @@ OPTION_SETS: list[dict[str, Any]] = [
 ] + [{"players": 2, "starting_block": True}, {"players": 4, "starting_block": True, "end_turn": "strict_end_turn"}]
 
 
-def test_every_declared_claim_has_a_check() -> None:
-    guide = get_game("nak-muay").guide()
-    assert guide is not None
-    assert set(guide.claims) == set(CHECKS)
-
-
-@settings(max_examples=60, deadline=None)
-@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32), steps=st.integers(1, 120))
-def test_every_claim_holds_on_a_copy_of_the_true_state(options: dict[str, Any], seed: int, steps: int) -> None:
-    check_game("nak-muay", options, seed, steps, CHECKS)
-
-
-def test_seeded_games_meet_every_claim() -> None:
-    """Enough seeded games that each claim is made (and checked) at least once."""
-    seen: set[str] = set()
-    for options in OPTION_SETS:
-        for seed in range(12):
-            check_game("nak-muay", options, seed, 400, CHECKS, seen)
-    rare = {"steals_nothing"}  # a pair against an empty hand: made on purpose below
-    assert seen | rare == set(CHECKS), f"never made: {set(CHECKS) - seen - rare}"
+(
+    test_every_declared_claim_has_a_check,
+    test_every_claim_holds_on_a_copy_of_the_true_state,
+    test_seeded_games_meet_every_claim,
+    test_the_guidance_tells_nothing_hidden,
+) = property_tests("nak-muay", OPTION_SETS, CHECKS, examples=60, max_steps=120, sweep=(12, 400), leak=(25, 60),
+                  rare=frozenset({"steals_nothing"}))  # (a pair against an empty hand: made on purpose below)
 
 
 def test_a_pair_against_an_empty_hand_is_said_to_steal_nothing() -> None:
@@ -62,12 +46,6 @@ def test_a_pair_against_an_empty_hand_is_said_to_steal_nothing() -> None:
     CHECKS["steals_nothing"](s.clone(), me, empty.action, random.Random(0), empty.label)
     other = next(a for a in got.actions if a.action != empty.action)
     assert not other.claim
-
-
-@settings(max_examples=25, deadline=None)
-@given(options=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**32))
-def test_the_guidance_tells_nothing_hidden(options: dict[str, Any], seed: int) -> None:
-    assert no_leak("nak-muay", options, seed, 60) > 0
 
 
 def test_the_attack_is_never_said_to_save_the_draw_under_the_default_rules() -> None:
