@@ -265,7 +265,9 @@ function connect(id, token, link = null) {
       if (fold) for (const a of onBoard) button(a, folded);
       const list = fold ? h("details", { class: "board-list" },
         h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
-      if (!shown.length) box.append(h("span", { class: "muted" }, "Choose on the board."));
+      if (!shown.length) box.append(h("span", { class: "muted board-help" }, fold
+        ? "Choose on the board: click what is marked, one of your cards first if they are marked too (or open the list below)."
+        : "Choose on the board: click what is marked."));
       ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), recap.box(myMove),
         hintLine, box, list));
     } else if (d && t.status === "playing") {
