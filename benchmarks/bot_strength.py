@@ -3,6 +3,13 @@
 
     hard beats random in >= 95 % of games, hard beats easy in >= 65 %, easy beats random in >= 70 %
 
+The ``--group learned`` cases measure the ``learned`` level (a self-play network, issue
+41) against ``random``, ``easy`` and ``hard``, and ``hard+learned`` (``hard`` with the
+network's pick as its root prior, ``--prior-visits`` virtual wins) against ``hard`` and
+``easy``, with issue 41's bars (70 % against ``easy``, 55 % against ``hard``).
+
+    .venv/bin/python benchmarks/bot_strength.py --group learned --games 400 --workers 2
+
 The ``--group hard-easy`` cases measure ``hard`` against ``easy`` on each game as a
 player meets it: Nak Muay, KNOCKBACK single-round (``scoring=speed``) and tug of war,
 and Knockdown with each box alone (its fighters, arena and skills). They have no bar;
@@ -33,9 +40,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from knockabout.bots.ismcts import ISMCTSBot
-from knockabout.bots.levels import LEVELS, search_bot
+from knockabout.bots.levels import LEVELS, make_bot, search_bot
 from knockabout.core.rng import mix_seed
 from knockabout.sim import SimResults, SimSpec, run, summarize
+
+GUIDED = "hard+learned"
+"""``hard`` whose search starts from the ``learned`` network's pick (``--prior-visits`` virtual
+wins at the root, as a game's heuristic prior does), registered when a pairing names it."""
 
 
 @dataclass(frozen=True)
@@ -63,8 +74,17 @@ HARD_EASY = {
         for box in ("tainted_grail", "nemesis", "siege_storm")
     },
 }
-CASES = {**BARS, **HARD_EASY}
-GROUPS = {"bars": list(BARS), "hard-easy": list(HARD_EASY)}
+LEARNED = {  # issue 41's bars: the best level >= 70 % against easy; learned >= 55 % against hard
+    "learned-easy": Case("learned", "easy", 0.70),
+    "learned-hard": Case("learned", "hard", 0.55),
+    "learned-random": Case("learned", "random"),
+    "guided-hard": Case(GUIDED, "hard", 0.55),
+    "guided-easy": Case(GUIDED, "easy", 0.70),
+    "learned-easy-knockback-tug": Case("learned", "easy", 0.70, game="knockback", config=(("scoring", "tug"),)),
+    "learned-hard-knockback-tug": Case("learned", "hard", 0.55, game="knockback", config=(("scoring", "tug"),)),
+}
+CASES = {**BARS, **HARD_EASY, **LEARNED}
+GROUPS = {"bars": list(BARS), "hard-easy": list(HARD_EASY), "learned": list(LEARNED)}
 
 
 def scaled_hard(scale: float) -> str:
@@ -82,6 +102,18 @@ def scaled_hard(scale: float) -> str:
 
     LEVELS[name] = make
     return name
+
+
+def guided_hard(visits: int) -> None:
+    """Register :data:`GUIDED`: ``hard`` with the learned network as its root prior. The
+    simulation's worker processes are forked from this one, so they know it too."""
+
+    def make(game_id: str) -> ISMCTSBot:
+        bot = search_bot("hard", game_id, label=GUIDED)
+        bot.prior, bot.prior_visits = make_bot("learned", game_id), visits
+        return bot
+
+    LEVELS[GUIDED] = make
 
 
 def pairing(name: str, games: int, block: int, seed: int, workers: int, out: Path, scale: float = 1.0) -> bool:
@@ -135,10 +167,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="the pairings to run without --only: issue 3's bars, or hard vs easy on every game")
     ap.add_argument("--budget-scale", type=float, default=1.0,
                     help="play hard with this many times its budgets (default 1: the level itself)")
+    ap.add_argument("--prior-visits", type=int, default=200,
+                    help=f"the virtual wins {GUIDED} gives the learned network's pick at the root")
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     args = ap.parse_args(argv)
     if args.budget_scale <= 0:
         ap.error(f"--budget-scale must be positive, not {args.budget_scale:g}")
+    guided_hard(args.prior_visits)
     args.out.mkdir(parents=True, exist_ok=True)
     failed = 0
     for name in args.only or GROUPS[args.group]:

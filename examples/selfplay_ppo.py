@@ -14,7 +14,15 @@ objective, GAE with lambda 0.95, no discounting: a game's only reward is its out
 Checkpoints: every ``--every`` updates the network, the optimiser, the counters and the
 random generators go to ``--out/ckpt-<agent steps>.pt`` (and ``latest.pt``). ``--resume``
 continues from ``latest.pt``: the same weights, optimiser moments and generators, the
-next games dealt from a seed derived from the step count. Each checkpoint is evaluated on
+next games dealt from a seed derived from the step count.
+
+Export for the ``learned`` bot level: ``--export FILE`` writes the network as a numpy
+``.npz`` archive (the format :mod:`knockabout.bots.learned` reads, no PyTorch needed to
+play it) when the run ends; with ``--checkpoint CKPT`` it converts that checkpoint and
+trains nothing:
+
+    .venv/bin/python examples/selfplay_ppo.py --game nak-muay --checkpoint runs/nm/ckpt-401408.pt \
+        --export src/knockabout/games/nakmuay/learned.npz Each checkpoint is evaluated on
 paired deals (each deal played twice, seats swapped) against bot levels (``--against``),
 the network playing greedily; the scores, with 95 % Wilson intervals, go to
 ``--out/scores.jsonl``. Prints one JSON line at the end.
@@ -53,6 +61,31 @@ class Net(nn.Module):
         h = self.body(obs)
         logits = self.pi(h).masked_fill(~mask, -1e9)
         return logits, self.v(h).squeeze(-1)
+
+
+def export(net: Net, path: Path, game_id: str, trained: dict[str, Any]) -> None:
+    """Write ``net`` as the numpy archive the ``learned`` level plays (``knockabout.bots.learned``):
+    its hidden layers, policy and value heads as float32 arrays, and what it was trained on."""
+    game = get_game(game_id)
+    linear = [m for m in net.body if isinstance(m, nn.Linear)]
+    arrays = {}
+    for i, layer in enumerate(linear):
+        arrays[f"hidden.{i}.weight"] = layer.weight.detach().numpy().astype(np.float32)
+        arrays[f"hidden.{i}.bias"] = layer.bias.detach().numpy().astype(np.float32)
+    for name, head in (("policy", net.pi), ("value", net.v)):
+        arrays[f"{name}.weight"] = head.weight.detach().numpy().astype(np.float32)
+        arrays[f"{name}.bias"] = head.bias.detach().numpy().astype(np.float32)
+    meta = {"game": game.id, "rules_version": game.rules_version, "size": linear[0].in_features,
+            "actions": net.pi.out_features, "activation": "tanh", "trained": trained}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+
+
+def trained_on(ck: dict[str, Any]) -> dict[str, Any]:
+    """What a checkpoint's network was trained on, as the exported file records it."""
+    return {"method": "PPO self-play (examples/selfplay_ppo.py)", "steps": ck["steps"], "games": ck["games"],
+            "players": 2, "options": {}, "hidden": ck["hidden"]}
 
 
 def advantages(rewards: np.ndarray, values: np.ndarray, nxt: np.ndarray, terminal: np.ndarray,
@@ -194,8 +227,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--resume", action="store_true", help="continue from --out/latest.pt")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="PyTorch CPU threads")
+    ap.add_argument("--export", type=Path, help="write the network here as a numpy .npz (the learned level's format)")
+    ap.add_argument("--checkpoint", type=Path, help="with --export: convert this checkpoint, train nothing")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
+    if args.checkpoint is not None:
+        if args.export is None:
+            ap.error("--checkpoint is for --export: name the file to write")
+        ck = torch.load(args.checkpoint, weights_only=False)
+        if ck["game"] != args.game:
+            ap.error(f"{args.checkpoint} is a {ck['game']} checkpoint, not {args.game}")
+        size, actions = ck["net"]["body.0.weight"].shape[1], ck["net"]["pi.weight"].shape[0]
+        net = Net(size, actions, ck["hidden"])
+        net.load_state_dict(ck["net"])
+        export(net, args.export, args.game, trained_on(ck))
+        result = {"game": args.game, "exported": str(args.export), "steps": ck["steps"]}
+        print(json.dumps(result))
+        return result
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -237,6 +285,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             scores.append(row)
             with (out / "scores.jsonl").open("a") as f:
                 f.write(json.dumps(row) + "\n")
+    if args.export is not None:
+        export(net, args.export, args.game, trained_on({"steps": done_steps, "games": games, "hidden": args.hidden}))
     result = {"game": args.game, "steps": done_steps, "updates": updates, "games": games,
               "train_seconds": round(training, 1), "steps_per_s": round(trained / training) if training else 0,
               "checkpoints": scores}

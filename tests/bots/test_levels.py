@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from knockabout.bots.ismcts import ISMCTSBot
-from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, budget, make_bot, step_budget
+from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, budget, levels_for, make_bot, step_budget
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.bot import SeatView
 from knockabout.core.errors import KnockaboutError
@@ -27,8 +27,8 @@ def tiny_games() -> Iterator[None]:
     unregister(COACHED.id)
 
 
-def test_the_four_levels_exist() -> None:
-    assert list(LEVELS) == ["random", "easy", "medium", "hard"]
+def test_the_levels_exist() -> None:
+    assert list(LEVELS) == ["random", "easy", "medium", "hard", "learned"]
 
 
 def test_levels_map_to_their_bots_for_nak_muay() -> None:
@@ -62,6 +62,10 @@ def test_levels_are_built_from_the_plug_ins_a_game_declares() -> None:
     assert hard.iterations == BUDGETS["hard"]
     assert step_budget("hard", "tiny-duel-coached") == 99
     assert step_budget("medium", "tiny-duel-coached") == STEP_BUDGETS["medium"]
+    # it ships no trained network, so it offers no learned level, and says why
+    assert levels_for("tiny-duel-coached") == ["random", "easy", "medium", "hard"]
+    with pytest.raises(KnockaboutError, match=r"learned level is not available for .*no trained network ships"):
+        make_bot("learned", "tiny-duel-coached")
     # its search prior is the heuristic's pick
     assert isinstance(hard.prior, HighCardBot) and hard.prior_visits == 3
     state = COACHED.new_state({}, 3, players=2)
@@ -71,7 +75,7 @@ def test_levels_are_built_from_the_plug_ins_a_game_declares() -> None:
 
 
 def test_an_unknown_level_is_named_with_the_choices() -> None:
-    expected = r"unknown bot level 'godlike'; choose one of: random, easy, medium, hard"
+    expected = r"unknown bot level 'godlike'; choose one of: random, easy, medium, hard, learned"
     with pytest.raises(KnockaboutError, match=expected):
         make_bot("godlike", "nak-muay")
 

@@ -113,3 +113,33 @@ def test_content_validate_checks_every_file_of_a_folder(tmp_path: Path) -> None:
     empty.mkdir()
     r = runner.invoke(app, ["content", "validate", str(empty)])
     assert r.exit_code == 1 and "no content files (*.toml)" in r.output
+
+
+def test_the_cli_offers_the_learned_level_where_a_network_ships() -> None:
+    from knockabout.bots.levels import levels_for
+    from knockabout.cli.play import build_table
+
+    r = runner.invoke(app, ["games", "nak-muay"])
+    assert r.exit_code == 0 and "bots: random, easy, medium, hard, learned" in r.output
+    for command in ("play", "sim"):
+        assert "learned" in runner.invoke(app, [command, "--help"]).output
+    r = runner.invoke(app, ["sim", "nak-muay", "--bots", "learned,easy", "-n", "4", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert "learned" in r.output
+    r = runner.invoke(app, ["demo", "nak-muay", "--bots", "learned", "--seed", "3"])
+    assert r.exit_code == 0 and ("wins" in r.output or "draw" in r.output), r.output
+    # `knockabout play` seats it; a person plays it through to the end
+    t = build_table("nak-muay", 2, "me,learned", None, 4, [], bot_delay=0, pace=0)
+    assert t.seats[1].level == "learned"
+    while not t.over:
+        d = t.decision()
+        assert d is not None
+        if d.player == 0:
+            t.act(0, t.updates_for(0).legal[0], t.version)
+        else:
+            t.tick()
+    # a game that ships no network does not list it
+    for game in ("knockback", "knockdown"):
+        if "learned" not in levels_for(game):
+            r = runner.invoke(app, ["sim", game, "--bots", "learned"])
+            assert r.exit_code == 2 and "learned level is not available" in r.output

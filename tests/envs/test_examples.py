@@ -56,6 +56,35 @@ def test_selfplay_example_checkpoints_and_resumes(tmp_path: Path) -> None:
     assert len(lines) == 3
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_selfplay_exports_the_network_the_learned_level_plays(tmp_path: Path) -> None:
+    """A tiny training run writes the numpy archive at its end, and a checkpoint converts
+    to the same file's numbers; both load without PyTorch and play legal moves."""
+    import numpy as np
+    import torch
+
+    from knockabout.bots.learned import PolicyNetwork
+
+    example = _load("selfplay_ppo")
+    common = ["--game", "nak-muay", "--envs", "4", "--rollout", "8", "--minibatch", "16", "--epochs", "1",
+              "--every", "1", "--eval", "0", "--threads", "1", "--out", str(tmp_path), "--hidden", "16"]
+    trained = example.main([*common, "--steps", "32", "--export", str(tmp_path / "end.npz")])
+    assert trained["steps"] == 32
+    again = example.main([*common, "--checkpoint", str(tmp_path / "ckpt-32.pt"),
+                          "--export", str(tmp_path / "ck.npz")])
+    assert again == {"game": "nak-muay", "exported": str(tmp_path / "ck.npz"), "steps": 32}
+    end, ck = PolicyNetwork.load(tmp_path / "end.npz"), PolicyNetwork.load(tmp_path / "ck.npz")
+    assert end.meta == ck.meta and end.meta["trained"]["steps"] == 32 and end.meta["game"] == "nak-muay"
+    obs = np.random.default_rng(1).random((6, end.size), dtype=np.float32)
+    np.testing.assert_array_equal(end.logits(obs), ck.logits(obs))
+    saved = torch.load(tmp_path / "ckpt-32.pt", weights_only=False)
+    np.testing.assert_array_equal(ck.hidden[0][0], saved["net"]["body.0.weight"].numpy())
+    with pytest.raises(SystemExit):  # converting a checkpoint of another game is refused
+        example.main([*common, "--game", "knockback", "--checkpoint", str(tmp_path / "ckpt-32.pt"),
+                      "--export", str(tmp_path / "no.npz")])
+    assert not (tmp_path / "no.npz").exists()
+
+
 def test_selfplay_advantages_follow_each_seats_trajectory() -> None:
     pytest.importorskip("torch", reason="self-play training needs the train extra")
     import numpy as np

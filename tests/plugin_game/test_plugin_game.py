@@ -17,6 +17,7 @@ import pexpect
 import pytest
 from fastapi.testclient import TestClient
 
+from knockabout.bots.levels import levels_for
 from knockabout.cli.render import renderer_for
 from knockabout.core import GameRecord, replay
 from knockabout.core.registry import game_ids, get_game
@@ -51,6 +52,15 @@ def test_sim_plays_it() -> None:
                          capture_output=True, text=True, env=env_with_plugin(), timeout=120)
     assert run.returncode == 0, run.stderr
     assert "easy" in run.stdout and "random" in run.stdout
+
+
+def test_it_offers_no_learned_level_and_sim_says_why() -> None:
+    assert levels_for("high-card") == ["random", "easy", "medium", "hard"]  # it ships no network
+    run = subprocess.run([*KNOCKABOUT, "sim", "high-card", "-n", "2", "-b", "learned,easy"],
+                         capture_output=True, text=True, env=env_with_plugin(), timeout=120)
+    assert run.returncode != 0
+    assert "the learned level is not available for High Card: no trained network ships with it yet" in run.stderr
+    assert "choose one of: random, easy, medium, hard" in run.stderr
 
 
 def test_schema_prints_its_view_schema() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from knockabout.bots.levels import levels_for
+
 
 def test_games_list_nak_muay_with_options_and_bot_levels(make_client: Any) -> None:
     with make_client() as c:
@@ -12,6 +14,10 @@ def test_games_list_nak_muay_with_options_and_bot_levels(make_client: Any) -> No
         games = {g["id"]: g for g in r.json()["games"]}
         assert "countdown_seconds" in games["nak-muay"]["options"]
         assert "random" in r.json()["bots"]
+        # each game lists the levels it offers: learned only where a trained network ships
+        assert games["nak-muay"]["bots"] == ["random", "easy", "medium", "hard", "learned"]
+        for g in games.values():
+            assert g["bots"] == levels_for(g["id"]) and g["bots"][:4] == ["random", "easy", "medium", "hard"]
 
 
 def test_create_then_join_an_open_seat_with_a_secret_token(make_client: Any) -> None:
@@ -30,6 +36,14 @@ def test_create_then_join_an_open_seat_with_a_secret_token(make_client: Any) -> 
         assert info["status"] == "playing" and [s["name"] for s in info["seats"]][:2] == ["Ann", "Bo"]
         full = c.post(f"/api/tables/{made['id']}/join", json={"name": "Cy"})
         assert full.status_code == 409 and "no free seat" in full.json()["error"]
+
+
+def test_a_table_with_a_learned_bot(make_client: Any) -> None:
+    with make_client() as c:
+        r = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "learned"], "name": "Ann"})
+        assert r.status_code == 200, r.text
+        info = c.get(f"/api/tables/{r.json()['id']}").json()
+        assert info["seats"][1]["kind"] == "bot" and info["seats"][1]["level"] == "learned"
 
 
 def test_bad_table_requests_get_one_clear_error(make_client: Any) -> None:

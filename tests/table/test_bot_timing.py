@@ -108,31 +108,53 @@ CONFIGS = {
 }
 
 
-@pytest.mark.parametrize("game_id", list(CONFIGS))
-def test_a_leaky_bot_answers_at_the_same_time_whatever_it_holds(
-        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(levels.LEVELS, "leaky", lambda gid: LeakyBot())
+def release_times(game_id: str, level: str) -> tuple[dict[bool, list[float]], dict[bool, list[float]]]:
+    """Games of a person against a ``level`` bot until :data:`ENOUGH` of its moves of each kind
+    (:func:`telling` or not) were released (or 20 s passed): when each was released after its
+    decision opened, and how long the bot thought, split by kind."""
     samples: dict[bool, list[float]] = {True: [], False: []}
     thinking: dict[bool, list[float]] = {True: [], False: []}
     person = Rng(3)
     deadline = time.monotonic() + 20
     while min(len(samples[True]), len(samples[False])) < ENOUGH and time.monotonic() < deadline:
-        seats = [Seat("person", "Ann"), Seat("bot", "Bot", "leaky")]
+        seats = [Seat("person", "Ann"), Seat("bot", "Bot", level)]
         t = Table(game_id, seats, {**CONFIGS[game_id], "max_turns": 40} if game_id == "nak-muay"
                   else CONFIGS[game_id], fresh_seed(), bot_delay=PACE, bot_pace=PACE, steady_bots=True,
                   challenges={})
         drive(t, person, samples, thinking, threaded=True, enough=ENOUGH)
+    return samples, thinking
+
+
+def assert_released_alike(samples: dict[bool, list[float]]) -> None:
+    """The moves of both kinds start at the same floor and are one distribution."""
     with_choice, forced = samples[True], samples[False]
     assert len(with_choice) >= 10 and len(forced) >= 10, (len(with_choice), len(forced))
-    # the control: how long the bot thought does tell (the test can see a leak) ...
-    assert ks_2samp(thinking[True], thinking[False]).pvalue < 1e-3
-    # ... but when its answer came does not: both start at the same floor and are one distribution
     floor = PACE
     assert min(with_choice) >= floor - 1e-3 and min(forced) >= floor - 1e-3
     # (a bound on the shift's size, not a rank test: on a loaded machine the release tick's
     # own work differs by a fraction of a millisecond with the public action taken, which a
     # rank test over enough samples would call a difference; a leak would shift it by SLOW)
     assert abs(shift(with_choice, forced)) < SLOW / 2, (sorted(with_choice)[:5], sorted(forced)[:5])
+
+
+@pytest.mark.parametrize("game_id", list(CONFIGS))
+def test_a_leaky_bot_answers_at_the_same_time_whatever_it_holds(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(levels.LEVELS, "leaky", lambda gid: LeakyBot())
+    samples, thinking = release_times(game_id, "leaky")
+    # the control: how long the bot thought does tell (the test can see a leak) ...
+    assert ks_2samp(thinking[True], thinking[False]).pvalue < 1e-3
+    # ... but when its answer came does not
+    assert_released_alike(samples)
+
+
+@pytest.mark.parametrize("game_id", [g for g in CONFIGS if "learned" in levels.levels_for(g)])
+def test_the_learned_level_answers_at_the_same_time_whatever_it_holds(game_id: str) -> None:
+    """The network answers a forced move at once and thinks (a little) otherwise; the table
+    releases its moves alike all the same."""
+    samples, thinking = release_times(game_id, "learned")
+    assert thinking[True] and thinking[False], "the learned bot thought through the table's think-ahead"
+    assert_released_alike(samples)
 
 
 def test_a_move_worked_out_for_a_decision_that_changed_is_thrown_away() -> None:

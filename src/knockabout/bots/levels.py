@@ -7,6 +7,8 @@
 ``medium``  ISMCTS, :data:`BUDGETS` ``["medium"]`` iterations a decision
 ``hard``    ISMCTS, :data:`BUDGETS` ``["hard"]`` iterations a decision (under one
             second a move on a development machine; ``knockabout bench`` shows it)
+``learned`` a network trained by self-play, run with numpy (:mod:`knockabout.bots.learned`);
+            only in games that ship one (``Game.learned_policy``): :func:`levels_for`
 =========  ==================================================================
 
 Everything that differs per game comes from the game object: the heuristic plug-in
@@ -25,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from knockabout.bots.ismcts import ISMCTSBot
+from knockabout.bots.learned import LearnedBot, has_learned_policy
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.bot import Bot
 from knockabout.core.errors import KnockaboutError
@@ -90,16 +93,42 @@ LEVELS: dict[str, BotFactory] = {
     "easy": _easy,
     "medium": lambda game_id: search_bot("medium", game_id),
     "hard": lambda game_id: search_bot("hard", game_id),
+    "learned": LearnedBot,
 }
 
+GAME_LEVELS: dict[str, tuple[Callable[[str], bool], str]] = {
+    "learned": (has_learned_policy, "no trained network ships with it yet"),
+}
+"""Levels only some games offer: the test of whether a game does, and why one does not."""
 
-def check_level(level: str) -> str:
-    """``level`` if it names a level, else a clear error listing the levels."""
+
+def offers(level: str, game_id: str) -> bool:
+    """Whether a game offers a (known) level."""
+    only_some = GAME_LEVELS.get(level)
+    return only_some is None or only_some[0](game_id)
+
+
+def levels_for(game_id: str) -> list[str]:
+    """The levels a game offers, in :data:`LEVELS` order (``learned`` only where a trained
+    network ships with the game)."""
+    return [level for level in LEVELS if offers(level, game_id)]
+
+
+def check_level(level: str, game_id: str | None = None) -> str:
+    """``level`` if it names a level (that ``game_id``'s game offers, when given), else a clear
+    error listing the levels there are."""
     if level not in LEVELS:
         raise KnockaboutError(f"unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}")
+    if game_id is not None and not offers(level, game_id):
+        g = get_game(game_id)
+        raise KnockaboutError(
+            f"the {level} level is not available for {g.name}: {GAME_LEVELS[level][1]}; "
+            f"choose one of: {', '.join(levels_for(game_id))}"
+        )
     return level
 
 
 def make_bot(level: str, game_id: str) -> Bot:
-    """A fresh bot of a named level for a game. Unknown levels raise a clear error."""
-    return LEVELS[check_level(level)](game_id)
+    """A fresh bot of a named level for a game. Unknown levels, and levels the game does not
+    offer, raise a clear error."""
+    return LEVELS[check_level(level, game_id)](game_id)

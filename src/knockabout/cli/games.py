@@ -16,6 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from knockabout.bots.levels import levels_for
 from knockabout.cli.errors import friendly_errors
 from knockabout.core.protocol import Game
 from knockabout.core.registry import all_games, get_game
@@ -68,7 +69,7 @@ def options_table(g: Game[Any]) -> Table:
 def game_panel(g: Game[Any]) -> Panel:
     players = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
     title = f"[bold cyan]{g.id}[/] — {g.name}"
-    subtitle = f"{players} players · rules {g.rules_version}"
+    subtitle = f"{players} players · rules {g.rules_version} · bots: {', '.join(levels_for(g.id))}"
     return Panel(Group(options_table(g)), title=title, title_align="left", subtitle=subtitle,
                  subtitle_align="left")
 

@@ -516,7 +516,8 @@ def play(
     game: str = typer.Argument("nak-muay", help="game id (see `knockabout games`)"),
     players: int | None = typer.Option(None, "--players", "-p", min=1, help="number of players"),
     seats: str | None = typer.Option(
-        None, "--seats", help="comma-separated seats: me (a person; several for hotseat) or a bot level"
+        None, "--seats", help="comma-separated seats: me (a person; several for hotseat) or a bot level: "
+        "random, easy, medium, hard, or learned where the game ships a trained network (see `knockabout games`)"
     ),
     names: str | None = typer.Option(None, "--names", help="comma-separated display names, one per seat"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deal (random when left out)"),

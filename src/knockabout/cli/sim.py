@@ -106,7 +106,9 @@ def sim(
     games: int = typer.Option(1000, "--games", "-n", help="number of games (rounded up to whole paired deals)"),
     seed: int = typer.Option(1, "--seed", "-s", help="base seed; same seed, same results"),
     bots: str = typer.Option(
-        "random", "--bots", "-b", help="comma-separated bot levels: one for all seats, or several for a tournament"
+        "random", "--bots", "-b",
+        help="comma-separated bot levels (random, easy, medium, hard; learned where the game ships a trained "
+        "network, see `knockabout games`): one for all seats, or several for a tournament"
     ),
     workers: int | None = runs.WORKERS,
     backend: str = runs.BACKEND,

@@ -354,6 +354,10 @@ class Game(ABC, Generic[C]):
     """A file in the game's own package (e.g. ``"tutorial.toml"``): its scripted lesson,
     run by :mod:`knockabout.tutorial` (``knockabout learn``, the lobby's "Learn to play");
     None: the game has none."""
+    learned_policy: ClassVar[str | None] = None
+    """A file in the game's own package (e.g. ``"learned.npz"``): the trained network the
+    ``learned`` bot level plays with (:mod:`knockabout.bots.learned`); None: the game ships
+    none, so it offers no ``learned`` level."""
     actions: ActionSpace
 
     @property

@@ -84,7 +84,7 @@ class KnockaboutGym(gymnasium.Env[FloatArray, np.int64]):
         )
         self.game = self.table.game
         self.players = self.table.players
-        self.opponents = check_level(opponents)
+        self.opponents = check_level(opponents, self.game.id)
         if illegal_action not in ("raise", "lose"):
             raise ConfigError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
         if seat != "rotate" and not (isinstance(seat, int) and 0 <= seat < self.players):

@@ -34,7 +34,7 @@ from collections import deque
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from knockabout.bots.levels import LEVELS, make_bot
+from knockabout.bots.levels import levels_for, make_bot
 from knockabout.server.worker_pool import WorkerPool
 from knockabout.table.thinking import Thought, think_apart, warm_up
 
@@ -103,7 +103,7 @@ class BotPools:
         warm-ups queued (0 without worker processes)."""
         if self.processes <= 0:
             return 0
-        searching = [(level, game_id) for level in LEVELS for game_id in game_ids
+        searching = [(level, game_id) for game_id in game_ids for level in levels_for(game_id)
                      if make_bot(level, game_id).searches]
         for level, game_id in searching:
             self.warm(level, game_id, True)

@@ -90,7 +90,7 @@ def _chosen(part: ContentPart, wanted: Sequence[str]) -> bool:
 def plan_ablation(spec: AblationSpec, workdir: Path) -> AblationPlan:
     """Write the base and every ablated version into ``workdir`` and plan the blocks
     (ConfigError for bad options, a card not found, a stand-in the game refuses)."""
-    check_level(spec.bot)
+    check_level(spec.bot, spec.game)
     if spec.games < 1:
         raise ConfigError(f"the number of matches a pairing must be at least 1, not {spec.games}")
     g = get_game(spec.game)

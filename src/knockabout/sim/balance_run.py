@@ -229,7 +229,7 @@ def run_balance(
 ) -> BalanceRun:
     """Play the run (``until``: ``(width, max matches a pairing)``, stop when every
     entrant's rate against the field and each first-player rate is within ±width)."""
-    check_level(spec.bot)
+    check_level(spec.bot, spec.game)
     g = get_game(spec.game)
     chosen = list(groups) if groups is not None else plan_groups(g.id, spec.options)
     if not all(len(gr.entrants) >= 2 for gr in chosen):

@@ -79,7 +79,7 @@ def validate(spec: SimSpec) -> None:
     if not spec.bots:
         raise KnockaboutError("name at least one bot level")
     for level in spec.bots:
-        check_level(level)
+        check_level(level, g.id)
     given = spec.config.get("players")
     if given is not None and given != spec.players:
         raise ConfigError(f"--players {spec.players} disagrees with the option players={given}")

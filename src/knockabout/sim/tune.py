@@ -184,7 +184,7 @@ class Tuner:
     """A search over one game's content; :meth:`run` plays trials until a budget is spent."""
 
     def __init__(self, spec: TuneSpec, workdir: Path) -> None:
-        check_level(spec.bot)
+        check_level(spec.bot, spec.game)
         if spec.games < 1:
             raise ConfigError(f"the number of matches a pairing must be at least 1, not {spec.games}")
         if spec.max_edits < 1 or spec.max_step < 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from knockabout.bots.levels import LEVELS, make_bot
+from knockabout.bots.levels import LEVELS, check_level, levels_for, make_bot
 from knockabout.core.errors import KnockaboutError
 
 SeatKind = Literal["person", "bot", "empty"]
@@ -65,8 +65,12 @@ def parse_seat(text: str, game_id: str) -> Seat:
         raise SeatError(
             f"unknown seat {text.strip()!r}: use me (a person), open (a free seat), invite (a seat "
             f"kept for its invite link) or a bot level "
-            f"({', '.join(LEVELS)})"
+            f"({', '.join(levels_for(game_id))})"
         )
+    try:
+        check_level(level, game_id)
+    except KnockaboutError as exc:
+        raise SeatError(str(exc)) from None
     make_bot(level, game_id)  # the level must be able to play this game
     return Seat("bot", level=level)
 

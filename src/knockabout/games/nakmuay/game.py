@@ -34,6 +34,7 @@ class NakMuayGame(Game[NakMuayConfig]):
     rules_version: ClassVar[str] = "1.0"
     web_renderer: ClassVar[str | None] = "web/renderer.js"
     tutorial: ClassVar[str | None] = "tutorial.toml"
+    learned_policy: ClassVar[str | None] = "learned.npz"  # the learned level's network (docs/bots.md)
     facts: ClassVar[GameFacts] = GameFacts(
         min_players=2,
         max_players=5,

@@ -2,8 +2,9 @@
 public list of recent tables.
 
   GET  /api/games                       games, their options and the bot levels, with each
-                                        game's lobby info (summary, length, option choices)
-                                        and whether it has a tutorial
+                                        game's lobby info (summary, length, option choices),
+                                        whether it has a tutorial and the bot levels it
+                                        offers (``learned`` only where a network ships)
   GET  /api/games/{game}/rules          the game's rules page rendered to HTML
   GET  /api/tables                      recent listed tables
   POST /api/turns {seats: [{table, token}]}
@@ -20,7 +21,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from knockabout.bots.levels import LEVELS
+from knockabout.bots.levels import LEVELS, levels_for
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import all_games, get_game
 from knockabout.server.app_state import ApiError, Server
@@ -42,7 +43,7 @@ async def games() -> dict[str, Any]:
         out.append({"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
                     "default_players": g.facts.default_players, "options": options,
                     "lobby": None if info is None else info.to_dict(), "tutorial": g.tutorial is not None,
-                    "turn_based": _turn_based(g)})
+                    "turn_based": _turn_based(g), "bots": levels_for(g.id)})
     return {"games": out, "bots": list(LEVELS), "move_times": list(MOVE_TIMES)}
 
 

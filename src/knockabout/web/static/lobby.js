@@ -52,8 +52,9 @@ export async function lobby(app, crumb) {
       const sel = h("select", { "data-seat": i, "aria-label": `seat ${i + 1}` },
         h("option", { value: "open" }, "open: anyone with the table link joins"),
         h("option", { value: "invite" }, "invite: kept for its own invite link"),
-        bots.map((b) => h("option", { value: b }, `bot: ${b}`)));
-      sel.value = old[i - 1] || defaultBot;
+        (g.bots || bots).map((b) => h("option", { value: b }, `bot: ${b}`)));
+      const kept = old[i - 1];
+      sel.value = kept && (kept === "open" || kept === "invite" || (g.bots || bots).includes(kept)) ? kept : defaultBot;
       seatsBox.append(h("label", { class: "seat-row" }, h("span", {}, `Seat ${i + 1}`), sel));
     }
   }
