@@ -266,7 +266,7 @@ function connect(id, token, link = null) {
       const list = fold ? h("details", { class: "board-list" },
         h("summary", {}, `Or choose from a list (${onBoard.length} moves on the board)`), folded) : null;
       if (!shown.length) box.append(h("span", { class: "muted board-help" }, fold
-        ? "Choose on the board: click what is marked, one of your cards first if they are marked too (or open the list below)."
+        ? "Choose on the board: click what is marked (or use the list below)."
         : "Choose on the board: click what is marked."));
       ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), recap.box(myMove),
         hintLine, box, list));
