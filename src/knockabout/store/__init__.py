@@ -1,5 +1,6 @@
-"""Game records and results for live tables (SQLAlchemy; SQLite by default)."""
+"""Game records and results for live tables, and uploaded content (SQLAlchemy; SQLite by default)."""
 
+from knockabout.store.content import ContentStore, ContentVersion, TooManyVersions
 from knockabout.store.store import (
     Op,
     Store,
@@ -13,5 +14,18 @@ from knockabout.store.store import (
     seats_op,
 )
 
-__all__ = ["Op", "Store", "StoredTable", "action_op", "chat_op", "clock_op", "create_op", "default_data_dir",
-           "finish_op", "seats_op"]
+__all__ = [
+    "ContentStore",
+    "ContentVersion",
+    "Op",
+    "Store",
+    "StoredTable",
+    "TooManyVersions",
+    "action_op",
+    "chat_op",
+    "clock_op",
+    "create_op",
+    "default_data_dir",
+    "finish_op",
+    "seats_op",
+]

@@ -6,6 +6,9 @@ make exactly these tables on SQLite and PostgreSQL.
 Live play: ``live_tables`` (one row per table), ``live_actions`` (its append-only log) and
 ``chat_lines`` (what was said at it). Ratings: ``ratings`` (each player's at each game) and
 ``rating_changes`` (what each rated table changed).
+The studio's playtests: ``content_versions`` (uploaded content, immutable),
+``content_uploads`` (each uploader's list of them) and ``content_tables`` (the tables made
+to play one).
 """
 
 from __future__ import annotations
@@ -99,3 +102,41 @@ class RatingChangeRow(Base):
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
     at: Mapped[float] = mapped_column(Float)
+
+
+class ContentVersionRow(Base):
+    """An uploaded content version (:mod:`knockabout.core.content_versions`): its files,
+    never changed (``id`` is their hash). Kept while an upload or a table names it."""
+
+    __tablename__ = "content_versions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    files: Mapped[dict[str, str]] = mapped_column(JSON)
+    size: Mapped[int] = mapped_column(Integer)  # characters in its files
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ContentUploadRow(Base):
+    """A content version in its uploader's list: who (an account's id), what it is (the
+    document's kind and name) and when."""
+
+    __tablename__ = "content_uploads"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    version_id: Mapped[str] = mapped_column(ForeignKey("content_versions.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(80))
+    uploaded_at: Mapped[float] = mapped_column(Float)
+
+
+class ContentTableRow(Base):
+    """A table made to play a content version (its config names the version too): the
+    version's playtest tables, and what keeps its files after its uploader removes it."""
+
+    __tablename__ = "content_tables"
+
+    version_id: Mapped[str] = mapped_column(ForeignKey("content_versions.id"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)

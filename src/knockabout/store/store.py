@@ -49,6 +49,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
+from knockabout.store.content import ContentStore
 from knockabout.store.migrations import upgrade
 from knockabout.store.ratings import RatingStore
 from knockabout.store.schema import ActionRow, ChatRow, TableRow
@@ -485,6 +486,7 @@ class Store:
         self._parsed = parsed
         self._writer: Writer | ProcessWriter | None = None
         self.ratings = RatingStore(self.engine)  # each player's rating at each game (see .ratings)
+        self.content = ContentStore(self.engine)  # uploaded content versions (see .content)
 
     def close(self) -> None:
         if self._writer is not None:

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from knockabout.core.content_versions import content_field
 from knockabout.core.options import COMMA_LIST, one_per_seat
 
 
@@ -18,6 +19,8 @@ class KnockbackConfig(BaseModel):
     drafting stops with three cards still in hand; ``draft_packs`` picks them).
     The list options also take text with commas (``packs=iron-knuckles,tide-breakers``).
     ``pack_files``: extra pack files or directories of ``*.toml`` packs to play with.
+    ``content``: the id of an uploaded content version (the studio) whose packs join the
+    shipped ones; empty: none.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -52,6 +55,7 @@ class KnockbackConfig(BaseModel):
         description="extra pack files or directories to load packs from",
         json_schema_extra={"local_only": True},  # never settable from the web lobby
     )
+    content: str = content_field("an uploaded content version (its id): its packs join the shipped ones")
 
     @field_validator("draft_packs")
     @classmethod

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from knockabout.core import content_versions
 from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
 from knockabout.core.plugins import (
@@ -87,19 +88,21 @@ class KnockbackGame(Game[KnockbackConfig]):
     def __init__(self) -> None:
         self.actions = A.SPACE
 
-    def packs(self, pack_files: Sequence[str] = ()) -> tuple[Pack, ...]:
-        """The packs a table can use: the built-in set plus any extra pack files."""
+    def packs(self, pack_files: Sequence[str] = (), version: str = "") -> tuple[Pack, ...]:
+        """The packs a table can use: the built-in set plus any extra pack files, and the
+        packs of the uploaded content version ``version`` (an id) if any."""
+        extra = [*pack_files, *([str(content_versions.folder(self.id, version))] if version else [])]
         try:
-            return content.available_packs(pack_files)
+            return content.available_packs(extra)
         except ContentError as exc:
-            raise ConfigError(f"knockback: pack_files: {exc}") from None
+            raise ConfigError(f"knockback: {'content' if version else 'pack_files'}: {exc}") from None
 
     def new_state(
         self, config: Mapping[str, Any] | BaseModel | None = None, seed: int = 0, *, players: int | None = None
     ) -> KnockbackState:
         self.check_players(players)
         cfg = self.make_config(config)
-        return self.deal(cfg, self.packs(cfg.pack_files), seed)
+        return self.deal(cfg, self.packs(cfg.pack_files, cfg.content), seed)
 
     def deal(self, cfg: KnockbackConfig, packs: Sequence[Pack], seed: int) -> KnockbackState:
         """A fresh game of ``cfg`` whose packs come from ``packs`` (the built-in set, or a
@@ -126,7 +129,7 @@ class KnockbackGame(Game[KnockbackConfig]):
         cfg = self.make_config(config)
         arr = self.read_arrangement(KnockbackArrangement, arrangement)
         try:
-            return arrange_round(self.deal(cfg, self.packs(cfg.pack_files), seed), arr)
+            return arrange_round(self.deal(cfg, self.packs(cfg.pack_files, cfg.content), seed), arr)
         except ValueError as exc:
             raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
 

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from knockabout.core.content_versions import content_field
 from knockabout.core.options import COMMA_LIST, one_per_seat
 
 BoxId = Literal["tainted_grail", "nemesis", "siege_storm"]
@@ -27,6 +28,8 @@ class KnockdownConfig(BaseModel):
     ``tower_timer``: ``at_test`` (default) - the tower's seconds start when the test comes
     up; ``when_opened`` - they start when the tested player opens the tower (the rule of
     turn-based tables, where the player may be away when the test comes up).
+    ``content``: the id of an uploaded content version (the studio) whose boxes replace the
+    shipped boxes of the same id; empty: the shipped boxes.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -52,6 +55,8 @@ class KnockdownConfig(BaseModel):
         "when the tested player opens it (turn-based tables)", json_schema_extra={"advanced": True})
     max_turns: int = Field(300, ge=1, le=10_000, title="Turn limit", description="after this many turns the match "
                            "is a draw", json_schema_extra={"advanced": True})
+    content: str = content_field("an uploaded content version (its id): its boxes take the place of the shipped "
+                                 "boxes of the same id")
 
     @field_validator("boxes")
     @classmethod

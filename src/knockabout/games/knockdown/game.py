@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from knockabout.core import content_versions
 from knockabout.core.errors import ConfigError
 from knockabout.core.events import Event
 from knockabout.core.plugins import (
@@ -120,9 +122,14 @@ class KnockdownGame(Game[KnockdownConfig]):
 
     def deal(self, cfg: KnockdownConfig, seed: int, version: str | None = None) -> KnockdownState:
         """A fresh match of ``cfg`` played with the shipped boxes, or with those of the
-        content version at ``version`` (``balance compare``), all randomness from ``seed``."""
+        content version at ``version`` (``balance compare``) or of the uploaded version
+        ``cfg.content`` names, all randomness from ``seed``."""
         rng = Rng(seed)
-        picks = resolve_picks(cfg, rng, version)
+        if version is None and cfg.content:  # an uploaded version: the picks name it (serde reloads it)
+            picks = replace(resolve_picks(cfg, rng, str(content_versions.folder(self.id, cfg.content))),
+                            content=cfg.content)
+        else:
+            picks = resolve_picks(cfg, rng, version)
         # one cached setup per picks: the same call a saved state's reload makes (serde)
         setup = build_setup(picks) if version is None else build_setup(picks, version)
         return KnockdownState.start(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Final
 
+from knockabout.core import content_versions
 from knockabout.games.knockdown import text as T
 from knockabout.games.knockdown.content import Box, boxes_for
 from knockabout.games.knockdown.models import (
@@ -229,22 +230,28 @@ class Picks:
     fighters: tuple[tuple[str, str], tuple[str, str]]  # (box, fighter id) per seat
     skills_box: str
     arena_box: str
+    content: str = ""
+    """The id of the content version whose boxes the match plays (the table's ``content``
+    option, :mod:`knockabout.core.content_versions`), or "" for the shipped boxes."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _by_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "fighters": [list(f) for f in self.fighters],
             "skills_box": self.skills_box,
             "arena_box": self.arena_box,
         }
+        if self.content:
+            out["content"] = self.content
+        return out
 
     @classmethod
     def from_dict(cls, d: Any) -> Picks:
         f = d["fighters"]
         return cls(((str(f[0][0]), str(f[0][1])), (str(f[1][0]), str(f[1][1]))), str(d["skills_box"]),
-                   str(d["arena_box"]))
+                   str(d["arena_box"]), str(d.get("content", "")))
 
 
 @dataclass(frozen=True)
@@ -365,7 +372,10 @@ def _special_info(s: Special, progs: _Programs) -> SpecialInfo:
 @cache
 def build_setup(picks: Picks, version: str | None = None) -> MatchSetup:
     """The setup of ``picks`` from the shipped boxes, or from those of the content version
-    at ``version`` (:func:`.content.load_version`)."""
+    at ``version`` (:func:`.content.load_version`), or of the uploaded version the picks
+    name (``picks.content``)."""
+    if version is None and picks.content:
+        version = str(content_versions.folder("knockdown", picks.content))
     boxes = boxes_for(version)
     abox = boxes[picks.arena_box]
     progs = _Programs()
