@@ -16,6 +16,7 @@ import pytest
 from knockabout.core.registry import get_game
 from knockabout.server.guards import MAX_BODY_BYTES
 from knockabout.server.routes.studio import MAX_DEPTH, MAX_FILE, depth
+from knockabout.sim.ablation import AblationSpec, plan_ablation, run_ablation
 from knockabout.sim.balance_run import BalanceSpec, run_balance
 from knockabout.sim.balance_tables import tables
 from knockabout.sim.executor import InlineExecutor
@@ -207,3 +208,34 @@ def test_tests_queue_are_limited_per_requester_stop_early_and_refuse_bad_request
     r = client.post("/api/studio/knockback/test", json={"data": bad})
     assert r.status_code == 400 and r.json()["error"].startswith("fix the pack first")
     assert client.get("/api/studio/jobs/nope").status_code == 404
+
+
+def test_measure_gives_each_own_card_its_effect_beside_its_usage_as_balance_ablate_does(
+        client: Any, tmp_path: Path) -> None:
+    data = _doc(client, "knockback", "new")
+    own = [c["name"] for c in data["cards"]]
+    r = client.post("/api/studio/knockback/measure", json={"data": data, "bot": "random", "games": 2, "seed": 3})
+    assert r.status_code == 200, r.text
+    job = _wait(client, r.json()["job"])
+    assert job["kind"] == "ablate" and job["state"] == "done" and job["done"] == job["planned"]
+    assert job["planned"] == 4 * 12 * 2  # the base and one version per card: my-pack's 12 ordered pairings each
+    assert sorted(c["card"] for c in job["cards"]) == sorted(own), "the document's own cards only"
+    assert all(c["entrant"] == "my-pack" and c["effect"] is not None for c in job["cards"])
+    # the numbers of `knockabout balance ablate -o version=FOLDER --files` for the same seed
+    files = client.post("/api/studio/knockback/files", json={"data": data}).json()["files"]
+    for name, text in files.items():
+        (tmp_path / "v" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "v" / name).write_text(text)
+    plan = plan_ablation(AblationSpec("knockback", {"version": str(tmp_path / "v")}, 2, "random", 3,
+                                      files=tuple(files)), tmp_path / "work")
+    run = run_ablation(plan, InlineExecutor())
+    want = {e["card"]: (e["effect"], e["low"], e["high"], e["matches"]) for e in run.meta["ablation"]["effects"]}
+    got = {c["card"]: (c["effect"]["effect"], c["effect"]["low"], c["effect"]["high"], c["effect"]["matches"])
+           for c in job["cards"]}
+    assert got == want
+    base = tables(run.groups[0], [m for p in run.pairs[0] for m in p.matches], "pack", str)
+    usage = {c.card: (c.diff, c.played) for c in base.cards if c.entrant == "my-pack"}
+    assert {c["card"]: (c["usage"]["diff"], c["played"]) for c in job["cards"] if c["usage"]} == {
+        k: v for k, v in usage.items() if k in got}
+    r = client.post("/api/studio/knockback/measure", json={"data": data, "width": 10})
+    assert r.status_code == 422  # a measure plays what it plans

@@ -126,3 +126,24 @@ def test_test_it_fills_the_matrix_live(browser: Any, server: LiveServer, tmp_pat
         page.screenshot(path=str(tmp_path / "studio-test-it.png"))
     finally:
         ctx.close()
+
+
+def test_measure_shows_each_card_effect_beside_its_usage(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    ctx, page = _studio(browser, server)
+    try:
+        _valid(page, True)
+        page.select_option("#studio-bot", "random")
+        page.fill("#studio-games", "2")
+        page.click("#studio-measure")
+        page.wait_for_selector("#studio-job-state[data-state=done]", timeout=180_000)
+        rows = page.locator("#studio-cards tbody tr")
+        names = rows.evaluate_all("rs => rs.map(r => r.dataset.card)")
+        assert sorted(names) == ["Brass Mantis", "Copper Hare", "Slate Tortoise"]  # the pack's own three
+        head = page.inner_text("#studio-cards thead")
+        assert "usage says" in head and "effect" in head
+        for i in range(3):
+            cells = rows.nth(i).locator("td").all_inner_texts()
+            assert re.fullmatch(r"[+-]\d+\.\d \([+-]\d+\.\d … [+-]\d+\.\d\)", cells[-1]), cells  # effect, interval
+        page.screenshot(path=str(tmp_path / "studio-measure.png"), full_page=True)
+    finally:
+        ctx.close()

@@ -41,7 +41,7 @@ Fetcher = Callable[[str], "tuple[str, dict[str, str]] | None"]
 """Asked for a version by id: its game and files, or None when it knows no such version."""
 
 _fetchers: list[Fetcher] = []
-_checked: set[tuple[str, str]] = set()
+_checked: set[tuple[str, Path]] = set()
 _lock = threading.Lock()
 
 
@@ -138,11 +138,11 @@ def folder(game_id: str, version: str) -> Path:
                           "the server they were uploaded to)",
                           plain="This table's content version is not on this server.")
     with _lock:
-        if (game_id, version) in _checked:
+        if (game_id, path) in _checked:
             return path
     if version_id(game_id, read(path)) != version:
         raise ConfigError(f"{game_id}: content: the files in {path} are not those of version {version} "
                           f"(of another game, or changed on disk)")
     with _lock:
-        _checked.add((game_id, version))
+        _checked.add((game_id, path))
     return path

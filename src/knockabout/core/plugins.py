@@ -369,6 +369,25 @@ class ContentProblem:
         return {"path": list(self.path), "message": self.message}
 
 
+@dataclass(frozen=True)
+class Playtest:
+    """How a table plays a valid content document once it is uploaded as a content version
+    (:mod:`knockabout.core.content_versions`; the table's ``content`` option names it)."""
+
+    name: str
+    """The document's own name (a pack's, a box's), as the uploader's list shows it."""
+    config: Mapping[str, Any]
+    """The table options that put the document in play (a pack in the first seat, the box
+    as the one in play), beside ``content``; the lobby starts its form from them."""
+    choices: Mapping[str, tuple[Choice, ...]] = field(default_factory=dict)
+    """Option name -> the choices the document brings to the lobby's: each takes the place
+    of the game's choice of the same value, or of the same group (a box's fighters)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "config": dict(self.config),
+                "choices": {k: [c.to_dict() for c in v] for k, v in self.choices.items()}}
+
+
 class ContentEditor(ABC):
     """How the browser's content editor edits one kind of a game's content document (a
     KNOCKBACK pack, a Knockdown box): its data as JSON, the JSON Schema the form is made
@@ -409,6 +428,10 @@ class ContentEditor(ABC):
     @abstractmethod
     def preview(self, data: Any) -> list[dict[str, Any]]:
         """Each card of a valid document as the web renderer's ``previewCards`` draws it."""
+
+    @abstractmethod
+    def playtest(self, data: Any) -> Playtest:
+        """How a table plays a valid document uploaded as a content version."""
 
 
 class BalancePlugin(ABC):
@@ -649,6 +672,7 @@ __all__ = [
     "MatchMetrics",
     "MatchWatcher",
     "ObservationEncoder",
+    "Playtest",
     "Prompt",
     "Puzzle",
     "RateTable",

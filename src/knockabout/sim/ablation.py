@@ -36,7 +36,7 @@ from typing import Any
 
 from knockabout.bots.levels import check_level
 from knockabout.core.errors import ConfigError
-from knockabout.core.plugins import ContentPart, EntrantGroup
+from knockabout.core.plugins import BalanceMatch, ContentPart, EntrantGroup
 from knockabout.core.registry import get_game
 from knockabout.sim.balance import GroupRun, pair_result, plugin_for
 from knockabout.sim.balance import groups as plan_groups
@@ -61,6 +61,9 @@ class AblationSpec:
     bot: str
     seed: int = 1
     cards: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    """Only the cards of these content files (names as the plug-in's ``content()`` gives
+    them: a studio document's own files); empty: any file's."""
 
 
 @dataclass
@@ -98,9 +101,11 @@ def plan_ablation(spec: AblationSpec, workdir: Path) -> AblationPlan:
     plan_groups(g.id, spec.options)  # unknown or bad options: one clear error first
     content = plugin.content(spec.options)
     files = ContentFiles(content)
-    cards = [p for p in content.parts if p.card and _chosen(p, spec.cards)]
+    cards = [p for p in content.parts if p.card and _chosen(p, spec.cards) and (not spec.files or p.file in spec.files)]
     if not cards:
         known = ", ".join(dict.fromkeys(p.name for p in content.parts if p.card))
+        if spec.files and not spec.cards:
+            raise ConfigError(f"{g.id}: no card of {', '.join(spec.files)} in this run (its cards: {known})")
         raise ConfigError(f"{g.id}: no card {', '.join(spec.cards)!r} in this run (its cards: {known})")
     texts: list[dict[str, str]] = [{}]
     for part in cards:
@@ -155,21 +160,7 @@ def run_ablation(plan: AblationPlan, executor: Executor, checkpoint: Checkpoint 
     spec = plan.spec
     ck = checkpoint or Checkpoint(None, "ablation", plan.identity, plan.content)
     outcome = execute(plan.units, partial(play_block, plan.runs), executor, ck, progress=progress)
-    points: dict[tuple[int, str, str, str, int], float] = {}  # (version, group, entrant, opponent key, i)
-    by_pair: dict[tuple[int, str, str], list[Any]] = {}
-    secs: dict[tuple[int, str, str], float] = {}
-    per = len(plan.groups[0])
-    for pos in sorted(outcome.data, key=lambda p: (plan.units[p].start, p)):
-        u = plan.units[pos]
-        k, j = divmod(u.group, per)
-        title = plan.groups[0][j].title
-        matches = [match_from(u.a, u.b, m) for m in outcome.data[pos]["matches"]]
-        for m in matches:
-            points[(k, title, m.a, f"{m.a}>{m.b}", m.index)] = m.payoffs[0]
-            points[(k, title, m.b, f"{m.a}>{m.b}", m.index)] = m.payoffs[1]
-        if k == 0:
-            by_pair.setdefault((j, u.a, u.b), []).extend(matches)
-            secs[(j, u.a, u.b)] = secs.get((j, u.a, u.b), 0.0) + float(outcome.data[pos]["seconds"])
+    points, by_pair, secs = played(plan, outcome.data)
     g = get_game(spec.game)
     run = BalanceRun(
         {
@@ -186,6 +177,32 @@ def run_ablation(plan: AblationPlan, executor: Executor, checkpoint: Checkpoint 
     effects = effects_of(plan, points)
     run.meta["ablation"] = {"cards": [p.name for p in plan.cards], "effects": [e.to_dict() for e in effects]}
     return run
+
+
+Points = dict[tuple[int, str, str, str, int], float]
+"""Each match's points by (version, group, entrant, ``a>b`` of the pairing, match index)."""
+
+
+def played(plan: AblationPlan, data: Mapping[int, Any]) -> tuple[
+        Points, dict[tuple[int, str, str], list[BalanceMatch]], dict[tuple[int, str, str], float]]:
+    """What the finished blocks ``data`` (by unit position) hold: every match's points, and
+    the base version's matches and seconds by (group index, a, b)."""
+    points: Points = {}
+    by_pair: dict[tuple[int, str, str], list[BalanceMatch]] = {}
+    secs: dict[tuple[int, str, str], float] = {}
+    per = len(plan.groups[0])
+    for pos in sorted(data, key=lambda p: (plan.units[p].start, p)):
+        u = plan.units[pos]
+        k, j = divmod(u.group, per)
+        title = plan.groups[0][j].title
+        matches = [match_from(u.a, u.b, m) for m in data[pos]["matches"]]
+        for m in matches:
+            points[(k, title, m.a, f"{m.a}>{m.b}", m.index)] = m.payoffs[0]
+            points[(k, title, m.b, f"{m.a}>{m.b}", m.index)] = m.payoffs[1]
+        if k == 0:
+            by_pair.setdefault((j, u.a, u.b), []).extend(matches)
+            secs[(j, u.a, u.b)] = secs.get((j, u.a, u.b), 0.0) + float(data[pos]["seconds"])
+    return points, by_pair, secs
 
 
 def effects_of(plan: AblationPlan, points: Mapping[tuple[int, str, str, str, int], float]) -> list[CardEffect]:

@@ -32,6 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from knockabout.core.content_versions import CONTENT_OPTION
 from knockabout.core.errors import ConfigError, ContentError
 from knockabout.core.events import Event
 from knockabout.core.plugins import BalancePlugin, ContentFile, ContentPart, EntrantGroup, MatchMetrics, RunContent
@@ -113,7 +114,8 @@ def version_packs(path: str) -> tuple[content.Pack, ...]:
 class KnockbackBalance(BalancePlugin):
     entrant_kind: ClassVar[str] = "pack"
     options: ClassVar[Mapping[str, str]] = {
-        **{name: f.description or name for name, f in KnockbackConfig.model_fields.items() if name != "packs"},
+        **{name: f.description or name for name, f in KnockbackConfig.model_fields.items()
+           if name not in ("packs", CONTENT_OPTION)},  # an upload is played as a version (version=FOLDER)
         VERSION: "a pack file or folder whose packs replace the built-in ones of the same id (balance compare)",
         MEET: "the packs that meet (default: every pack)",
     }

@@ -5,7 +5,8 @@ the way ``knockabout content validate`` checks a pack file (the model, then an i
 is already a shipped pack's); the file is written in the shipped packs' layout (dotted
 ``edges.north = { … }`` lines, the ability's keys under ``ability.``) and reads back to
 the same pack. The preview of a card is what the table's renderer draws for it
-(``cardTile``): its printed face, lying as the first seat's cards lie.
+(``cardTile``): its printed face, lying as the first seat's cards lie. Uploaded as a
+content version, the pack joins the shipped ones at a playtest table, in the first seat.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Any, ClassVar
 import tomlkit
 from pydantic import ValidationError
 
-from knockabout.core.plugins import Choice, ContentEditor, ContentProblem
+from knockabout.core.plugins import Choice, ContentEditor, ContentProblem, Playtest
 from knockabout.games.knockback.cards import card_face, compile_card
-from knockabout.games.knockback.content import EDGE_NAMES, PackModel, builtin_packs, expected
+from knockabout.games.knockback.content import EDGE_NAMES, Pack, PackModel, builtin_packs, expected
 
 SIDES = ("N", "E", "S", "W")
 NEW = "new"
@@ -139,3 +140,13 @@ class PackEditor(ContentEditor):
             edges = face["edges"]
             out.append({"card": face, "board_edges": {s: edges[e] for s, e in zip(SIDES, EDGE_NAMES, strict=True)}})
         return out
+
+    def playtest(self, data: Any) -> Playtest:
+        model, problems = self._model(data)
+        if model is None:
+            raise ValueError(f"not a valid pack: {problems[0].message}")
+        from knockabout.games.knockback.lobby import pack_choice
+
+        choice = pack_choice(Pack(model, "upload", builtin=False))
+        # the pack in the first seat, against a random shipped pack
+        return Playtest(model.name, {"packs": [model.id, "random"]}, {"packs": (choice,), "draft_packs": (choice,)})

@@ -7,12 +7,14 @@ is its model, and the form is made from that model's JSON Schema as data is writ
 way ``knockabout content validate`` checks a box folder: each file's model, then the
 checks across files (card names the skills refer to, 36 cards in the deck, 12 skills, the
 tokens the box supplies). Each Attack card is previewed as the table's renderer draws a
-card, each fighter as its sheet.
+card, each fighter as its sheet. Uploaded as a content version, the box takes the place of
+the shipped box of its id at a playtest table, alone in play.
 """
 
 from __future__ import annotations
 
 import re
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,7 +23,7 @@ from typing import Any, ClassVar, Final
 import tomlkit
 from pydantic import BaseModel, Field, ValidationError
 
-from knockabout.core.plugins import Choice, ContentEditor, ContentProblem
+from knockabout.core.plugins import Choice, ContentEditor, ContentProblem, Playtest
 from knockabout.games.knockdown.content import FILES, builtin_boxes, cross_check
 from knockabout.games.knockdown.match import card_entry, sheet_entry
 from knockabout.games.knockdown.models import (
@@ -171,3 +173,21 @@ class BoxEditor(ContentEditor):
         return [{"kind": "fighter", **sheet_entry(f)} for f in doc.fighter] + [
             {"kind": "card", "name": c.name, **card_entry(c)} for c in doc.card
         ]
+
+    def playtest(self, data: Any) -> Playtest:
+        doc, problems = self._model(data)
+        if doc is None:
+            raise ValueError(f"not a valid box: {problems[0].message}")
+        from knockabout.games.knockdown.content import load_box_folder
+        from knockabout.games.knockdown.lobby import box_choices
+
+        with tempfile.TemporaryDirectory() as tmp:  # the box as a table loads it, for the lobby's words
+            for name, text in self.files(data).items():
+                path = Path(tmp) / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            box, errors = load_box_folder(Path(tmp) / doc.box.id)
+        if box is None:
+            raise ValueError(f"not a valid box: {errors[0]}")
+        # the box alone in play, in place of the shipped box of its id
+        return Playtest(doc.box.name, {"boxes": [doc.box.id]}, box_choices(box))

@@ -11,6 +11,10 @@
                                         "Test it": queue a quick balance run of the document
                                         against the shipped content (:mod:`..studio_jobs`);
                                         answers the job's id, its stop token and its place
+  POST /api/studio/{game}/measure {data, bot, games, seed}
+                                        "Measure each card": queue a paired ablation of the
+                                        document's own cards (each card's effect on winning,
+                                        beside its usage statistics); answers as a test
   GET  /api/studio/jobs/{id}            a test's state, progress and tables so far
   POST /api/studio/jobs/{id}/stop {token}
                                         stop a test (what it played so far stays)
@@ -34,7 +38,7 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.plugins import ContentEditor, ContentProblem
 from knockabout.core.registry import all_games, get_game
 from knockabout.server.app_state import ApiError, Server, client_address
-from knockabout.server.studio_jobs import BOTS, MAX_GAMES, JobRefused
+from knockabout.server.studio_jobs import BOTS, MAX_GAMES, JobRefused, Kind
 
 router = APIRouter()
 
@@ -165,24 +169,43 @@ class Stop(BaseModel):
     token: str = Field(min_length=1, max_length=100)
 
 
-@router.post("/api/studio/{game_id}/test")
-async def quick_test(game_id: str, body: QuickTest, request: Request, server: Server) -> dict[str, Any]:
+class Measure(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    data: Any
+    bot: str = Field("easy", max_length=20)
+    games: int = Field(4, ge=1, le=MAX_GAMES)
+    seed: int = Field(1, ge=0, lt=2**63)
+
+
+async def _submit(game_id: str, data: Any, request: Request, server: Server, *, bot: str, games: int, seed: int,
+                  width: float | None = None, kind: Kind = "test") -> dict[str, Any]:
     editor = editor_of(game_id)
-    problems = editor.check(_shallow(body.data))
+    problems = editor.check(_shallow(data))
     if problems:
         raise ApiError(400, f"fix the {editor.kind} first ({'.'.join(map(str, problems[0].path)) or editor.kind}: "
                             f"{problems[0].message})")
-    if body.bot not in BOTS:
-        raise ApiError(400, f"a quick test plays {' or '.join(BOTS)} bots, not {body.bot!r}")
+    if bot not in BOTS:
+        raise ApiError(400, f"a quick test plays {' or '.join(BOTS)} bots, not {bot!r}")
     try:
-        job = server.studio.submit(client_address(request), game_id, editor.files(body.data), bot=body.bot,
-                                   games=body.games, seed=body.seed,
-                                   width=None if body.width is None else body.width / 100)
+        job = server.studio.submit(client_address(request), game_id, editor.files(data), bot=bot, games=games,
+                                   seed=seed, width=width, kind=kind)
     except JobRefused as exc:
         raise ApiError(exc.status, exc.message) from None
     except KnockaboutError as exc:
         raise ApiError(400, str(exc)) from None
     return {"job": job.id, "token": job.token, "waiting": server.studio.position(job), **job.summary()}
+
+
+@router.post("/api/studio/{game_id}/test")
+async def quick_test(game_id: str, body: QuickTest, request: Request, server: Server) -> dict[str, Any]:
+    return await _submit(game_id, body.data, request, server, bot=body.bot, games=body.games, seed=body.seed,
+                         width=None if body.width is None else body.width / 100)
+
+
+@router.post("/api/studio/{game_id}/measure")
+async def measure(game_id: str, body: Measure, request: Request, server: Server) -> dict[str, Any]:
+    return await _submit(game_id, body.data, request, server, bot=body.bot, games=body.games, seed=body.seed,
+                         kind="ablate")
 
 
 @router.get("/api/studio/jobs/{job_id}")

@@ -2,7 +2,8 @@
 // game's pydantic model) and the choices its lobby info declares: selects for enums and
 // declared choices, checkboxes for sets of values, one picker per seat for per-seat lists,
 // number fields with their range. Each control reads back the value the config expects. Options the
-// schema marks `advanced` (bot tuning, safety limits) sit under a fold.
+// schema marks `advanced` (bot tuning, safety limits) sit under a fold; the one naming an
+// uploaded content version is not drawn here (the lobby offers the person's own versions).
 import { h } from "./page.js";
 
 const words = (v) => String(v).replaceAll("_", " ");
@@ -128,6 +129,7 @@ export function optionControls(box, game) {
   // bot tuning and safety limits: under a fold, out of a first-timer's way
   const advanced = h("details", { class: "advanced", id: "advanced-options" }, h("summary", {}, "Advanced: bots and limits"));
   for (const [key, spec] of Object.entries(game.options)) {
+    if (spec.content_version) continue;  // an uploaded content version: the lobby offers the person's own
     const changed = () => { for (const d of dependants(key)) controls[d]?.narrow?.(); };
     controls[key] = control(key, spec, choicesFor(key), groupNames, changed);
     (spec.advanced ? advanced : box).append(controls[key].el);

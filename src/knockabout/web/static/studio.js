@@ -31,6 +31,29 @@ function testTables(job) {
   });
 }
 
+// each of the document's cards: how often it was drawn and played, what the usage statistics say
+// (its side's win rate where it played the card, less its average) and, after "Measure each
+// card", its effect by paired ablation (the same deals with the card swapped for a plain one)
+const pts = (x) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}`;
+const between = (a, b) => `${pts(a)} … ${pts(b)}`;
+function cardTable(job) {
+  if (!job.cards || !job.cards.length) return null;
+  const measured = job.kind === "ablate";
+  const effect = (e) => (e ? h("td", { class: e.low > 0 ? "helps" : e.high < 0 ? "hurts" : "" }, `${pts(e.effect)} (${between(e.low, e.high)})`) : h("td", { class: "muted" }, "·"));
+  const rows = [...job.cards].sort((a, b) => (b.effect ? b.effect.effect : 0) - (a.effect ? a.effect.effect : 0))
+    .map((c) => h("tr", { "data-card": c.card },
+      h("th", {}, c.card), h("td", {}, c.entrant), h("td", {}, String(c.drawn)), h("td", {}, String(c.played)),
+      c.usage ? h("td", {}, `${pts(c.usage.diff)} (${between(c.usage.low, c.usage.high)})`) : h("td", { class: "muted" }, "not played"),
+      ...(measured ? [effect(c.effect)] : [])));
+  return h("div", { class: "studio-cards", id: "studio-cards" },
+    h("h4", {}, "Your cards"),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "card"), h("th", {}, "of"), h("th", {}, "drawn"), h("th", {}, "played"),
+      h("th", { title: "its side's win rate in the matches where it played the card, less its average: a correlation" }, "usage says (pts)"),
+      ...(measured ? [h("th", { title: "the same deals with the card replaced by a plain stand-in: the card's own effect" }, "effect (pts, 95 %)")] : []))),
+    h("tbody", {}, rows)),
+    measured ? null : h("p", { class: "muted" }, "Measure each card to see its effect beside what usage says."));
+}
+
 // json-editor names a field "root.cards.0.edges.north.attack"
 const fieldPath = (path) => ["root", ...path].join(".");
 
@@ -153,7 +176,7 @@ export async function studio(app, crumb) {
     testBox.replaceChildren(
       h("p", { id: "studio-job-state", "data-state": j.state }, `${state}: ${j.done}/${j.planned} matches, ${j.bot} bots, `
         + `seed ${j.seed}${j.note ? ` · ${j.note}` : ""}${j.error ? ` · ${j.error}` : ""}`),
-      bar, ...(["queued", "running"].includes(j.state) ? [stopBtn] : []), ...testTables(j));
+      bar, ...(["queued", "running"].includes(j.state) ? [stopBtn] : []), cardTable(j), ...testTables(j));
   }
   async function follow() {
     if (!job) return;
@@ -167,17 +190,17 @@ export async function studio(app, crumb) {
     if (!job) return;
     try { drawJob(await api(`/api/studio/jobs/${job.job}/stop`, { token: job.token })); } catch (e) { toast(e.message); }
   }
-  async function testIt() {
+  async function submit(path, body) {
     clearTimeout(poll);
     try {
-      job = await api(`/api/studio/${game()}/test`, {
-        data: editor.getValue(), bot: bot.value, games: Number(gamesIn.value) || 4,
-        width: width.value ? Number(width.value) : null,
-      });
+      job = await api(`/api/studio/${game()}/${path}`, { data: editor.getValue(), bot: bot.value,
+        games: Number(gamesIn.value) || 4, ...body });
       drawJob(job);
       poll = setTimeout(follow, POLL_MS);
     } catch (e) { toast(e.message); }
   }
+  const testIt = () => submit("test", { width: width.value ? Number(width.value) : null });
+  const measureIt = () => submit("measure", {});
 
   gameSel.addEventListener("change", () => describe().catch((e) => toast(e.message)));
   app.replaceChildren(
@@ -194,10 +217,14 @@ export async function studio(app, crumb) {
       h("section", { class: "panel" }, h("h3", {}, "Cards"), status, problems, preview,
         h("h3", {}, "Test it"),
         h("p", { class: "muted" }, "Plays this version against the shipped content, bot against bot, on the server: "
-          + "every pairing in both seat orders, the same deals as `knockabout balance` with the same seed."),
+          + "every pairing in both seat orders, the same deals as `knockabout balance` with the same seed. "
+          + "Measure each card plays your side's matches again with each of your cards replaced by a plain one: "
+          + "the difference is what the card itself does for winning."),
         h("div", { class: "row" }, bot, h("label", {}, "matches a pairing ", gamesIn),
           h("label", {}, "stop at ± ", width, " points"),
-          h("button", { id: "studio-test-it", class: "primary", onclick: testIt }, "Test it")),
+          h("button", { id: "studio-test-it", class: "primary", onclick: testIt }, "Test it"),
+          h("button", { id: "studio-measure", onclick: measureIt,
+            title: "plays the same matches again with each of your cards replaced by a plain one" }, "Measure each card")),
         testBox)),
   );
   await describe();
