@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -9,3 +11,16 @@ settings.register_profile(
 )
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def content_versions_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Uploaded content versions are written under a folder of the test session's, never
+    the user's cache (``KNOCKABOUT_CONTENT``; a test may point it elsewhere)."""
+    before = os.environ.get("KNOCKABOUT_CONTENT")
+    os.environ["KNOCKABOUT_CONTENT"] = str(tmp_path_factory.mktemp("content-versions"))
+    yield
+    if before is None:
+        os.environ.pop("KNOCKABOUT_CONTENT", None)
+    else:
+        os.environ["KNOCKABOUT_CONTENT"] = before

@@ -378,14 +378,10 @@ class Playtest:
     """The document's own name (a pack's, a box's), as the uploader's list shows it."""
     config: Mapping[str, Any]
     """The table options that put the document in play (a pack in the first seat, the box
-    as the one in play), beside ``content``; the lobby starts its form from them."""
-    choices: Mapping[str, tuple[Choice, ...]] = field(default_factory=dict)
-    """Option name -> the choices the document brings to the lobby's: each takes the place
-    of the game's choice of the same value, or of the same group (a box's fighters)."""
+    as the one in play), beside ``content``."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "config": dict(self.config),
-                "choices": {k: [c.to_dict() for c in v] for k, v in self.choices.items()}}
+        return {"name": self.name, "config": dict(self.config)}
 
 
 class ContentEditor(ABC):

@@ -34,6 +34,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from knockabout.core import content_versions
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import game_ids
 from knockabout.ladder.matching import MatchPolicy
@@ -62,6 +63,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
+        # a table naming an uploaded content version this process has not written to disk
+        # reads its files from the database (a resumed table, a replay, another worker's upload)
+        forget_content = content_versions.add_fetcher(store.content.fetch)
         manager = Manager(cfg, store, quotas)
         manager.on_end = end_hook(store, no_accounts)  # a finished table is rated, its people told
         quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after),
@@ -87,6 +91,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await quickmatch.close()
             studio_jobs.close()
             await manager.close()
+            forget_content()
             store.close()
 
     app = FastAPI(title="knockabout", lifespan=lifespan)

@@ -67,6 +67,13 @@ def client_address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "unknown"
 
 
+def owner_of(conn: HTTPConnection) -> str:
+    """Whose a request's own things are (a content version it uploads, the tables made with
+    it): the person's key. Until the server has accounts, a guest is known by their
+    address (``guest:ADDRESS``)."""
+    return f"guest:{client_address(conn)}"
+
+
 def live_table(server: ServerState, table_id: str) -> LiveTable:
     """The live table ``table_id``; a 404 refusal when there is none."""
     live = server.manager.get(table_id)

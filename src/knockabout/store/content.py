@@ -133,6 +133,15 @@ class ContentStore:
             if s.get(ContentTableRow, (ident, table_id)) is None:
                 s.add(ContentTableRow(version_id=ident, table_id=table_id, owner=owner, created_at=self.clock()))
 
+    def link_rematch(self, old_table: str, new_table: str) -> None:
+        """Record that ``new_table`` (a rematch of ``old_table``) plays the version the old
+        table was made for, as its maker's (nothing when the old table was no playtest)."""
+        with Session(self.engine) as s, s.begin():
+            for row in s.scalars(select(ContentTableRow).where(ContentTableRow.table_id == old_table)).all():
+                if s.get(ContentTableRow, (row.version_id, new_table)) is None:
+                    s.add(ContentTableRow(version_id=row.version_id, table_id=new_table, owner=row.owner,
+                                          created_at=self.clock()))
+
     def tables(self, owner: str, ident: str) -> list[str]:
         """The tables ``owner`` made with version ``ident``, newest first."""
         with Session(self.engine) as s:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from knockabout.core.plugins import Choice, ContentEditor, ContentProblem, Playtest
 from knockabout.games.knockback.cards import card_face, compile_card
-from knockabout.games.knockback.content import EDGE_NAMES, Pack, PackModel, builtin_packs, expected
+from knockabout.games.knockback.content import EDGE_NAMES, PackModel, builtin_packs, expected
 
 SIDES = ("N", "E", "S", "W")
 NEW = "new"
@@ -145,8 +145,5 @@ class PackEditor(ContentEditor):
         model, problems = self._model(data)
         if model is None:
             raise ValueError(f"not a valid pack: {problems[0].message}")
-        from knockabout.games.knockback.lobby import pack_choice
-
-        choice = pack_choice(Pack(model, "upload", builtin=False))
         # the pack in the first seat, against a random shipped pack
-        return Playtest(model.name, {"packs": [model.id, "random"]}, {"packs": (choice,), "draft_packs": (choice,)})
+        return Playtest(model.name, {"packs": [model.id, "random"]})

@@ -14,7 +14,6 @@ the shipped box of its id at a playtest table, alone in play.
 from __future__ import annotations
 
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -178,16 +177,5 @@ class BoxEditor(ContentEditor):
         doc, problems = self._model(data)
         if doc is None:
             raise ValueError(f"not a valid box: {problems[0].message}")
-        from knockabout.games.knockdown.content import load_box_folder
-        from knockabout.games.knockdown.lobby import box_choices
-
-        with tempfile.TemporaryDirectory() as tmp:  # the box as a table loads it, for the lobby's words
-            for name, text in self.files(data).items():
-                path = Path(tmp) / name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
-            box, errors = load_box_folder(Path(tmp) / doc.box.id)
-        if box is None:
-            raise ValueError(f"not a valid box: {errors[0]}")
         # the box alone in play, in place of the shipped box of its id
-        return Playtest(doc.box.name, {"boxes": [doc.box.id]}, box_choices(box))
+        return Playtest(doc.box.name, {"boxes": [doc.box.id]})

@@ -4,7 +4,7 @@ fighters, arenas and skill sets with their public text (fighter sheets)."""
 from __future__ import annotations
 
 from knockabout.core.plugins import Choice, LobbyInfo
-from knockabout.games.knockdown.content import Box, builtin_boxes
+from knockabout.games.knockdown.content import builtin_boxes
 from knockabout.games.knockdown.text import ARENA_RULE_TEXT, fighter_sheet
 
 SUMMARY = ("Two fighters meet in a small arena. Take Attack cards from the row, pay their symbols "
@@ -16,32 +16,25 @@ TESTS = (Choice("dice", "Three dice", "the tested fighter must roll at least the
          Choice("tower", "The tower", "the tested fighter stacks their wound cubes in order within ten seconds"))
 
 
-def box_choices(b: Box) -> dict[str, tuple[Choice, ...]]:
-    """A box as the lobby offers it: the box, its fighters (their sheets), its arena and
-    its skill set (each grouped under the box)."""
-    return {
-        "boxes": (Choice(b.id, b.meta.name, f"arena {b.arena.name}; fighters "
-                         + ", ".join(f.name for f in b.fighters), (ARENA_RULE_TEXT[b.arena.rule],)),),
-        "fighters": tuple(Choice(f"{b.id}:{f.id}", f.name, f"{f.fighter_class} · {b.meta.name}",
-                                 tuple(fighter_sheet(f).splitlines()), group=b.id) for f in b.fighters),
-        "arena": (Choice(b.id, f"{b.arena.name} ({b.meta.name})", ARENA_RULE_TEXT[b.arena.rule],
-                         tuple(b.arena.layout), group=b.id),),
-        "skills": (Choice(b.id, f"{b.meta.name} skills", ", ".join(s.name for s in b.skills), group=b.id),),
-    }
-
-
 def lobby_info() -> LobbyInfo:
-    each = [box_choices(b) for b in builtin_boxes().values()]
-
-    def joined(key: str) -> tuple[Choice, ...]:
-        return tuple(c for box in each for c in box[key])
-
+    boxes = builtin_boxes()
+    box_choices = tuple(
+        Choice(b.id, b.meta.name, f"arena {b.arena.name}; fighters "
+               + ", ".join(f.name for f in b.fighters), (ARENA_RULE_TEXT[b.arena.rule],))
+        for b in boxes.values())
+    fighters = (RANDOM, *(
+        Choice(f"{b.id}:{f.id}", f.name, f"{f.fighter_class} · {b.meta.name}",
+               tuple(fighter_sheet(f).splitlines()), group=b.id)
+        for b in boxes.values() for f in b.fighters))
+    arenas = (RANDOM, *(Choice(b.id, f"{b.arena.name} ({b.meta.name})", ARENA_RULE_TEXT[b.arena.rule],
+                               tuple(b.arena.layout), group=b.id) for b in boxes.values()))
+    skills = (RANDOM, *(Choice(b.id, f"{b.meta.name} skills", ", ".join(s.name for s in b.skills),
+                               group=b.id) for b in boxes.values()))
     return LobbyInfo(
         summary=SUMMARY,
         minutes=(15, 30),
         rules="rules.md",
-        choices={"boxes": joined("boxes"), "fighters": (RANDOM, *joined("fighters")),
-                 "arena": (RANDOM, *joined("arena")), "skills": (RANDOM, *joined("skills")),
+        choices={"boxes": box_choices, "fighters": fighters, "arena": arenas, "skills": skills,
                  "knockdown_test": TESTS},
         narrowed_by={"fighters": "boxes", "arena": "boxes", "skills": "boxes"},
     )

@@ -15,9 +15,29 @@
                                         "Measure each card": queue a paired ablation of the
                                         document's own cards (each card's effect on winning,
                                         beside its usage statistics); answers as a test
+  POST /api/studio/{game}/versions {data}
+                                        upload a valid document as a content version, kept
+                                        in the database under its uploader (the same files
+                                        again are the same version) -> the version
+  GET  /api/studio/{game}/versions      the requester's own versions of the game
+  GET  /api/studio/versions/{id}        one of the requester's versions: its document (to
+                                        edit again) and the playtest tables made with it
+  DELETE /api/studio/versions/{id}      take it off the list (a table made with it keeps
+                                        its files, so it still replays)
+  POST /api/studio/versions/{id}/tables {seats, name}
+                                        a playtest table of one's own version (unlisted;
+                                        by default the other seats are kept for invite
+                                        links) -> as ``POST /api/tables``
   GET  /api/studio/jobs/{id}            a test's state, progress and tables so far
   POST /api/studio/jobs/{id}/stop {token}
                                         stop a test (what it played so far stays)
+
+A content version (:mod:`knockabout.core.content_versions`) is named by the hash of its
+files and never changes: a table's record names the version in its ``content`` option, so
+its replays (and any balance run of those files) stay exact however often the designer
+uploads again. Only the uploader lists, reads, removes or makes a table with a version
+(another person's is answered as absent); a list holds at most :data:`MAX_VERSIONS`, a
+version at most :data:`MAX_VERSION` characters.
 
 What differs per game comes from its :class:`~knockabout.core.plugins.ContentEditor`.
 Documents are data: they are checked by the game's content models and never run. The
@@ -28,17 +48,21 @@ a hostile upload is refused before any model looks at it.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from knockabout.core.content_versions import CONTENT_OPTION, valid_id
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.plugins import ContentEditor, ContentProblem
 from knockabout.core.registry import all_games, get_game
-from knockabout.server.app_state import ApiError, Server, client_address
+from knockabout.server.app_state import ApiError, Server, client_address, owner_of
+from knockabout.server.routes.tables import made
 from knockabout.server.studio_jobs import BOTS, MAX_GAMES, JobRefused, Kind
+from knockabout.store import ContentVersion, TooManyVersions
 
 router = APIRouter()
 
@@ -47,6 +71,11 @@ MAX_DEPTH = 12
 MAX_FILE = 48_000
 """The most characters one uploaded content file may hold."""
 MAX_FILES = 5
+MAX_VERSION = 24_000
+"""The most characters an uploaded content version's files hold together (four times the
+largest shipped box's)."""
+MAX_VERSIONS = 20
+"""The most content versions one uploader keeps at a time."""
 
 
 def editor_of(game_id: str) -> ContentEditor:
@@ -131,15 +160,104 @@ async def check(game_id: str, body: Document) -> dict[str, Any]:
     return {"problems": _problems(problems), "preview": [] if problems else editor.preview(body.data)}
 
 
-@router.post("/api/studio/{game_id}/files")
-async def files(game_id: str, body: Document) -> dict[str, Any]:
-    editor = editor_of(game_id)
-    problems = editor.check(_shallow(body.data))
+def _valid(editor: ContentEditor, data: Any) -> None:
+    """Refuse (400) a document with a problem, naming the first one's field."""
+    problems = editor.check(_shallow(data))
     if problems:
         first = problems[0]
         where = ".".join(str(p) for p in first.path) or editor.kind
         raise ApiError(400, f"the {editor.kind} is not valid yet ({where}: {first.message})")
+
+
+@router.post("/api/studio/{game_id}/files")
+async def files(game_id: str, body: Document) -> dict[str, Any]:
+    editor = editor_of(game_id)
+    _valid(editor, body.data)
     return {"files": editor.files(body.data)}
+
+
+def _version_json(v: ContentVersion) -> dict[str, Any]:
+    return {**v.to_dict(), "game_name": get_game(v.game).name}
+
+
+@router.post("/api/studio/{game_id}/versions")
+async def upload_version(game_id: str, body: Document, request: Request, server: Server) -> dict[str, Any]:
+    editor = editor_of(game_id)
+    _valid(editor, body.data)
+    texts = editor.files(body.data)
+    size = sum(len(t) for t in texts.values())
+    if size > MAX_VERSION or any(len(t) > MAX_FILE for t in texts.values()):
+        raise ApiError(413, f"this {editor.kind} is {size} characters of TOML; a content version holds at most "
+                            f"{MAX_VERSION} (and {MAX_FILE} a file)")
+    play = editor.playtest(body.data)
+    try:
+        version, new = await asyncio.to_thread(server.store.content.add, owner_of(request), get_game(game_id).id,
+                                               editor.kind, play.name[:80], texts, MAX_VERSIONS)
+    except TooManyVersions as exc:
+        raise ApiError(409, str(exc)) from None
+    return {"version": _version_json(version), "new": new}
+
+
+@router.get("/api/studio/{game_id}/versions")
+async def my_versions(game_id: str, request: Request, server: Server) -> dict[str, Any]:
+    editor_of(game_id)
+    game = get_game(game_id).id
+    mine = await asyncio.to_thread(server.store.content.mine, owner_of(request), game)
+    return {"versions": [_version_json(v) for v in mine]}
+
+
+async def _own(server: Server, request: Request, ident: str) -> tuple[ContentVersion, dict[str, str]]:
+    """The requester's version ``ident`` and its files; 404 when it is not theirs (or none)."""
+    owner = owner_of(request)
+    version = await asyncio.to_thread(server.store.content.get, owner, ident) if valid_id(ident) else None
+    texts = None if version is None else await asyncio.to_thread(server.store.content.files_of, owner, ident)
+    if version is None or texts is None:
+        raise ApiError(404, "no content version of yours with that id")
+    return version, texts
+
+
+def _document(version: ContentVersion, texts: dict[str, str]) -> Any:
+    """A stored version's document, read back by its game's editor."""
+    editor = editor_of(version.game)
+    data, problems = editor.read(texts)
+    if data is None:  # (it was valid when stored; a later build may check more)
+        raise ApiError(409, f"this version no longer reads as a {editor.kind}: {problems[0].message}")
+    return data
+
+
+@router.get("/api/studio/versions/{ident}")
+async def one_version(ident: str, request: Request, server: Server) -> dict[str, Any]:
+    version, texts = await _own(server, request, ident)
+    tables = await asyncio.to_thread(server.store.content.tables, owner_of(request), ident)
+    return {"version": _version_json(version), "data": _document(version, texts), "tables": tables}
+
+
+@router.delete("/api/studio/versions/{ident}")
+async def remove_version(ident: str, request: Request, server: Server) -> dict[str, Any]:
+    await _own(server, request, ident)
+    await asyncio.to_thread(server.store.content.remove, owner_of(request), ident)
+    return {"removed": ident}
+
+
+class PlaytestTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: list[str] | None = Field(None, min_length=1, max_length=16,
+                                    description="every seat (me, invite, open or a bot level); "
+                                                "by default me and invite links")
+    name: str = Field("", max_length=64)
+
+
+@router.post("/api/studio/versions/{ident}/tables")
+async def playtest_table(ident: str, body: PlaytestTable, request: Request, server: Server) -> dict[str, Any]:
+    version, texts = await _own(server, request, ident)
+    game = get_game(version.game)
+    play = editor_of(game.id).playtest(_document(version, texts))
+    seats = body.seats or ["me", *["invite"] * (game.facts.default_players - 1)]
+    live, seat, token = await server.manager.create(
+        game.id, seats, {**play.config, CONTENT_OPTION: ident}, body.name, listed=False,
+        address=client_address(request))
+    await asyncio.to_thread(server.store.content.link_table, ident, live.id, owner_of(request))
+    return {**made(live, seat, token), "version": _version_json(version)}
 
 
 @router.post("/api/studio/{game_id}/read")

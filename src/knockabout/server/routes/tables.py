@@ -8,6 +8,9 @@
                                         kept for that code -> {seat, token}
   POST /api/tables/{id}/rematch         a finished table again (same seats and options,
                                         a new seed) -> {id, seat, token}
+
+A table of an uploaded content version (its ``content`` option) is made by the version's
+uploader in the studio (``POST /api/studio/versions/{id}/tables``), never here.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from knockabout.core.content_versions import CONTENT_OPTION
 from knockabout.core.errors import KnockaboutError
 from knockabout.server.app_state import ApiError, Server, client_address, live_table
+from knockabout.server.live import LiveTable
 
 router = APIRouter()
 
@@ -49,12 +54,20 @@ class Rematch(BaseModel):
 
 @router.post("/api/tables")
 async def create(body: CreateTable, request: Request, server: Server) -> dict[str, Any]:
+    if body.config.get(CONTENT_OPTION):
+        raise ApiError(400, "a table of an uploaded content version is made in the studio, by its uploader")
     # (the manager checks the request and the caps first, then counts the table against the rates)
     live, seat, token = await server.manager.create(body.game, body.seats, body.config, body.name, body.seed,
                                                     listed=body.listed, address=client_address(request),
                                                     move_time=body.move_time)
+    return made(live, seat, token)
+
+
+def made(live: LiveTable, seat: int | None, token: str | None) -> dict[str, Any]:
+    """The answer to the creator of a new table: its id, their seat and token, and the
+    invite links of its kept seats (given once: the codes are stored hashed)."""
     invites = [{"seat": i, "url": f"/t/{live.id}#invite={code}"} for i, code in sorted(live.new_invites.items())]
-    live.new_invites = {}  # the codes are stored hashed; only this answer ever holds them
+    live.new_invites = {}
     return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}", "invites": invites,
             "table": live.info()}
 
@@ -92,4 +105,6 @@ async def rematch(table_id: str, body: Rematch, server: Server) -> dict[str, Any
         again, seat, token = await server.manager.rematch(live, body.token)
     except KnockaboutError as exc:
         raise ApiError(409, str(exc)) from None
+    if again.table.record.config.get(CONTENT_OPTION):  # a playtest's rematch is one of its version's tables
+        await asyncio.to_thread(server.store.content.link_rematch, live.id, again.id)
     return {"id": again.id, "seat": seat, "token": token, "url": f"/t/{again.id}"}
