@@ -5,9 +5,14 @@ upload a file to edit it; a name with markup stays text."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 import re
+import time
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from knockabout.core.registry import get_game
 from tests.web.conftest import LiveServer
@@ -147,3 +152,80 @@ def test_measure_shows_each_card_effect_beside_its_usage(browser: Any, server: L
         page.screenshot(path=str(tmp_path / "studio-measure.png"), full_page=True)
     finally:
         ctx.close()
+
+
+def _both_play_to_the_end(pages: list[Any], rng: random.Random, seconds: float = 200) -> None:
+    """Two people at one table click what their page offers (the board's own targets, or an
+    action button) until both pages show the end."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if all(p.locator("#outcome").count() for p in pages):
+            return
+        for p in pages:
+            if p.locator("#outcome").count():
+                continue
+            board = p.locator("#kb-choose button[data-place], #grid button.kb-cell.spot, #grid .kb-card.target")
+            buttons = p.locator("#actions button:not([disabled])")
+            target = board if board.count() and rng.random() < 0.7 else buttons
+            n = target.count()
+            if n:
+                with contextlib.suppress(Exception):  # redrawn under the click: look again
+                    target.nth(rng.randrange(n)).click(timeout=500)
+        pages[0].wait_for_timeout(30)
+    raise AssertionError("the playtest did not end in time: " + pages[0].inner_text("#log")[-600:])
+
+
+def test_save_a_version_playtest_it_by_invite_link_and_play_it(browser: Any, server: LiveServer,
+                                                                tmp_path: Path) -> None:
+    ctx, page = _studio(browser, server)
+    ctx_b, tester = new_page(browser, "phone")
+    try:
+        _valid(page, True)
+        _type(page, "[name='root[id]']", "studio-playtest")
+        _type(page, "[name='root[name]']", "Playtest <b>Pack</b>")
+        _type(page, "[name='root[cards][0][name]']", "Stone <i>Crab")
+        _valid(page, True)
+        page.click("#studio-save")
+        page.wait_for_selector("#studio-saved[data-version]")
+        ident = page.get_attribute("#studio-saved", "data-version")
+        item = page.locator(f"#studio-versions li[data-version='{ident}']")
+        item.wait_for()
+        assert "Playtest <b>Pack</b>" in item.inner_text() and item.locator("b b").count() == 0  # markup as text
+        page.click("#studio-save")  # the same document again: the same version, listed once
+        page.wait_for_function("document.querySelector('#studio-saved').textContent.includes('saved before')")
+        assert page.locator("#studio-versions li[data-version]").count() == 1
+        page.screenshot(path=str(tmp_path / "studio-versions.png"), full_page=True)
+        ctx_p, phone = _studio(browser, server, "phone")  # the same list on a phone (the same address)
+        phone.locator(f"#studio-versions li[data-version='{ident}']").scroll_into_view_if_needed()
+        phone.screenshot(path=str(tmp_path / "studio-versions-phone.png"))
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than the phone"
+        ctx_p.close()
+        page.click("details:has(> #studio-playtest-options) > summary")
+        if page.locator("#studio-playtest-options #advanced-options:not([open])").count():
+            page.click("#studio-playtest-options #advanced-options summary")
+        assert page.locator("#studio-playtest-options [data-option='packs']").count() == 0, "the version sets it"
+        page.fill("#studio-playtest-options [name='max_turns']", "16")  # a short playtest
+        page.select_option("#studio-against", "invite")
+        item.locator("button.playtest").click()
+        page.wait_for_selector("#invite", state="attached")
+        table_id = page.url.rsplit("/", 1)[1]
+        invite = page.input_value(".invite-link[data-seat='1']")
+        assert invite.startswith(f"{server.url}/t/{table_id}#invite=")
+        assert "Stone <i>Crab" in page.inner_text("#app"), "the uploaded pack's card, its name as text"
+
+        tester.goto(invite)  # the playtester, on a phone, by the link alone
+        tester.fill("#join-name", "Bo")
+        tester.click("button[data-seat='invite']")
+        tester.wait_for_selector("#board")
+        _both_play_to_the_end([page, tester], random.Random(7))
+        page.screenshot(path=str(tmp_path / "playtest-designer.png"))
+        tester.screenshot(path=str(tmp_path / "playtest-tester.png"))
+        record = httpx.get(f"{server.url}/api/tables/{table_id}/record").json()
+        assert record["config"]["content"] == ident and record["config"]["packs"][0] == "studio-playtest"
+        assert record["config"]["max_turns"] == 16
+        for p in (page, tester):  # no element was made from a name
+            assert p.evaluate("[...document.querySelectorAll('i, b')].filter(e => /Crab|Pack/.test(e.textContent)"
+                              " && !/[<>]/.test(e.textContent)).length") == 0
+    finally:
+        ctx.close()
+        ctx_b.close()

@@ -395,6 +395,9 @@ class ContentEditor(ABC):
 
     kind: ClassVar[str]
     """What one document is, in one word (``pack``, ``box``)."""
+    playtest_sets: ClassVar[tuple[str, ...]] = ()
+    """The table options :meth:`playtest` sets (the studio's playtest form leaves them, and
+    the options they narrow, out of the options it offers)."""
 
     @abstractmethod
     def schema(self) -> dict[str, Any]:
@@ -427,7 +430,8 @@ class ContentEditor(ABC):
 
     @abstractmethod
     def playtest(self, data: Any) -> Playtest:
-        """How a table plays a valid document uploaded as a content version."""
+        """How a table plays a valid document uploaded as a content version (its config
+        sets exactly :attr:`playtest_sets`)."""
 
 
 class BalancePlugin(ABC):

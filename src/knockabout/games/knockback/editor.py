@@ -80,6 +80,7 @@ def _inline(values: Mapping[str, Any]) -> Any:
 
 class PackEditor(ContentEditor):
     kind: ClassVar[str] = "pack"
+    playtest_sets: ClassVar[tuple[str, ...]] = ("packs",)
 
     def schema(self) -> dict[str, Any]:
         return PackModel.model_json_schema()

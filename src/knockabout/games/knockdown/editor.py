@@ -110,6 +110,7 @@ def _toml(data: Mapping[str, Any], top: bool = True) -> Any:
 
 class BoxEditor(ContentEditor):
     kind: ClassVar[str] = "box"
+    playtest_sets: ClassVar[tuple[str, ...]] = ("boxes",)
 
     def schema(self) -> dict[str, Any]:
         return BoxDocument.model_json_schema(mode="serialization")

@@ -24,10 +24,11 @@
                                         edit again) and the playtest tables made with it
   DELETE /api/studio/versions/{id}      take it off the list (a table made with it keeps
                                         its files, so it still replays)
-  POST /api/studio/versions/{id}/tables {seats, name}
+  POST /api/studio/versions/{id}/tables {seats, name, config}
                                         a playtest table of one's own version (unlisted;
                                         by default the other seats are kept for invite
-                                        links) -> as ``POST /api/tables``
+                                        links; ``config``: its other options, the version
+                                        setting what puts it in play) -> as ``POST /api/tables``
   GET  /api/studio/jobs/{id}            a test's state, progress and tables so far
   POST /api/studio/jobs/{id}/stop {token}
                                         stop a test (what it played so far stays)
@@ -140,7 +141,8 @@ async def games() -> dict[str, Any]:
 @router.get("/api/studio/{game_id}")
 async def describe(game_id: str) -> dict[str, Any]:
     editor = editor_of(game_id)
-    return {"game": get_game(game_id).id, "kind": editor.kind, "schema": editor.schema(),
+    return {"game": get_game(game_id).id, "kind": editor.kind, "playtest_sets": list(editor.playtest_sets),
+            "schema": editor.schema(),
             "shipped": [c.to_dict() for c in editor.shipped()]}
 
 
@@ -245,6 +247,7 @@ class PlaytestTable(BaseModel):
                                     description="every seat (me, invite, open or a bot level); "
                                                 "by default me and invite links")
     name: str = Field("", max_length=64)
+    config: dict[str, Any] = Field(default_factory=dict, description="the table's other options (a turn limit)")
 
 
 @router.post("/api/studio/versions/{ident}/tables")
@@ -254,7 +257,7 @@ async def playtest_table(ident: str, body: PlaytestTable, request: Request, serv
     play = editor_of(game.id).playtest(_document(version, texts))
     seats = body.seats or ["me", *["invite"] * (game.facts.default_players - 1)]
     live, seat, token = await server.manager.create(
-        game.id, seats, {**play.config, CONTENT_OPTION: ident}, body.name, listed=False,
+        game.id, seats, {**body.config, **play.config, CONTENT_OPTION: ident}, body.name, listed=False,
         address=client_address(request))
     await asyncio.to_thread(server.store.content.link_table, ident, live.id, owner_of(request))
     return {**made(live, seat, token), "version": _version_json(version)}

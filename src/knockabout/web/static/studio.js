@@ -2,8 +2,10 @@
 // (their JSON Schema, drawn by json-editor), see every card drawn by the game's own table
 // renderer as you type, with each problem the server finds shown at its field; download the
 // TOML files `knockabout content validate` accepts, or upload files to go on editing them.
+// Save a version on the server and playtest it at a table of its own, with invite links.
 import { JSONEditor } from "./vendor/json-editor/index.mjs";
-import { api, h, toast } from "./page.js";
+import { optionControls } from "./options.js";
+import { ago, api, go, h, invites, myName, seats, toast } from "./page.js";
 
 const WAIT_MS = 250;  // how long typing pauses before the server checks the document
 const POLL_MS = 700;  // how often a running test's page asks for its numbers
@@ -66,9 +68,22 @@ function problemItem(p) {
   return h("li", { "data-path": fieldPath(p.path) }, h("b", {}, where), `: ${p.message}`);
 }
 
+// the options a playtest table offers: the game's own, less those the version sets (its pack or
+// box in play) and those they narrow
+function playtestOptions(game, sets) {
+  const by = (game.lobby && game.lobby.narrowed_by) || {};
+  const left = Object.entries(game.options).filter(([k]) => !sets.includes(k) && !sets.includes(by[k]));
+  return { ...game, options: Object.fromEntries(left) };
+}
+
+async function removeVersion(id) {
+  const res = await fetch(`/api/studio/versions/${id}`, { method: "DELETE" });
+  if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `server answered ${res.status}`);
+}
+
 export async function studio(app, crumb) {
   crumb.textContent = "studio";
-  const { games } = await api("/api/studio");
+  const [{ games }, lobby] = await Promise.all([api("/api/studio"), api("/api/games")]);
   const gameSel = h("select", { id: "studio-game", "aria-label": "game" },
     games.map((g) => h("option", { value: g.id }, `${g.name}: a ${g.kind}`)));
   const docSel = h("select", { id: "studio-doc", "aria-label": "start from" });
@@ -130,8 +145,12 @@ export async function studio(app, crumb) {
     editor.on("ready", () => { editor.on("change", changed); check(); });
   }
 
+  let schema = null;
   async function describe() {
     const info = await api(`/api/studio/${game()}`);
+    schema = info.schema;
+    drawPlaytest(info.playtest_sets);
+    listVersions();
     renderer = await import(`/games/${game()}/renderer.js`);
     docSel.replaceChildren(...info.shipped.map((c) => h("option", { value: c.value }, `${c.name}${c.summary ? ` (${c.summary})` : ""}`)));
     docSel.onchange = async () => edit(info.schema, (await api(`/api/studio/${game()}/shipped/${docSel.value}`)).data);
@@ -202,6 +221,61 @@ export async function studio(app, crumb) {
   const testIt = () => submit("test", { width: width.value ? Number(width.value) : null });
   const measureIt = () => submit("measure", {});
 
+  // Playtest: save the document as a version on the server, then play it at a table of its own
+  const versionList = h("ul", { id: "studio-versions", class: "studio-versions", "aria-live": "polite" });
+  const saved = h("p", { id: "studio-saved", class: "muted", "aria-live": "polite" });
+  const against = h("select", { id: "studio-against", "aria-label": "the other seat" },
+    h("option", { value: "invite" }, "a playtester, by invite link"),
+    h("option", { value: "open" }, "anyone with the table's link"),
+    lobby.bots.map((b) => h("option", { value: b }, `a bot: ${b}`)));
+  const optionsBox = h("div", { id: "studio-playtest-options", class: "studio-playtest-options" });
+  let readOptions = () => ({});
+  function drawPlaytest(sets) {
+    const g = lobby.games.find((x) => x.id === game());
+    readOptions = g ? optionControls(optionsBox, playtestOptions(g, sets)) : () => ({});
+  }
+  function versionItem(v) {
+    const playtest = async () => {
+      try {
+        const made = await api(`/api/studio/versions/${v.id}/tables`, {
+          seats: ["me", against.value], name: myName.get(), config: readOptions() });
+        seats.set(made.id, made.seat, made.token);
+        invites.set(made.id, made.invites);
+        go(`/t/${made.id}`);
+      } catch (e) { toast(e.message); }
+    };
+    const open = async () => {
+      try { edit(schema, (await api(`/api/studio/versions/${v.id}`)).data); } catch (e) { toast(e.message); }
+    };
+    const remove = async () => {
+      try { await removeVersion(v.id); listVersions(); } catch (e) { toast(e.message); }
+    };
+    const tables = v.tables === 1 ? "1 table" : `${v.tables} tables`;
+    return h("li", { "data-version": v.id },
+      h("span", { class: "version-name" }, h("b", {}, v.name), " ",
+        h("small", { class: "muted" }, `saved ${ago(v.uploaded_at)} · ${tables} · ${v.id.slice(0, 8)}`)),
+      h("span", { class: "row" },
+        h("button", { class: "primary playtest", onclick: playtest }, "Playtest"),
+        h("button", { class: "open", onclick: open }, "Edit"),
+        h("button", { class: "remove tone-danger", onclick: remove }, "Remove")));
+  }
+  async function listVersions() {
+    try {
+      const { versions } = await api(`/api/studio/${game()}/versions`);
+      versionList.replaceChildren(...(versions.length ? versions.map(versionItem)
+        : [h("li", { class: "muted" }, "No saved versions yet.")]));
+    } catch (e) { toast(e.message); }
+  }
+  async function save() {
+    try {
+      const { version, new: fresh } = await api(`/api/studio/${game()}/versions`, { data: editor.getValue() });
+      saved.dataset.version = version.id;
+      saved.textContent = fresh ? `Saved as version ${version.id.slice(0, 8)}.`
+        : `This is version ${version.id.slice(0, 8)}, saved before: nothing changed.`;
+      await listVersions();
+    } catch (e) { toast(e.message); }
+  }
+
   gameSel.addEventListener("change", () => describe().catch((e) => toast(e.message)));
   app.replaceChildren(
     h("h2", {}, "Studio"),
@@ -215,6 +289,15 @@ export async function studio(app, crumb) {
     h("div", { class: "studio" },
       h("section", { class: "panel" }, h("h3", {}, "Edit"), formBox),
       h("section", { class: "panel" }, h("h3", {}, "Cards"), status, problems, preview,
+        h("h3", {}, "Playtest"),
+        h("p", { class: "muted" }, "Save this version on the server, then play it at a table of its own: with "
+          + "playtesters you invite by link, or against a bot. A saved version never changes, so its games replay "
+          + "exactly however often you edit and save again."),
+        h("div", { class: "row" }, h("button", { id: "studio-save", class: "primary", onclick: save }, "Save version"),
+          h("label", {}, "The other seat: ", against)),
+        saved,
+        h("details", { class: "advanced" }, h("summary", {}, "Table options"), optionsBox),
+        h("h4", {}, "Your versions"), versionList,
         h("h3", {}, "Test it"),
         h("p", { class: "muted" }, "Plays this version against the shipped content, bot against bot, on the server: "
           + "every pairing in both seat orders, the same deals as `knockabout balance` with the same seed. "
