@@ -211,7 +211,8 @@ def test_save_a_version_playtest_it_by_invite_link_and_play_it(browser: Any, ser
         table_id = page.url.rsplit("/", 1)[1]
         invite = page.input_value(".invite-link[data-seat='1']")
         assert invite.startswith(f"{server.url}/t/{table_id}#invite=")
-        assert "Stone <i>Crab" in page.inner_text("#app"), "the uploaded pack's card, its name as text"
+        # the uploaded pack's card is dealt, its name as text
+        page.wait_for_function("document.querySelector('#app').innerText.includes('Stone <i>Crab')")
 
         tester.goto(invite)  # the playtester, on a phone, by the link alone
         tester.fill("#join-name", "Bo")
