@@ -53,6 +53,7 @@ def upload(game: Game[Any], data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     editor = game.content_editor()
     assert editor is not None and editor.check(data) == []
     play = editor.playtest(data)
+    assert set(play.config) == set(editor.playtest_sets), "the studio's form leaves out what the version sets"
     return cv.install(game.id, editor.files(data)), dict(play.config)
 
 
