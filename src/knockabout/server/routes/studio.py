@@ -276,26 +276,21 @@ async def read(game_id: str, body: Files) -> dict[str, Any]:
     return {"data": data, "problems": _problems(problems)}
 
 
-class QuickTest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    data: Any
-    bot: str = Field("easy", max_length=20)
-    games: int = Field(4, ge=1, le=MAX_GAMES)
-    seed: int = Field(1, ge=0, lt=2**63)
-    width: float | None = Field(None, gt=0, lt=50, description="stop once every interval is within ±width points")
-
-
-class Stop(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    token: str = Field(min_length=1, max_length=100)
-
-
 class Measure(BaseModel):
     model_config = ConfigDict(extra="forbid")
     data: Any
     bot: str = Field("easy", max_length=20)
     games: int = Field(4, ge=1, le=MAX_GAMES)
     seed: int = Field(1, ge=0, lt=2**63)
+
+
+class QuickTest(Measure):
+    width: float | None = Field(None, gt=0, lt=50, description="stop once every interval is within ±width points")
+
+
+class Stop(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=100)
 
 
 async def _submit(game_id: str, data: Any, request: Request, server: Server, *, bot: str, games: int, seed: int,
