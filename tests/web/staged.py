@@ -148,14 +148,19 @@ def frame_of(m: Moment, seat: int | None = 0) -> dict[str, Any]:
     return frame
 
 
-def show(page: Any, server: LiveServer, frame: dict[str, Any]) -> list[dict[str, Any]]:
+def show(page: Any, server: LiveServer, frame: dict[str, Any],
+         sockets: list[Any] | None = None) -> list[dict[str, Any]]:
     """Open the table page on ``frame`` (its table info and sync answered by Playwright, the
-    page from ``server``). Returns the list the page's messages to the server go into."""
+    page from ``server``). Returns the list the page's messages to the server go into;
+    ``sockets`` gets the page's socket, through which :func:`push` sends it more frames."""
     info = frame["table"]
     sent: list[dict[str, Any]] = []
     page.route(f"**/api/tables/{info['id']}", lambda route: route.fulfill(json=info))
 
     def on_socket(ws: Any) -> None:
+        if sockets is not None:
+            sockets.append(ws)
+
         def got(message: str | bytes) -> None:
             msg = json.loads(message)
             if msg.get("type") in ("hello", "sync"):
@@ -171,3 +176,9 @@ def show(page: Any, server: LiveServer, frame: dict[str, Any]) -> list[dict[str,
     page.add_style_tag(content=FIXED_LOOK)
     page.evaluate("() => document.fonts.ready")
     return sent
+
+
+def push(sockets: list[Any], frame: dict[str, Any]) -> None:
+    """Send a page shown by :func:`show` (with ``sockets``) one more frame, as the server
+    would after a move."""
+    sockets[-1].send(json.dumps(frame))

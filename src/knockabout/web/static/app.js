@@ -13,7 +13,9 @@ import { fitText } from "./fit.js";
 import { installTips, openRules } from "./help.js";
 import { lessonLink } from "./learn.js";
 import { lobby } from "./lobby.js";
+import { motion } from "./motion.js";
 import { recapper } from "./recap.js";
+import { playSound, soundToggle } from "./sound.js";
 import { placeParts, showLastLine, tableLayout } from "./table_layout.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 import { timeWords } from "./turns.js";
@@ -30,20 +32,6 @@ async function renderer(gameId) {
       .catch(() => import("/static/generic.js"));
   }
   return renderers[gameId];
-}
-
-// Cards that were not on the board before this redraw get a short arrival animation (a draw,
-// a play, a push); `prefers-reduced-motion` turns it off in the stylesheet.
-function markArrivals(root, before) {
-  const now = new Map();
-  for (const el of root.querySelectorAll("[data-card], [data-tile]")) {
-    const where = el.closest("[id]");
-    const key = `${where ? where.id : ""}|${el.dataset.card || el.dataset.tile}`;
-    const n = (now.get(key) || 0) + 1;
-    now.set(key, n);
-    if (before && n > (before.get(key) || 0)) el.classList.add("arrive");
-  }
-  return now;
 }
 
 const LOCAL = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -121,7 +109,9 @@ function connect(id, token, link = null) {
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
   let cur = null; let rend = null; let ws = null; let retry = 0; let closedForGood = false; let tick = null;
-  let cards = null;  // what was on the board at the last redraw (for arrival animations)
+  const moves = motion();  // what a frame moved, animated (static/motion.js)
+  let moved = null;  // the events of the frame not drawn yet (null: a redraw of the page's own)
+  let endHeard = false;  // the end's sound plays once, when the move that ended the game arrives
   let follow = follower(); let resyncing = false;
   let helpFor = null;
   let shownStatus = null;  // the invite opens by itself while the table waits for players
@@ -164,7 +154,7 @@ function connect(id, token, link = null) {
         h("button", { id: "rules-open", "data-part": "rules", "aria-label": `Rules of ${name}`,
           onclick: (e) => openRules(game, e.currentTarget) }, "Rules"),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
-          onchange: (e) => { hints.set(e.target.checked); redraw(); } }), " hints")),
+          onchange: (e) => { hints.set(e.target.checked); redraw(); } }), " hints"), soundToggle()),
       legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
         h("dl", { class: "legend" }, legend.flatMap(([mark, text]) => [h("dt", {}, mark), h("dd", {}, text)]))) : null,
       h("p", { class: "muted small" }, "Hover, focus or long-press any card, symbol or chip for its full text."));
@@ -213,9 +203,10 @@ function connect(id, token, link = null) {
     // a judged decision offers no actions (the table records the answer's pass or fail): its challenge is the move
     const mine = !!(d && ((cur.legal || []).length || challenge) && d.player === cur.seat && t.status === "playing");
     const words = mine ? decisionWords(cur, rend, { seat: cur.seat, names: nm, myMove: true }) : null;
+    const drawn = [ui.board, ui.handDock];  // where the board's things are (the hand goes to the dock)
+    moves.measure(drawn);
     rend.renderBoard(ui.board, v, { seat: cur.seat, names: nm, challenge: closed ? null : challenge, label: labeller(words), redraw,
       answer: (picks) => send({ type: "answer", answer: picks, version: cur.version }) });
-    cards = markArrivals(ui.board, cards);
     if (startLine) startLine.textContent = `The cards are dealt: ${nm[Number(startLine.dataset.player)]} goes first.`;
     ui.players.replaceChildren(h("b", {}, "At the table"), ...t.seats.map((s, i) => {
       const state = s.kind === "bot" ? `bot · ${s.level}` : s.kind === "empty" ? "open seat"
@@ -279,8 +270,16 @@ function connect(id, token, link = null) {
     const ctx = { seat: cur.seat, names: nm };
     directPlay(ui, { version: cur.version, legal: myMove && !challenge ? (cur.legal || []) : [], view: v, rend, ctx,
       label: labeller(words), act });
-    recap.mark([ui.board, ui.handDock], rend, v, ctx);
+    recap.mark(drawn, rend, v, ctx);
     fitText(ui.root);
+    // what the frame moved moves on the screen, from the events it carried, and makes its sound
+    const events = moved || [];
+    moved = null;
+    const did = moves.play(drawn, rend, events, v, ctx);
+    if (cur.outcome && events.length && !endHeard) { endHeard = true; playSound("end"); }
+    else if (did.hit) playSound("hit");
+    else if (did.arrived) playSound("card");
+    else if (did.slid) playSound("place");
   }
 
   // an action chosen by its button or on the board
@@ -329,6 +328,7 @@ function connect(id, token, link = null) {
     cur = { ...whole, at: performance.now() };
     addEvents(whole.events, whole.type === "sync");
     recap.add(whole.events, whole.type === "sync");
+    moved = whole.type === "sync" ? null : whole.events;
     redraw();
   }
 

@@ -1,37 +1,47 @@
 // Motion: what moved on the table moves on the screen, in at most 400 ms, and nothing moves
 // for a person who asks for reduced motion. Everything is worked out from the page itself,
 // which draws only this seat's frames: where the cards, tiles and fighters stood before a
-// redraw and where they stand after it, and the newest step's events.
+// redraw and where they stand after it, and the events of the frame that caused the redraw.
 //
 //  - a thing that is still there but elsewhere (a tile pushed, a fighter moved, a card placed
 //    from your hand onto the grid) slides from where it stood;
 //  - a card that left one place and arrived in another in the same redraw (played from your
 //    hand to the pile, taken from the row into your hand) flies between them;
-//  - a card that arrived from nowhere on this page (a card drawn, a rival's card played)
-//    flies from the first thing the renderer's `lastMove(events)` names that is not where it
-//    landed (the draw pile, the fighter who played it);
+//  - a card or tile that arrived from nowhere on this page (a card drawn, a rival's card
+//    played) flies from the first thing the renderer's `origins(events, {name, where})` names
+//    for it (the draw pile, the fighter who played it), or, when it names none that is drawn,
+//    grows into its place;
 //  - the things the renderer's `hits(events)` names (a fighter wounded or knocked out, a card
-//    punched) shake and flash.
-// Animations use the Web Animations API, so they leave nothing behind in the page.
+//    punched) shake and flash red; a thing hit that left the board (a card knocked out) flashes
+//    and fades where it stood, as a copy that is removed when it is done.
+// Animations use the Web Animations API, so they leave nothing behind in the page; `play`
+// says what it animated (for the sounds, static/sound.js).
 
-const DURATION = 320;  // ms; a hit: 380
-const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+export const LONGEST = 400;  // ms: no animation here lasts longer (tests/web/test_motion.py checks)
+const SLIDE = 320;
+const GROW = 260;
+const HIT = 380;
+const EASE = "cubic-bezier(.2,.7,.3,1)";
+const RED = "#ff5a5f";
+
+export const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 // the identity of a thing across redraws: a tile by its label; a fighter or pile by its
-// data-pick key when one element has it; a card by where it is (its part), its name and
-// which of the alike it is
+// data-pick key when one element has it; a card (or a card's back, `data-back`, as a rival's
+// hand shows it) by where it is (its part or the nearest id), its name and which of the alike it is
 function keyed(roots) {
   const out = new Map();
   const seen = new Map();
   const add = (key, el) => { if (!out.has(key)) out.set(key, el); };
   for (const root of roots) {
-    for (const el of root.querySelectorAll("[data-tile], [data-card], [data-pick]")) {
+    for (const el of root.querySelectorAll("[data-tile], [data-card], [data-back], [data-pick]")) {
       if (el.closest(".zoom")) continue;
       if (el.dataset.tile) { add(`tile|${el.dataset.tile}`, el); continue; }
-      if (el.dataset.card) {
+      const card = el.dataset.card || el.dataset.back;
+      if (card) {
         const part = el.closest("[data-part], [id]");
         const where = part ? (part.dataset.part || part.id) : "";
-        const base = `card|${where}|${el.dataset.card}`;
+        const base = `card|${where}|${card}`;
         const n = seen.get(base) || 0;
         seen.set(base, n + 1);
         add(`${base}|${n}`, el);
@@ -46,71 +56,132 @@ function keyed(roots) {
 
 function rectOf(el) {
   const r = el.getBoundingClientRect();
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height, left: r.left, top: r.top };
 }
 
-function byPick(roots, key) {
-  for (const root of roots) {
-    const el = root.querySelector(`[data-pick="${CSS.escape(key)}"], [data-mark="${CSS.escape(key)}"]`);
-    if (el) return el;
-  }
-  return null;
+function allByKey(roots, key) {
+  const sel = `[data-pick="${CSS.escape(key)}"], [data-mark="${CSS.escape(key)}"]`;
+  return roots.flatMap((root) => [...root.querySelectorAll(sel)]).filter((el) => !el.closest(".zoom"));
 }
 
-function slide(el, from, to, scale) {
-  const dx = from.x - to.x; const dy = from.y - to.y;
-  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+// a thing inside an SVG drawing moves in the drawing's units, not the screen's
+function unit(el) {
+  const svg = el instanceof SVGElement && el.ownerSVGElement;
+  const m = svg && svg.getScreenCTM();
+  return m && m.a ? m.a : 1;
+}
+
+function slide(el, from, to, scale, roots = []) {
+  const u = unit(el);
+  const dx = (from.x - to.x) / u; const dy = (from.y - to.y) / u;
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return false;
   const s = scale && to.w ? Math.max(0.4, Math.min(2, from.w / to.w)) : 1;
-  el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${s})` }, { transform: "none" }],
-    { duration: DURATION, easing: "cubic-bezier(.2,.7,.3,1)" });
+  const frames = [{ transform: `translate(${dx}px, ${dy}px) scale(${s})` }, { transform: "none" }];
+  el.animate(frames, { duration: SLIDE, easing: EASE });
+  // what is drawn with it (an SVG token's letters) says so with data-follows="<its key>"
+  const key = el.dataset.pick;
+  if (key) {
+    for (const root of roots) {
+      for (const f of root.querySelectorAll(`[data-follows="${CSS.escape(key)}"]`)) f.animate(frames, { duration: SLIDE, easing: EASE });
+    }
+  }
+  return true;
+}
+
+function grow(el) {
+  el.animate([{ transform: "scale(.82)", opacity: 0.2 }, { transform: "none", opacity: 1 }],
+    { duration: GROW, easing: EASE });
 }
 
 function shake(el) {
   el.animate([
     { transform: "translateX(0)", filter: "none" },
-    { transform: "translateX(-5px)", filter: "drop-shadow(0 0 6px #ff5a5f)" },
-    { transform: "translateX(5px)", filter: "drop-shadow(0 0 8px #ff5a5f)" },
-    { transform: "translateX(-3px)", filter: "drop-shadow(0 0 6px #ff5a5f)" },
+    { transform: "translateX(-5px)", filter: `drop-shadow(0 0 6px ${RED})` },
+    { transform: "translateX(5px)", filter: `drop-shadow(0 0 8px ${RED})` },
+    { transform: "translateX(-3px)", filter: `drop-shadow(0 0 6px ${RED})` },
     { transform: "translateX(0)", filter: "none" },
-  ], { duration: 380, easing: "ease-out" });
+  ], { duration: HIT, easing: "ease-out" });
+}
+
+// a thing hit that is no longer drawn: its old copy where it stood, flashing and fading out
+function fadeOut(copy, at) {
+  const ghost = copy.cloneNode(true);
+  ghost.removeAttribute("id");
+  for (const e of [ghost, ...ghost.querySelectorAll("[id], [data-pick], [data-card], [data-tile], [tabindex]")]) {
+    e.removeAttribute("id"); e.removeAttribute("data-pick"); e.removeAttribute("data-card"); e.removeAttribute("data-tile");
+    e.removeAttribute("tabindex");
+  }
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.classList.add("motion-ghost");
+  Object.assign(ghost.style, { position: "fixed", left: `${at.left}px`, top: `${at.top}px`, width: `${at.w}px`,
+    height: `${at.h}px`, margin: "0", pointerEvents: "none", zIndex: "30" });
+  document.body.append(ghost);
+  const a = ghost.animate([
+    { transform: "none", opacity: 1, filter: `drop-shadow(0 0 8px ${RED})` },
+    { transform: "scale(1.08) rotate(-4deg)", opacity: 0.8, filter: `drop-shadow(0 0 12px ${RED})`, offset: 0.35 },
+    { transform: "scale(.6) rotate(8deg)", opacity: 0, filter: "none" },
+  ], { duration: HIT, easing: "ease-in" });
+  const done = () => ghost.remove();
+  a.finished.then(done, done);
 }
 
 export function motion() {
-  let before = null;  // key -> rect, measured just before a redraw
+  let before = null;  // key -> {rect, el}, measured just before a redraw
+  let marked = null;  // data-pick or data-mark key -> {rect, el} of the first element with it
   return {
     measure(roots) {
-      if (reduced()) { before = null; return; }
-      before = new Map([...keyed(roots)].map(([k, el]) => [k, rectOf(el)]));
+      if (reducedMotion()) { before = null; marked = null; return; }
+      before = new Map([...keyed(roots)].map(([k, el]) => [k, { rect: rectOf(el), el }]));
+      for (const k of [...before.keys()]) if (!before.get(k).rect.w) before.delete(k);
+      marked = new Map();
+      for (const root of roots) {
+        for (const el of root.querySelectorAll("[data-pick], [data-mark]")) {
+          const k = el.dataset.pick || el.dataset.mark;
+          if (!marked.has(k) && !el.closest(".zoom")) marked.set(k, { rect: rectOf(el), el });
+        }
+      }
     },
-    // after a redraw: the newest step's events say what the move was
+    // after a redraw caused by a frame: its events say what the move was. Returns what moved:
+    // {slid, arrived, hit} (counts), all 0 when nothing was animated.
     play(roots, rend, events, view, ctx) {
-      const was = before;
-      before = null;
-      if (!was || reduced() || !events.length) return;
+      const did = { slid: 0, arrived: 0, hit: 0 };
+      const was = before; const wasMarked = marked;
+      before = null; marked = null;
+      if (!was || reducedMotion() || !events || !events.length) return did;
       const now = keyed(roots);
       const gone = [...was.keys()].filter((k) => !now.has(k));
-      const sources = rend.lastMove ? (rend.lastMove(events, view, ctx) || []) : [];
+      const hitKeys = rend.hits ? (rend.hits(events, view, ctx) || []) : [];
       for (const [key, el] of now) {
         const to = rectOf(el);
         if (!to.w) continue;
-        if (was.has(key)) { slide(el, was.get(key), to, false); continue; }
-        if (!key.startsWith("card|")) continue;
+        if (was.has(key)) { if (slide(el, was.get(key).rect, to, false, roots)) did.slid++; continue; }
+        if (!key.startsWith("card|") && !key.startsWith("tile|")) continue;
+        did.arrived++;
+        const [kind, where, name] = key.startsWith("tile|") ? ["tile", "", key.slice(5)] : key.split("|");
         // a card that left another place in this redraw: from there
-        const name = key.split("|")[2];
-        const left = gone.find((k) => k.startsWith("card|") && k.split("|")[2] === name);
-        if (left) { gone.splice(gone.indexOf(left), 1); slide(el, was.get(left), to, true); continue; }
-        // else from the first thing the move touched that is not where it landed
-        for (const k of sources) {
-          const src = byPick(roots, k);
+        const left = kind === "card" && gone.find((k) => k.startsWith("card|") && k.split("|")[2] === name);
+        if (left) { gone.splice(gone.indexOf(left), 1); slide(el, was.get(left).rect, to, true); continue; }
+        // else from the first thing the move started from that is drawn elsewhere
+        const origins = rend.origins ? (rend.origins(events, { name, where }, view, ctx) || []) : [];
+        let flew = false;
+        for (const k of origins) {
+          const src = allByKey(roots, k)[0];
           if (!src || src === el || src.contains(el) || el.contains(src)) continue;
-          slide(el, was.get(`pick|${k}`) || rectOf(src), to, true);
+          const from = wasMarked.has(k) ? wasMarked.get(k).rect : rectOf(src);
+          if (!from.w) continue;
+          flew = slide(el, from, to, true);
           break;
         }
+        if (!flew) grow(el);
       }
-      for (const k of rend.hits ? (rend.hits(events, view, ctx) || []) : []) {
-        const el = byPick(roots, k);
-        if (el) shake(el);
+      for (const k of hitKeys) {
+        const els = allByKey(roots, k);
+        for (const el of els) shake(el);
+        if (els.length) { did.hit++; continue; }
+        const old = wasMarked.get(k);  // drawn before this redraw, gone now: a copy fades where it stood
+        if (old && old.rect.w) { fadeOut(old.el, old.rect); did.hit++; }
       }
+      return did;
     },
   };
 }

@@ -1,11 +1,11 @@
 // KNOCKBACK 'til they croak in the browser: the boundless grid of large tiles, each with its
 // full name in the middle and its edges (attack/heart) around it, owned by colour with a facing
 // arrow (no upside-down text), exhausted shown striped (no rotation). Placement: click a
-// highlighted cell, then the card to put there; moves and punch targets are highlighted; a
-// knockback slides the pushed tiles from where they stood.
+// highlighted cell, then the card to put there; moves and punch targets are highlighted; the
+// shell's motion slides a tile placed, moved or pushed from where it stood.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help:
 // legend(), boardAction(text), outcomeText(outcome, view, ctx); direct play: picks(action, view) and
-// lastMove(events). What a decision and each action say
+// lastMove(events); motion: origins(events, card) and hits(events). What a decision and each action say
 // (what a punch does, that a card is your own) is the game's guide (games/knockback/guide.py), in
 // the frame; the board's own controls read it through ctx.label(text).
 
@@ -29,7 +29,7 @@ button.kb-cell.spot{border:2px dashed #3ecf8e;background:rgba(62,207,142,.12);cu
 button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-card{position:absolute;inset:0;border-radius:10px;border:3px solid var(--seat);background:var(--bg);color:#1b1b1b;
   display:grid;grid-template:20px minmax(0,1fr) 20px/20px minmax(0,1fr) 20px;font-size:12px;line-height:1.15;
-  transition:transform .3s ease-out}
+}
 .kb-card.s0{--seat:#1565c0;--bg:#e8f1fc}
 .kb-card.s1{--seat:#ad1457;--bg:#fcebf3}
 .kb-card.exhausted{border-style:dashed;background:repeating-linear-gradient(135deg,var(--bg),var(--bg) 8px,#e3e3e3 8px,#e3e3e3 10px)}
@@ -130,31 +130,11 @@ export function cardTile(c, opts = {}) {
   return t;
 }
 
-// where each tile stood at the last redraw, by label: a tile that moved slides from there
-const lastAt = new Map();
-let lastCell = 118;
-function slideMoved(grid, onBoard) {
-  const cellPx = grid.querySelector(".kb-cell")?.getBoundingClientRect().width || lastCell;
-  lastCell = cellPx;
-  for (const c of onBoard) {
-    const was = lastAt.get(c.label);
-    if (was && (was[0] !== c.x || was[1] !== c.y)) {
-      const tile = grid.querySelector(`[data-tile="${c.label}"]`);
-      if (!tile) continue;
-      const dx = (was[0] - c.x) * (cellPx + 6); const dy = (c.y - was[1]) * (cellPx + 6);
-      tile.style.transition = "none";
-      tile.style.transform = `translate(${dx}px, ${dy}px)`;
-      requestAnimationFrame(() => requestAnimationFrame(() => { tile.style.transition = ""; tile.style.transform = ""; }));
-    }
-  }
-  lastAt.clear();
-  for (const c of onBoard) lastAt.set(c.label, [c.x, c.y]);
-}
-
 let chosenCell = null;  // the highlighted cell a person clicked to place a card on
 
 function infoCard(card, label, extra) {
   const box = el("div", "kb-info");
+  if (label) box.dataset.mark = `info:${label}`;  // where a rival's card placed on the grid comes from
   box.append(el("h4", "", label ? `${card.name} (${label})` : card.name));
   const e = card.edges;
   box.append(el("div", "", `N ${e.north.attack}/${e.north.heart} · E ${e.east.attack}/${e.east.heart} · ` +
@@ -279,7 +259,6 @@ export function renderBoard(root, view, ctx) {
     }
     wrap.append(g);
     root.append(wrap);
-    slideMoved(g, onBoard);
   } else {
     wrap.append(el("p", "muted", "The grid is empty."));
     root.append(wrap);
@@ -384,6 +363,17 @@ export function lastMove(events) {
     }
   }
   return [...keys];
+}
+
+// motion (the shell's motion.js; a tile pushed or moved slides there by itself): a tile placed
+// by the rival comes from its line in the rival's list; what was hurt: the tile punched (a copy
+// of a tile knocked out flashes and fades where it stood)
+export function origins(events, card) {
+  return [`info:${card.name}`];
+}
+
+export function hits(events) {
+  return [...new Set(events.filter((e) => e.type === "punch").map((e) => `tile:${e.data.target}`))];
 }
 
 export function picture(name) {

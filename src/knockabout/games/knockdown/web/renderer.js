@@ -5,7 +5,7 @@
 // to the server (ctx.answer), which judges them against the puzzle and its own clock.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
 // shell shows: legend(), picture(name), outcomeText(outcome, view, ctx); direct play: picks(action, view)
-// and lastMove(events, view). All of it reads the seat's own view only. The prompt, each action's words (a card or skill's text on its button, whether an attack
+// and lastMove(events, view); motion: origins() and hits(events). All of it reads the seat's own view only. The prompt, each action's words (a card or skill's text on its button, whether an attack
 // reaches) and the hints are the game's guide (games/knockdown/guide.py), in the frame.
 
 import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
@@ -180,6 +180,7 @@ function arenaSvg(view) {
       t.setAttribute("x", 2 + sp.x * CELL + CELL / 2 - 1); t.setAttribute("y", 2 + sp.y * CELL + CELL / 2 + 4);
       t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "13"); t.setAttribute("fill", "#fff");
       t.setAttribute("font-weight", "700"); t.textContent = f.name.slice(0, 2);
+      t.dataset.follows = `fighter:${f.seat}`;  // moves with its token (the shell's motion.js)
       svg.append(t);
     }
   });
@@ -197,6 +198,7 @@ function fighterBox(view, f, ctx) {
   box.append(name);
   const cubes = tip(el("div", "kd-cubes"), `Wounds: ${f.heavy} heavy (filled) and ${f.light} light (hollow). `
     + "A Knockdown Test gets harder with every cube.");
+  cubes.dataset.mark = `wounds:${f.seat}`;  // shaken when the fighter is wounded
   for (let i = 0; i < f.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
   for (let i = 0; i < f.light; i++) cubes.append(el("i", "kd-cube"));
   box.append(cubes);
@@ -439,6 +441,21 @@ export function lastMove(events) {
     if (e.type === "moved") keys.add(`space:${d.to}`);
   }
   return [...keys];
+}
+
+// motion (the shell's motion.js): a card that arrives from the deck grows into the Attack Row
+// (nothing on the board stands for the deck); what was hurt: the fighter wounded (its token on
+// the arena and its wound cubes)
+export function origins() { return []; }
+
+export function hits(events) {
+  const seats = new Set();
+  for (const e of events) {
+    const d = e.data || {};
+    if (e.type === "wounds" && (d.heavy || d.light)) seats.add(d.player);
+    if (e.type === "wound_moved") seats.add(d.to);
+  }
+  return [...seats].flatMap((p) => [`fighter:${p}`, `wounds:${p}`]);
 }
 
 export function picture(name) {

@@ -1,7 +1,7 @@
 // Nak Muay Knockout in the browser: fighters, draw and discard piles, direction, your hand.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
 // shell shows: legend(), picture(name), outcomeText(outcome, view, ctx); direct play: picks(action, view)
-// and lastMove(events). All of it reads the seat's own view only.
+// and lastMove(events); motion: origins(events, card) and hits(events). All of it reads the seat's own view only.
 // The prompt, the actions' words and the hints come from the game's guide (games/nakmuay/guide.py)
 // in each frame, worked out on the server from the seat's own view.
 
@@ -96,7 +96,8 @@ export function renderBoard(root, view, ctx) {
     f.append(el("div", "meta", `${view.hand_sizes[i]} card${view.hand_sizes[i] === 1 ? "" : "s"}`));
     if (!ctx.reveal) {
       const backs = el("div", "backs");
-      for (let k = 0; k < Math.min(view.hand_sizes[i], 12); k++) backs.append(el("i"));
+      backs.id = `backs-${i}`;  // a card drawn flies here from the pile (the shell's motion.js)
+      for (let k = 0; k < Math.min(view.hand_sizes[i], 12); k++) { const b = el("i"); b.dataset.back = "card"; backs.append(b); }
       f.append(backs);
     }
     const no = (view.no_answers || {})[String(i)];
@@ -222,6 +223,26 @@ export function lastMove(events) {
     if (["draw", "drew", "draw_ko", "scout_return", "hid_ko", "sweep"].includes(e.type)) keys.add("pile:draw");
   }
   return [...keys];
+}
+
+// ---------------------------------------------------------------- motion (the shell's motion.js)
+// where a card that arrived came from: into a hand (yours, or a fighter's backs) from the draw
+// pile, or from the fighter a Clinch stole it from; onto the discard pile from the fighter who played it
+export function origins(events, card) {
+  const last = (pred) => [...events].reverse().find(pred);
+  if (card.where === "hand" || card.where.startsWith("backs-")) {
+    const steal = last((e) => e.type === "steal" && (e.data || {}).target !== undefined);
+    return steal ? [`fighter:${steal.data.target}`] : ["pile:draw"];
+  }
+  const played = last((e) => !["turn", "game_over", "draw", "drew", "draw_ko"].includes(e.type)
+    && e.data && e.data.player !== undefined);
+  return played ? [`fighter:${played.data.player}`] : [];
+}
+
+// what was hurt: a fighter who drew a KO or was knocked out
+export function hits(events) {
+  return [...new Set(events.filter((e) => e.type === "draw_ko" || e.type === "eliminated")
+    .map((e) => `fighter:${e.data.player}`))];
 }
 
 // ---------------------------------------------------------------- help (seat's view only)
