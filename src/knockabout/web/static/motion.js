@@ -21,7 +21,8 @@ export const LONGEST = 400;  // ms: no animation here lasts longer (tests/web/te
 const SLIDE = 320;
 const GROW = 260;
 const HIT = 380;
-const EASE = "cubic-bezier(.2,.7,.3,1)";
+const EASE = "cubic-bezier(.2,.7,.3,1)";  // a slide: most of the way early, then settling
+const FLY = "cubic-bezier(.3,.2,.2,1)";  // a card's flight: the journey itself is seen
 const RED = "#ff5a5f";
 
 export const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
@@ -71,13 +72,11 @@ function unit(el) {
   return m && m.a ? m.a : 1;
 }
 
-function slide(el, from, to, scale, roots = []) {
+// dx, dy: from where it stood to where it stands, in screen pixels; s: its scale there
+function slide(el, dx, dy, s, roots, easing = EASE) {
   const u = unit(el);
-  const dx = (from.x - to.x) / u; const dy = (from.y - to.y) / u;
-  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return false;
-  const s = scale && to.w ? Math.max(0.4, Math.min(2, from.w / to.w)) : 1;
-  const frames = [{ transform: `translate(${dx}px, ${dy}px) scale(${s})` }, { transform: "none" }];
-  el.animate(frames, { duration: SLIDE, easing: EASE });
+  const frames = [{ transform: `translate(${dx / u}px, ${dy / u}px) scale(${s})` }, { transform: "none" }];
+  el.animate(frames, { duration: SLIDE, easing });
   // what is drawn with it (an SVG token's letters) says so with data-follows="<its key>"
   const key = el.dataset.pick;
   if (key) {
@@ -85,7 +84,25 @@ function slide(el, from, to, scale, roots = []) {
       for (const f of root.querySelectorAll(`[data-follows="${CSS.escape(key)}"]`)) f.animate(frames, { duration: SLIDE, easing: EASE });
     }
   }
-  return true;
+}
+
+// the slides planned for one redraw: a thing inside another that slides (a card in a hand that
+// moved down the page) moves with it, so only what is left of its own move is added
+function slideAll(plan, roots) {
+  const byEl = new Map(plan.map((p) => [p.el, p]));
+  const shift = (p) => ({ dx: p.from.x - p.to.x, dy: p.from.y - p.to.y });
+  let n = 0;
+  for (const p of plan) {
+    let { dx, dy } = shift(p);
+    let up = p.el.parentElement;
+    while (up && !byEl.has(up)) up = up.parentElement;
+    if (up) { const q = shift(byEl.get(up)); dx -= q.dx; dy -= q.dy; }
+    const s = p.scale && p.to.w ? Math.max(0.4, Math.min(2, p.from.w / p.to.w)) : 1;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && s === 1) continue;
+    slide(p.el, dx, dy, s, roots, p.scale ? FLY : EASE);
+    n++;
+  }
+  return n;
 }
 
 function grow(el) {
@@ -110,6 +127,7 @@ function fadeOut(copy, at) {
   for (const e of [ghost, ...ghost.querySelectorAll("[id], [data-pick], [data-card], [data-tile], [tabindex]")]) {
     e.removeAttribute("id"); e.removeAttribute("data-pick"); e.removeAttribute("data-card"); e.removeAttribute("data-tile");
     e.removeAttribute("tabindex");
+    e.classList.remove("pickable", "picked", "last-move", "target", "active", "own");
   }
   ghost.setAttribute("aria-hidden", "true");
   ghost.classList.add("motion-ghost");
@@ -151,16 +169,25 @@ export function motion() {
       const now = keyed(roots);
       const gone = [...was.keys()].filter((k) => !now.has(k));
       const hitKeys = rend.hits ? (rend.hits(events, view, ctx) || []) : [];
+      const plan = [];  // {el, from, to, scale}: the slides and flights
+      const flights = new Set();
       for (const [key, el] of now) {
         const to = rectOf(el);
         if (!to.w) continue;
-        if (was.has(key)) { if (slide(el, was.get(key).rect, to, false, roots)) did.slid++; continue; }
+        if (was.has(key)) {  // (a part of the page, such as your hand as a whole, is a place, not a thing that moves)
+          if (!el.dataset.part) plan.push({ el, from: was.get(key).rect, to, scale: false });
+          continue;
+        }
         if (!key.startsWith("card|") && !key.startsWith("tile|")) continue;
         did.arrived++;
         const [kind, where, name] = key.startsWith("tile|") ? ["tile", "", key.slice(5)] : key.split("|");
         // a card that left another place in this redraw: from there
         const left = kind === "card" && gone.find((k) => k.startsWith("card|") && k.split("|")[2] === name);
-        if (left) { gone.splice(gone.indexOf(left), 1); slide(el, was.get(left).rect, to, true); continue; }
+        if (left) {
+          gone.splice(gone.indexOf(left), 1);
+          plan.push({ el, from: was.get(left).rect, to, scale: true }); flights.add(el);
+          continue;
+        }
         // else from the first thing the move started from that is drawn elsewhere
         const origins = rend.origins ? (rend.origins(events, { name, where }, view, ctx) || []) : [];
         let flew = false;
@@ -169,11 +196,13 @@ export function motion() {
           if (!src || src === el || src.contains(el) || el.contains(src)) continue;
           const from = wasMarked.has(k) ? wasMarked.get(k).rect : rectOf(src);
           if (!from.w) continue;
-          flew = slide(el, from, to, true);
+          plan.push({ el, from, to, scale: true }); flights.add(el);
+          flew = true;
           break;
         }
         if (!flew) grow(el);
       }
+      did.slid = Math.max(0, slideAll(plan, roots) - flights.size);
       for (const k of hitKeys) {
         const els = allByKey(roots, k);
         for (const el of els) shake(el);
