@@ -41,6 +41,7 @@ import torch
 from torch import nn
 
 from knockabout.bots.levels import make_bot
+from knockabout.cli.options import parse_options
 from knockabout.core.bot import SeatView
 from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
@@ -85,7 +86,7 @@ def export(net: Net, path: Path, game_id: str, trained: dict[str, Any]) -> None:
 def trained_on(ck: dict[str, Any]) -> dict[str, Any]:
     """What a checkpoint's network was trained on, as the exported file records it."""
     return {"method": "PPO self-play (examples/selfplay_ppo.py)", "steps": ck["steps"], "games": ck["games"],
-            "players": 2, "options": {}, "hidden": ck["hidden"]}
+            "players": 2, "options": ck.get("options", {}), "hidden": ck["hidden"]}
 
 
 def advantages(rewards: np.ndarray, values: np.ndarray, nxt: np.ndarray, terminal: np.ndarray,
@@ -178,16 +179,17 @@ def update(net: Net, opt: torch.optim.Optimizer, buf: dict[str, np.ndarray], adv
     return stats
 
 
-def evaluate(net: Net, game_id: str, level: str, deals: int, first_seed: int = 1_000_000) -> dict[str, Any]:
-    """The greedy network against a bot level on paired deals (2 players): its score (wins +
-    half the draws) with a 95 % Wilson interval."""
+def evaluate(net: Net, game_id: str, level: str, deals: int, first_seed: int = 1_000_000,
+             config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The greedy network against a bot level on paired deals (2 players, the game's options
+    ``config``): its score (wins + half the draws) with a 95 % Wilson interval."""
     game = get_game(game_id)
     enc = state_encoder_of(game)
     score = 0.0
     games = 0
     for k in range(deals):
         for me in (0, 1):
-            state = game.new_state({}, first_seed + k, players=2)
+            state = game.new_state(config or {}, first_seed + k, players=2)
             bot = make_bot(level, game_id)
             rng = Rng(first_seed + k)
             while (d := state.to_act()) is not None:
@@ -214,6 +216,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="nak-muay")
     ap.add_argument("--steps", type=int, default=1_000_000, help="agent steps to train to (all seats)")
+    ap.add_argument("--seconds", type=float, default=0.0,
+                    help="also stop after this many seconds of training, evaluations not counted (0: no limit)")
     ap.add_argument("--envs", type=int, default=64, help="games stepped at once")
     ap.add_argument("--rollout", type=int, default=64, help="batched steps per update")
     ap.add_argument("--hidden", type=int, default=128)
@@ -227,6 +231,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--resume", action="store_true", help="continue from --out/latest.pt")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="PyTorch CPU threads")
+    ap.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game option for training and evaluation (repeatable), e.g. scoring=speed")
     ap.add_argument("--export", type=Path, help="write the network here as a numpy .npz (the learned level's format)")
     ap.add_argument("--checkpoint", type=Path, help="with --export: convert this checkpoint, train nothing")
     args = ap.parse_args(argv)
@@ -246,8 +252,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return result
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    options = parse_options(args.option)
 
-    probe = VectorEnv(args.game, batch=1)
+    probe = VectorEnv(args.game, batch=1, **options)
     net = Net(probe.size, probe.actions, args.hidden)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     gen = torch.Generator().manual_seed(args.seed)
@@ -258,13 +265,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         opt.load_state_dict(ck["opt"])
         gen.set_state(ck["generator"])
         done_steps, updates, games = ck["steps"], ck["updates"], ck["games"]
-    env = VectorEnv(args.game, batch=args.envs, seed=args.seed * 1_000_003 + done_steps)
+    env = VectorEnv(args.game, batch=args.envs, seed=args.seed * 1_000_003 + done_steps, **options)
     obs, mask, seat = env.reset()
     now = (obs.copy(), mask.copy(), seat.copy())
     training = 0.0  # seconds of collecting and updating (evaluations not counted)
     trained = 0
     scores: list[dict[str, Any]] = []
-    while done_steps < args.steps:
+    def out_of_time() -> bool:
+        return bool(args.seconds) and training >= args.seconds
+
+    while done_steps < args.steps and not out_of_time():
         started = time.perf_counter()
         buf, ended, now = collect(env, net, args.rollout, gen, now)
         adv = advantages(buf["reward"], buf["value"], buf["next"], buf["terminal"], lam=0.95)
@@ -274,19 +284,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         games += ended
         updates += 1
         training += time.perf_counter() - started
-        if updates % args.every == 0 or done_steps >= args.steps:
+        if updates % args.every == 0 or done_steps >= args.steps or out_of_time():
             ck = {"net": net.state_dict(), "opt": opt.state_dict(), "generator": gen.get_state(), "steps": done_steps,
-                  "updates": updates, "games": games, "game": args.game, "hidden": args.hidden}
+                  "updates": updates, "games": games, "game": args.game, "hidden": args.hidden, "options": options}
             torch.save(ck, out / f"ckpt-{done_steps}.pt")
             torch.save(ck, out / "latest.pt")
             levels = args.against.split(",") if args.eval else []
             row = {"steps": done_steps, "updates": updates, "games": games, **stats,
-                   "eval": [evaluate(net, args.game, level, args.eval) for level in levels]}
+                   "eval": [evaluate(net, args.game, level, args.eval, config=options) for level in levels]}
             scores.append(row)
             with (out / "scores.jsonl").open("a") as f:
                 f.write(json.dumps(row) + "\n")
     if args.export is not None:
-        export(net, args.export, args.game, trained_on({"steps": done_steps, "games": games, "hidden": args.hidden}))
+        export(net, args.export, args.game,
+               trained_on({"steps": done_steps, "games": games, "hidden": args.hidden, "options": options}))
     result = {"game": args.game, "steps": done_steps, "updates": updates, "games": games,
               "train_seconds": round(training, 1), "steps_per_s": round(trained / training) if training else 0,
               "checkpoints": scores}

@@ -67,7 +67,8 @@ def test_selfplay_exports_the_network_the_learned_level_plays(tmp_path: Path) ->
 
     example = _load("selfplay_ppo")
     common = ["--game", "nak-muay", "--envs", "4", "--rollout", "8", "--minibatch", "16", "--epochs", "1",
-              "--every", "1", "--eval", "0", "--threads", "1", "--out", str(tmp_path), "--hidden", "16"]
+              "--every", "1", "--eval", "0", "--threads", "1", "--out", str(tmp_path), "--hidden", "16",
+              "-o", "max_turns=30"]
     trained = example.main([*common, "--steps", "32", "--export", str(tmp_path / "end.npz")])
     assert trained["steps"] == 32
     again = example.main([*common, "--checkpoint", str(tmp_path / "ckpt-32.pt"),
@@ -75,6 +76,7 @@ def test_selfplay_exports_the_network_the_learned_level_plays(tmp_path: Path) ->
     assert again == {"game": "nak-muay", "exported": str(tmp_path / "ck.npz"), "steps": 32}
     end, ck = PolicyNetwork.load(tmp_path / "end.npz"), PolicyNetwork.load(tmp_path / "ck.npz")
     assert end.meta == ck.meta and end.meta["trained"]["steps"] == 32 and end.meta["game"] == "nak-muay"
+    assert end.meta["trained"]["options"] == {"max_turns": 30}  # what it was trained on (-o)
     obs = np.random.default_rng(1).random((6, end.size), dtype=np.float32)
     np.testing.assert_array_equal(end.logits(obs), ck.logits(obs))
     saved = torch.load(tmp_path / "ckpt-32.pt", weights_only=False)
@@ -83,6 +85,37 @@ def test_selfplay_exports_the_network_the_learned_level_plays(tmp_path: Path) ->
         example.main([*common, "--game", "knockback", "--checkpoint", str(tmp_path / "ckpt-32.pt"),
                       "--export", str(tmp_path / "no.npz")])
     assert not (tmp_path / "no.npz").exists()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_alphazero_example_trains_checkpoints_and_searches_from_the_view(tmp_path: Path) -> None:
+    import torch
+
+    from knockabout.core.registry import get_game
+    from knockabout.core.rng import Rng
+
+    az = _load("selfplay_alphazero")
+    common = ["--game", "nak-muay", "--seconds", "0.1", "--games", "1", "--iterations", "4", "--hidden", "16",
+              "--eval", "1", "--out", str(tmp_path)]
+    first = az.main(common)
+    assert first["updates"] >= 1 and first["decisions"] > 0 and first["eval"][0]["games"] == 2
+    saved = torch.load(tmp_path / "latest.pt", weights_only=False)
+    assert saved["steps"] == first["decisions"] and saved["method"] == "alphazero"
+    again = az.main([*common, "--resume"])
+    assert again["decisions"] > first["decisions"] and again["games"] > first["games"]
+    # selfplay_ppo.py exports its checkpoints for the learned level
+    _load("selfplay_ppo").main(["--game", "nak-muay", "--checkpoint", str(tmp_path / "latest.pt"),
+                                "--export", str(tmp_path / "az.npz")])
+    assert (tmp_path / "az.npz").exists()
+    # the search spends its iterations, and re-dealing what the seat cannot see changes nothing
+    game = get_game("nak-muay")
+    searcher = az.Searcher(az.Net(360, len(game.actions), 16), game, iterations=24)
+    state = game.new_state({}, 3, players=2)
+    d = state.to_act()
+    assert d is not None
+    visits = searcher.search(state, d.player, Rng(9))
+    assert sum(visits.values()) == 24 - 1  # the first iteration only scores the root
+    assert searcher.search(state.determinize(d.player, Rng(1)), d.player, Rng(9)) == visits
 
 
 def test_selfplay_advantages_follow_each_seats_trajectory() -> None:
