@@ -48,6 +48,34 @@ def test_pickers_offer_the_real_choices_and_the_table_gets_them(server: LiveServ
     ctx.close()
 
 
+def test_the_seat_pickers_offer_the_levels_each_game_has(server: LiveServer, browser: Any) -> None:
+    """``learned`` is a seat choice only for a game that ships a trained network."""
+    from knockabout.bots.levels import levels_for
+
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    seat = "#seats select[data-seat='1']"
+    for game in ("knockback", "knockdown", "nak-muay"):
+        page.click(f".game-card[data-game='{game}'] .setup")
+        values = page.locator(f"{seat} option").evaluate_all("els => els.map(e => e.value)")
+        assert values == ["open", "invite", *levels_for(game)], game
+    assert "learned" in levels_for("nak-muay")
+    page.select_option(seat, "learned")
+    page.click(".game-card[data-game='nak-muay'] .setup")  # drawn again: the choice is kept
+    assert page.input_value(seat) == "learned"
+    without = next(g for g in ("knockback", "knockdown") if "learned" not in levels_for(g))
+    page.click(f".game-card[data-game='{without}'] .setup")  # a game without it: the default level
+    assert page.input_value(seat) == "easy"
+    page.click(".game-card[data-game='nak-muay'] .setup")
+    page.select_option(seat, "learned")
+    page.click("#create-btn")
+    page.wait_for_selector("#invite", state="attached")
+    table_id = page.input_value("#invite").rsplit("/", 1)[1]
+    assert server.app.state.manager.get(table_id).table.seats[1].level == "learned"
+    ctx.close()
+
+
 def test_a_quick_game_starts_against_a_bot_in_one_click(server: LiveServer, browser: Any) -> None:
     ctx = browser.new_context()
     page = ctx.new_page()
