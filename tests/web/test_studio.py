@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from knockabout.core.registry import get_game
 from tests.web.conftest import LiveServer
@@ -154,7 +155,7 @@ def test_measure_shows_each_card_effect_beside_its_usage(browser: Any, server: L
         ctx.close()
 
 
-def _both_play_to_the_end(pages: list[Any], rng: random.Random, seconds: float = 200) -> None:
+def _both_play_to_the_end(pages: list[Any], rng: random.Random, seconds: float = 300) -> None:
     """Two people at one table click what their page offers (the board's own targets, or an
     action button) until both pages show the end."""
     deadline = time.monotonic() + seconds
@@ -175,6 +176,7 @@ def _both_play_to_the_end(pages: list[Any], rng: random.Random, seconds: float =
     raise AssertionError("the playtest did not end in time: " + pages[0].inner_text("#log")[-600:])
 
 
+@pytest.mark.timeout(420)
 def test_save_a_version_playtest_it_by_invite_link_and_play_it(browser: Any, server: LiveServer,
                                                                 tmp_path: Path) -> None:
     ctx, page = _studio(browser, server)
@@ -204,7 +206,10 @@ def test_save_a_version_playtest_it_by_invite_link_and_play_it(browser: Any, ser
         if page.locator("#studio-playtest-options #advanced-options:not([open])").count():
             page.click("#studio-playtest-options #advanced-options summary")
         assert page.locator("#studio-playtest-options [data-option='packs']").count() == 0, "the version sets it"
-        page.fill("#studio-playtest-options [name='max_turns']", "16")  # a short playtest
+        page.fill("#studio-playtest-options [name='max_turns']", "10")  # a short playtest
+        page.fill("#studio-playtest-options [name='max_rounds']", "2")
+        offered = page.locator("#studio-against option").evaluate_all("os => os.map(o => o.value)")
+        assert offered[:2] == ["invite", "open"] and "easy" in offered and "learned" not in offered  # its levels
         page.select_option("#studio-against", "invite")
         item.locator("button.playtest").click()
         page.wait_for_selector("#invite", state="attached")
@@ -223,7 +228,7 @@ def test_save_a_version_playtest_it_by_invite_link_and_play_it(browser: Any, ser
         tester.screenshot(path=str(tmp_path / "playtest-tester.png"))
         record = httpx.get(f"{server.url}/api/tables/{table_id}/record").json()
         assert record["config"]["content"] == ident and record["config"]["packs"][0] == "studio-playtest"
-        assert record["config"]["max_turns"] == 16
+        assert (record["config"]["max_turns"], record["config"]["max_rounds"]) == (10, 2)
         for p in (page, tester):  # no element was made from a name
             assert p.evaluate("[...document.querySelectorAll('i, b')].filter(e => /Crab|Pack/.test(e.textContent)"
                               " && !/[<>]/.test(e.textContent)).length") == 0

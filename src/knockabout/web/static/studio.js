@@ -224,14 +224,14 @@ export async function studio(app, crumb) {
   // Playtest: save the document as a version on the server, then play it at a table of its own
   const versionList = h("ul", { id: "studio-versions", class: "studio-versions", "aria-live": "polite" });
   const saved = h("p", { id: "studio-saved", class: "muted", "aria-live": "polite" });
-  const against = h("select", { id: "studio-against", "aria-label": "the other seat" },
-    h("option", { value: "invite" }, "a playtester, by invite link"),
-    h("option", { value: "open" }, "anyone with the table's link"),
-    lobby.bots.map((b) => h("option", { value: b }, `a bot: ${b}`)));
+  const against = h("select", { id: "studio-against", "aria-label": "the other seat" });
   const optionsBox = h("div", { id: "studio-playtest-options", class: "studio-playtest-options" });
   let readOptions = () => ({});
   function drawPlaytest(sets) {
     const g = lobby.games.find((x) => x.id === game());
+    against.replaceChildren(h("option", { value: "invite" }, "a playtester, by invite link"),
+      h("option", { value: "open" }, "anyone with the table's link"),
+      ...((g && g.bots) || lobby.bots).map((b) => h("option", { value: b }, `a bot: ${b}`)));
     readOptions = g ? optionControls(optionsBox, playtestOptions(g, sets)) : () => ({});
   }
   function versionItem(v) {
