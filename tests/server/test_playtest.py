@@ -220,3 +220,16 @@ def test_a_knockdown_box_is_played_in_place_of_the_shipped_one(server: Any) -> N
     assert live.table.record.config["boxes"] == ["nemesis"] and live.table.record.config["content"] == v["id"]
     assert "Mk II" in str(live.table.updates_for(0).view.to_json())
     assert get_game("knockdown").config_model.model_fields["content"].default == ""
+
+
+def test_a_quick_test_names_the_version_it_played(server: Any) -> None:
+    data = new_pack(server)
+    job = server.post("/api/studio/knockback/test", json={"data": data, "bot": "random", "games": 1}, headers=ANN)
+    assert job.status_code == 200, job.text
+    saved = upload(server, data).json()["version"]["id"]
+    assert job.json()["version"] == saved, "the numbers are those of the version saved from the same document"
+    other = server.post("/api/studio/knockback/test", json={"data": new_pack(server, attack=8), "bot": "random",
+                                                            "games": 1}, headers=BO).json()
+    assert other["version"] != saved
+    for j in (job.json(), other):
+        server.post(f"/api/studio/jobs/{j['job']}/stop", json={"token": j["token"]})

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from knockabout.bots.levels import check_level
+from knockabout.core.content_versions import version_id
 from knockabout.core.errors import ConfigError
 from knockabout.core.plugins import EntrantGroup
 from knockabout.core.registry import get_game
@@ -111,6 +112,9 @@ class Job:
     """A measure's plan (the base version and one per card of the document)."""
     own: frozenset[tuple[str, str]] = frozenset()
     """The document's own cards, as (entrant, card name): the per-card lines the page shows."""
+    version: str = ""
+    """The content version the document's files make (:func:`~knockabout.core.content_versions.version_id`):
+    the numbers are that version's, whether or not it was saved, and saved it keeps that id."""
     state: State = "queued"
     done: int = 0
     planned: int = 0
@@ -126,7 +130,8 @@ class Job:
     def summary(self) -> dict[str, Any]:
         """The job as its page shows it: state, progress and the tables so far."""
         out: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "game": self.game, "state": self.state, "done": self.done,
+            "id": self.id, "kind": self.kind, "game": self.game, "version": self.version, "state": self.state,
+            "done": self.done,
             "planned": self.planned, "note": self.note, "error": self.error, "bot": self.spec.bot,
             "games": self.spec.games, "seed": self.spec.seed, "width": self.width,
             "seconds": round((self.finished or time.monotonic()) - self.started, 1) if self.started else 0.0,
@@ -280,7 +285,7 @@ class StudioJobs:
             raise
         spec = BalanceSpec(g.id, options, games, bot, seed)
         job = Job(ident, secrets.token_urlsafe(16), requester, g.id, spec, width, folder, kind=kind, plan=plan,
-                  own=own_cards(g.id, options, list(files)), groups=groups)
+                  own=own_cards(g.id, options, list(files)), groups=groups, version=version_id(g.id, files))
         if plan is not None:
             job.planned = sum(u.games for u in plan.units)
         else:

@@ -194,7 +194,7 @@ export async function studio(app, crumb) {
     const state = j.state === "queued" ? `waiting (${j.waiting} before it)` : j.state;
     testBox.replaceChildren(
       h("p", { id: "studio-job-state", "data-state": j.state }, `${state}: ${j.done}/${j.planned} matches, ${j.bot} bots, `
-        + `seed ${j.seed}${j.note ? ` · ${j.note}` : ""}${j.error ? ` · ${j.error}` : ""}`),
+        + `seed ${j.seed}, version ${j.version.slice(0, 8)}${j.note ? ` · ${j.note}` : ""}${j.error ? ` · ${j.error}` : ""}`),
       bar, ...(["queued", "running"].includes(j.state) ? [stopBtn] : []), cardTable(j), ...testTables(j));
   }
   async function follow() {
