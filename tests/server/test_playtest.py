@@ -220,6 +220,11 @@ def test_a_knockdown_box_is_played_in_place_of_the_shipped_one(server: Any) -> N
     assert live.table.record.config["boxes"] == ["nemesis"] and live.table.record.config["content"] == v["id"]
     assert "Mk II" in str(live.table.updates_for(0).view.to_json())
     assert get_game("knockdown").config_model.model_fields["content"].default == ""
+    box["box"]["id"] = "my_box"  # a valid box, but a version plays a box in place of a shipped one
+    r = upload(server, box, game="knockdown")
+    assert r.status_code == 400 and "cannot be played at a table" in r.json()["error"] and "my_box" in r.json()[
+        "error"]
+    assert len(server.get("/api/studio/knockdown/versions", headers=ANN).json()["versions"]) == 1
 
 
 def test_a_quick_test_names_the_version_it_played(server: Any) -> None:

@@ -431,7 +431,8 @@ class ContentEditor(ABC):
     @abstractmethod
     def playtest(self, data: Any) -> Playtest:
         """How a table plays a valid document uploaded as a content version (its config
-        sets exactly :attr:`playtest_sets`)."""
+        sets exactly :attr:`playtest_sets`); a ValueError, saying why, for a valid document
+        no table can play."""
 
 
 class BalancePlugin(ABC):

@@ -23,7 +23,7 @@ import tomlkit
 from pydantic import BaseModel, Field, ValidationError
 
 from knockabout.core.plugins import Choice, ContentEditor, ContentProblem, Playtest
-from knockabout.games.knockdown.content import FILES, builtin_boxes, cross_check
+from knockabout.games.knockdown.content import BOXES, FILES, builtin_boxes, cross_check
 from knockabout.games.knockdown.match import card_entry, sheet_entry
 from knockabout.games.knockdown.models import (
     FILE_MODELS,
@@ -178,5 +178,8 @@ class BoxEditor(ContentEditor):
         doc, problems = self._model(data)
         if doc is None:
             raise ValueError(f"not a valid box: {problems[0].message}")
+        if doc.box.id not in BOXES:  # (a content version replaces shipped boxes, by id)
+            raise ValueError(f"a box is played in place of the shipped box of its id: give it the id of one "
+                             f"({', '.join(BOXES)}), not {doc.box.id!r}")
         # the box alone in play, in place of the shipped box of its id
         return Playtest(doc.box.name, {"boxes": [doc.box.id]})

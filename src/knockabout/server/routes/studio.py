@@ -56,7 +56,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from knockabout.core.content_versions import CONTENT_OPTION, valid_id
+from knockabout.core.content_versions import CONTENT_OPTION, install, valid_id
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.plugins import ContentEditor, ContentProblem
 from knockabout.core.registry import all_games, get_game
@@ -191,7 +191,10 @@ async def upload_version(game_id: str, body: Document, request: Request, server:
     if size > MAX_VERSION or any(len(t) > MAX_FILE for t in texts.values()):
         raise ApiError(413, f"this {editor.kind} is {size} characters of TOML; a content version holds at most "
                             f"{MAX_VERSION} (and {MAX_FILE} a file)")
-    play = editor.playtest(body.data)
+    try:
+        play = editor.playtest(body.data)
+    except ValueError as exc:
+        raise ApiError(400, f"this {editor.kind} cannot be played at a table: {exc}") from None
     try:
         version, new = await asyncio.to_thread(server.store.content.add, owner_of(request), get_game(game_id).id,
                                                editor.kind, play.name[:80], texts, MAX_VERSIONS)
@@ -256,6 +259,7 @@ async def playtest_table(ident: str, body: PlaytestTable, request: Request, serv
     game = get_game(version.game)
     play = editor_of(game.id).playtest(_document(version, texts))
     seats = body.seats or ["me", *["invite"] * (game.facts.default_players - 1)]
+    await asyncio.to_thread(install, game.id, texts)  # on disk before the table reads it (no database call then)
     live, seat, token = await server.manager.create(
         game.id, seats, {**body.config, **play.config, CONTENT_OPTION: ident}, body.name, listed=False,
         address=client_address(request))
