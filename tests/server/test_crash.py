@@ -51,7 +51,7 @@ def test_every_confirmed_action_survives_kill_9_mid_burst(db_url: str) -> None:
     try:
         made = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
             "game": "nak-muay", "seats": ["me", "random", "random", "random"], "seed": 11,
-            "config": {"max_turns": 2000}}).json()
+            "config": {"max_turns": 2000}}, timeout=30).json()  # a busy machine answers slowly
         with connect(f"ws://127.0.0.1:{port}/ws/tables/{made['id']}") as ws:
             ws.send(json.dumps({"type": "hello", "token": made["token"]}))
             acted, last = 0, -1
