@@ -107,10 +107,13 @@ class PolicyNetwork:
 
 def policy_file(game: Game[Any]) -> Path | None:
     """Where the game's shipped network is (in its own package), or None when it ships none."""
-    if game.learned_policy is None:
+    # (read with a default: a compiled build whose protocol module predates the attribute
+    # would otherwise fail on every game that does not set it)
+    name: str | None = getattr(game, "learned_policy", None)
+    if name is None:
         return None
     package = type(game).__module__.rpartition(".")[0] or type(game).__module__
-    path = Path(str(resources.files(package))) / game.learned_policy
+    path = Path(str(resources.files(package))) / name
     return path if path.is_file() else None
 
 
