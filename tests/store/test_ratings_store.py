@@ -118,12 +118,15 @@ def test_the_leaderboard_orders_by_the_cautious_estimate(store: Store) -> None:
 
 
 def test_tables_ending_together_lose_no_update(store: Store) -> None:
-    for i in range(6):
-        finished(store, f"p{i}", [person("Ann"), person(f"X{i}")], winner=0)
-    with ThreadPoolExecutor(3) as pool:
-        list(pool.map(lambda i: rate(store, f"p{i}", {0: "ann", 1: f"x{i}"}), range(6)))
-    ann = store.ratings.get("nak-muay", [account_key("ann")])[account_key("ann")]
-    assert ann.games == 6 and ann.wins == 6
+    """Six tables of one new player rated at once, three at a time, in several rounds (a
+    player's first rating is where two transactions race to make the row)."""
+    for r in range(6):
+        for i in range(6):
+            finished(store, f"p{r}-{i}", [person("Ann"), person(f"X{i}")], winner=0)
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda i, r=r: rate(store, f"p{r}-{i}", {0: f"ann{r}", 1: f"x{r}-{i}"}), range(6)))
+        ann = store.ratings.get("nak-muay", [account_key(f"ann{r}")])[account_key(f"ann{r}")]
+        assert (ann.games, ann.wins) == (6, 6), f"round {r}"
 
 
 def test_seat_keys() -> None:

@@ -161,7 +161,10 @@ class RatingStore:
                 return []
             now = self.clock()
             for key, new in update.ratings.items():
-                have = s.get(RatingRow, (row.game, key))
+                # a player the locked read did not find is inserted, never updated: had another
+                # transaction made their row since that read, the insert fails and all is run
+                # again (updating the row read now would write over that transaction's result)
+                have = s.get(RatingRow, (row.game, key)) if key in current else None
                 if have is None:
                     s.add(RatingRow(game=row.game, player=key, mu=new.mu, sigma=new.sigma, games=new.games,
                                     wins=new.wins, draws=new.draws, updated_at=now))
