@@ -12,6 +12,9 @@ Per game, page size (1280x800, 390x844) and CPU throttle (Chromium's
 - **move**: the time from a frame's arrival to the end of the task that drew it (parse, patch,
   redraw, measuring what moved and starting its animations), p50 / max in ms.
 
+``--reduced`` runs each case again under ``prefers-reduced-motion`` (motion measures and
+animates nothing then): the difference is what motion costs.
+
 Frames are the server's own (``LiveTable``), the same every run: the game's fixed moves
 (``tests/web/staged.py``), a frame sent every ``--gap`` ms so each move's animation (at most
 400 ms) plays out. Headless Chromium without a GPU, so the numbers are a floor for a phone's
@@ -32,7 +35,7 @@ from typing import Any
 
 from tests.web.conftest import ARGS, CHROMIUM, LiveServer
 from tests.web.pages import SIZES
-from tests.web.staged import moment, push, show, table_of
+from tests.web.staged import moment, moments, push, show, table_of
 
 from knockabout.server import ServerSettings
 from knockabout.server.live import LiveTable
@@ -67,14 +70,19 @@ PROBE = """() => {
 
 
 def seat_frames(game: str, config: dict[str, Any], seed: int, moves: int) -> list[dict[str, Any]]:
-    """Seat 0's sync at the deal, then its update after each of the next ``moves`` moves."""
+    """Seat 0's sync at the deal, then its update after each of the next ``moves`` moves (fewer
+    if the game ends sooner)."""
     start = moment(game, seed, 0, config)
     live = LiveTable(id="budget", table=table_of(start), tokens=[None] * start.players, store=None,  # type: ignore[arg-type]
                      settings=ServerSettings(clock=lambda: 0.0, wall_clock=lambda: 0.0), created_at=0.0)
     sync, cursor = live._build(0, 0, "sync")
     out = [sync]
-    end = moment(game, seed, moves, config)
-    for action in end.actions:
+    played: tuple[str, ...] = ()
+    for m, _ in moments(game, seed, config):  # the game's first moves (all of them if it is shorter)
+        played = m.actions
+        if len(played) >= moves:
+            break
+    for action in played:
         d = live.table.decision()
         assert d is not None
         live.table.act(d.player, action)
@@ -91,9 +99,10 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def run(browser: Any, server: LiveServer, game: str, size: str, rate: float, frames: list[dict[str, Any]],
-        gap: int) -> dict[str, Any]:
+        gap: int, reduced: bool) -> dict[str, Any]:
     w, h = SIZES[size]
-    ctx = browser.new_context(viewport={"width": w, "height": h})
+    ctx = browser.new_context(viewport={"width": w, "height": h},
+                              reduced_motion="reduce" if reduced else "no-preference")
     page = ctx.new_page()
     page.add_init_script(f"({PROBE})()")
     sockets: list[Any] = []
@@ -110,7 +119,8 @@ def run(browser: Any, server: LiveServer, game: str, size: str, rate: float, fra
     ctx.close()
     fr, lt, mv = got["frames"], got["long"], got["moves"]
     return {
-        "game": game, "size": f"{w}x{h}", "throttle": rate, "moves": len(frames) - 1,
+        "game": game, "size": f"{w}x{h}", "throttle": rate, "motion": "off" if reduced else "on",
+        "moves": len(frames) - 1,
         "frame_p50": round(statistics.median(fr), 1) if fr else 0.0, "frame_p95": round(pct(fr, 0.95), 1),
         "frame_max": round(max(fr, default=0.0), 1),
         "stutter_pct": round(100 * sum(1 for x in fr if x > 50) / max(1, len(fr)), 1),
@@ -125,6 +135,8 @@ def main() -> None:
     ap.add_argument("--gap", type=int, default=450, help="ms between frames (an animation lasts at most 400)")
     ap.add_argument("--throttle", type=float, nargs="+", default=[1.0, 4.0])
     ap.add_argument("--games", nargs="+", default=list(GAMES))
+    ap.add_argument("--reduced", action="store_true",
+                    help="also each run under prefers-reduced-motion (no motion): what motion costs")
     ap.add_argument("--json", type=Path, help="write the rows here too")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
@@ -138,11 +150,12 @@ def main() -> None:
             frames = seat_frames(game, config, seed, args.moves)
             for size in ("desktop", "phone"):
                 for rate in args.throttle:
-                    row = run(browser, server, game, size, rate, frames, args.gap)
-                    rows.append(row)
-                    print(json.dumps(row), flush=True)
+                    for reduced in (False, True) if args.reduced else (False,):
+                        row = run(browser, server, game, size, rate, frames, args.gap, reduced)
+                        rows.append(row)
+                        print(json.dumps(row), flush=True)
         browser.close()
-    cols = ["game", "size", "throttle", "moves", "frame_p50", "frame_p95", "frame_max", "stutter_pct",
+    cols = ["game", "size", "throttle", "motion", "moves", "frame_p50", "frame_p95", "frame_max", "stutter_pct",
             "long_tasks", "long_max", "move_p50", "move_max"]
     print()
     print("| " + " | ".join(cols) + " |")

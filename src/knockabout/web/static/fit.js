@@ -4,21 +4,25 @@
 const sizes = new Map();
 
 export function fitText(root) {
+  // every width is read before any size is written, so a redraw lays the page out once here,
+  // not once per name
+  const items = [];
   for (const e of root.querySelectorAll(".fit")) {
     const width = e.clientWidth;
-    if (!width) continue;
-    const key = `${e.className}|${width}|${e.textContent}`;
-    let size = sizes.get(key);
-    if (size === undefined) {
-      e.style.fontSize = "";
-      size = parseFloat(getComputedStyle(e).fontSize);
-      while (e.scrollWidth > e.clientWidth + 0.5 && size > 7) {
-        size -= 0.5;
-        e.style.fontSize = `${size}px`;
-      }
-      if (sizes.size > 2000) sizes.clear();
-      sizes.set(key, size);
-    }
-    e.style.fontSize = `${size}px`;
+    if (width) items.push([e, `${e.className}|${width}|${e.textContent}`]);
   }
+  for (const item of items) {  // a name not seen at this width yet is measured, once
+    const [e, key] = item;
+    if (sizes.has(key)) { item.push(sizes.get(key)); continue; }
+    e.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(e).fontSize);
+    while (e.scrollWidth > e.clientWidth + 0.5 && size > 7) {
+      size -= 0.5;
+      e.style.fontSize = `${size}px`;
+    }
+    if (sizes.size > 2000) sizes.clear();
+    sizes.set(key, size);
+    item.push(size);
+  }
+  for (const [e, , size] of items) e.style.fontSize = `${size}px`;
 }

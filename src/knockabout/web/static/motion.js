@@ -34,23 +34,24 @@ function keyed(roots) {
   const out = new Map();
   const seen = new Map();
   const add = (key, el) => { if (!out.has(key)) out.set(key, el); };
-  for (const root of roots) {
-    for (const el of root.querySelectorAll("[data-tile], [data-card], [data-back], [data-pick]")) {
-      if (el.closest(".zoom")) continue;
-      if (el.dataset.tile) { add(`tile|${el.dataset.tile}`, el); continue; }
-      const card = el.dataset.card || el.dataset.back;
-      if (card) {
-        const part = el.closest("[data-part], [id]");
-        const where = part ? (part.dataset.part || part.id) : "";
-        const base = `card|${where}|${card}`;
-        const n = seen.get(base) || 0;
-        seen.set(base, n + 1);
-        add(`${base}|${n}`, el);
-        continue;
-      }
-      const pick = el.dataset.pick;
-      if (pick && root.querySelectorAll(`[data-pick="${CSS.escape(pick)}"]`).length === 1) add(`pick|${pick}`, el);
+  const picks = new Map();  // how many elements of the roots carry each data-pick key
+  const all = roots.flatMap((root) => [...root.querySelectorAll("[data-tile], [data-card], [data-back], [data-pick]")]);
+  for (const el of all) if (el.dataset.pick) picks.set(el.dataset.pick, (picks.get(el.dataset.pick) || 0) + 1);
+  for (const el of all) {
+    if (el.closest(".zoom")) continue;
+    if (el.dataset.tile) { add(`tile|${el.dataset.tile}`, el); continue; }
+    const card = el.dataset.card || el.dataset.back;
+    if (card) {
+      const part = el.closest("[data-part], [id]");
+      const where = part ? (part.dataset.part || part.id) : "";
+      const base = `card|${where}|${card}`;
+      const n = seen.get(base) || 0;
+      seen.set(base, n + 1);
+      add(`${base}|${n}`, el);
+      continue;
     }
+    const pick = el.dataset.pick;
+    if (pick && picks.get(pick) === 1) add(`pick|${pick}`, el);
   }
   return out;
 }
