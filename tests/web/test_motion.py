@@ -190,3 +190,41 @@ def test_a_move_is_animated_within_400_ms_and_not_at_all_for_reduced_motion(
         quiet, _, ctx = played(browser, server, [sync, update], 0, size, reduced=True)
         ctx.close()
         assert quiet == [], f"nothing moves under prefers-reduced-motion: {quiet}"
+
+
+# how many sounds the page starts (each is made of oscillators and noise sources)
+COUNT_SOUNDS = """() => {
+  window.__sounds = 0;
+  for (const name of ["createOscillator", "createBufferSource"]) {
+    const make = AudioContext.prototype[name];
+    AudioContext.prototype[name] = function (...args) { window.__sounds++; return make.apply(this, args); };
+  }
+}"""
+
+
+def test_sound_is_off_until_turned_on_and_the_choice_is_kept_in_the_browser(server: LiveServer, browser: Any) -> None:
+    m, action = seat0_move("nak-muay", {"players": 3}, lambda ev: "attack" in ev)
+    for turn_on in (False, True):
+        sync, update, _ = frames_of(moment_live(m), 0, 0, action)
+        ctx, page = new_page(browser, "desktop")
+        page.add_init_script(f"({COUNT_SOUNDS})()")
+        sockets: list[Any] = []
+        show(page, server, sync, sockets)
+        assert not page.is_checked("#sound-on"), "sound starts off"
+        if turn_on:
+            page.check("#sound-on")  # (the click lets audio start; a sample chime plays)
+            page.wait_for_function("() => window.__sounds > 0")
+            assert page.evaluate("() => localStorage.getItem('knockabout:sound')") == "on"
+            page.wait_for_timeout(150)  # (sounds closer than 60 ms apart make one)
+            page.evaluate("() => { window.__sounds = 0; }")
+        push(sockets, update)
+        said = [e["text"] for e in update["events"] if e.get("text")]
+        page.wait_for_function("(t) => document.getElementById('log').textContent.includes(t)", arg=said[-1])
+        page.wait_for_timeout(100)
+        made = page.evaluate("() => window.__sounds")
+        assert (made > 0) == turn_on, f"sound {'on' if turn_on else 'off'}: {made} sound parts started by the move"
+        if turn_on:  # kept: another page of this browser starts with it on
+            other = ctx.new_page()
+            show(other, server, sync)
+            assert other.is_checked("#sound-on")
+        ctx.close()
