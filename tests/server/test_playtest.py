@@ -238,3 +238,16 @@ def test_a_quick_test_names_the_version_it_played(server: Any) -> None:
     assert other["version"] != saved
     for j in (job.json(), other):
         server.post(f"/api/studio/jobs/{j['job']}/stop", json={"token": j["token"]})
+
+
+def test_a_live_playtest_resumes_on_a_server_without_its_files(server: Any) -> None:
+    ident = upload(server, new_pack(server)).json()["version"]["id"]
+    made = server.post(f"/api/studio/versions/{ident}/tables", json={"name": "Ann"}, headers=ANN).json()
+    before = server.get(f"/api/tables/{made['id']}").json()
+    shutil.rmtree(os.environ["KNOCKABOUT_CONTENT"])
+    with server.again() as fresh:  # a second server on the database resumes the table, its files gone
+        info = fresh.get(f"/api/tables/{made['id']}").json()
+        assert info["status"] == before["status"] == "waiting" and info["game"] == "knockback"
+        live = fresh.app.state.manager.get(made["id"])
+        assert live is not None and live.table.record.config["content"] == ident
+        assert "Stone Crab" in str(live.table.updates_for(0).view.to_json())
