@@ -6,14 +6,16 @@
 //  - a thing that is still there but elsewhere (a tile pushed, a fighter moved, a card placed
 //    from your hand onto the grid) slides from where it stood;
 //  - a card that left one place and arrived in another in the same redraw (played from your
-//    hand to the pile, taken from the row into your hand) flies between them;
+//    hand to the pile, taken from the row into your hand) flies between them (a copy of it
+//    flies above the page, so no scrolling row or the phone's dock clips it);
 //  - a card or tile that arrived from nowhere on this page (a card drawn, a rival's card
 //    played) flies from the first thing the renderer's `origins(events, {name, where})` names
 //    for it (the draw pile, the fighter who played it), or, when it names none that is drawn,
 //    grows into its place;
 //  - the things the renderer's `hits(events)` names (a fighter wounded or knocked out, a card
 //    punched) shake and flash red; a thing hit that left the board (a card knocked out) flashes
-//    and fades where it stood, as a copy that is removed when it is done.
+//    and fades where it stood.
+// A copy is removed as soon as its animation ends.
 // Animations use the Web Animations API, so they leave nothing behind in the page; `play`
 // says what it animated (for the sounds, static/sound.js).
 
@@ -42,9 +44,7 @@ function keyed(roots) {
     if (el.dataset.tile) { add(`tile|${el.dataset.tile}`, el); continue; }
     const card = el.dataset.card || el.dataset.back;
     if (card) {
-      const part = el.closest("[data-part], [id]");
-      const where = part ? (part.dataset.part || part.id) : "";
-      const base = `card|${where}|${card}`;
+      const base = `card|${partOf(el)}|${card}`;
       const n = seen.get(base) || 0;
       seen.set(base, n + 1);
       add(`${base}|${n}`, el);
@@ -54,6 +54,11 @@ function keyed(roots) {
     if (pick && picks.get(pick) === 1) add(`pick|${pick}`, el);
   }
   return out;
+}
+
+function partOf(el) {
+  const part = el.closest("[data-part], [id]");
+  return part ? (part.dataset.part || part.id) : "";
 }
 
 function rectOf(el) {
@@ -74,10 +79,10 @@ function unit(el) {
 }
 
 // dx, dy: from where it stood to where it stands, in screen pixels; s: its scale there
-function slide(el, dx, dy, s, roots, easing = EASE) {
+function slide(el, dx, dy, s, roots) {
   const u = unit(el);
   const frames = [{ transform: `translate(${dx / u}px, ${dy / u}px) scale(${s})` }, { transform: "none" }];
-  el.animate(frames, { duration: SLIDE, easing });
+  el.animate(frames, { duration: SLIDE, easing: EASE });
   // what is drawn with it (an SVG token's letters) says so with data-follows="<its key>"
   const key = el.dataset.pick;
   if (key) {
@@ -98,9 +103,9 @@ function slideAll(plan, roots) {
     let up = p.el.parentElement;
     while (up && !byEl.has(up)) up = up.parentElement;
     if (up) { const q = shift(byEl.get(up)); dx -= q.dx; dy -= q.dy; }
-    const s = p.scale && p.to.w ? Math.max(0.4, Math.min(2, p.from.w / p.to.w)) : 1;
-    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && s === 1) continue;
-    slide(p.el, dx, dy, s, roots, p.scale ? FLY : EASE);
+    if (p.scale) { fly(p.el, p.from, p.to); n++; continue; }  // (a flight's copy is on the screen, not in its place)
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    slide(p.el, dx, dy, 1, roots);
     n++;
   }
   return n;
@@ -121,27 +126,47 @@ function shake(el) {
   ], { duration: HIT, easing: "ease-out" });
 }
 
-// a thing hit that is no longer drawn: its old copy where it stood, flashing and fading out
-function fadeOut(copy, at) {
-  const ghost = copy.cloneNode(true);
-  ghost.removeAttribute("id");
-  for (const e of [ghost, ...ghost.querySelectorAll("[id], [data-pick], [data-card], [data-tile], [tabindex]")]) {
-    e.removeAttribute("id"); e.removeAttribute("data-pick"); e.removeAttribute("data-card"); e.removeAttribute("data-tile");
-    e.removeAttribute("tabindex");
-    e.classList.remove("pickable", "picked", "last-move", "target", "active", "own");
+// a copy of a thing, fixed on the screen at ``at`` above the page (nothing in it can be picked,
+// focused or read aloud), removed when its animation ends. A live thing's own look (what its
+// place's style gives it, as a card's back in a fighter's box) is copied onto it.
+const LOOK = ["background", "border", "borderRadius", "boxSizing", "color", "font", "padding"];
+function copyAt(el, at, animate) {
+  const copy = el.cloneNode(true);
+  for (const e of [copy, ...copy.querySelectorAll("*")]) {
+    for (const attr of ["id", "data-pick", "data-mark", "data-card", "data-tile", "data-back", "data-tip", "tabindex", "role",
+      "aria-label", "aria-describedby"]) e.removeAttribute(attr);
+    e.classList?.remove("pickable", "picked", "last-move", "target", "active", "own");
   }
-  ghost.setAttribute("aria-hidden", "true");
-  ghost.classList.add("motion-ghost");
-  Object.assign(ghost.style, { position: "fixed", left: `${at.left}px`, top: `${at.top}px`, width: `${at.w}px`,
-    height: `${at.h}px`, margin: "0", pointerEvents: "none", zIndex: "30" });
-  document.body.append(ghost);
-  const a = ghost.animate([
+  copy.setAttribute("aria-hidden", "true");
+  copy.classList.add("motion-copy");
+  if (el.isConnected) {
+    const look = getComputedStyle(el);
+    for (const k of LOOK) copy.style[k] = look[k];
+  }
+  Object.assign(copy.style, { position: "fixed", left: `${at.left}px`, top: `${at.top}px`, width: `${at.w}px`,
+    height: `${at.h}px`, margin: "0", pointerEvents: "none", zIndex: "30", transformOrigin: "50% 50%" });
+  document.body.append(copy);
+  const a = animate(copy);
+  const done = () => copy.remove();
+  a.finished.then(done, done);
+}
+
+// a card's flight from one place to another: a copy travels above everything (no scrolling
+// row or dock clips it) while the card itself waits, unseen, where it lands
+function fly(el, from, to) {
+  const s = to.w ? Math.max(0.4, Math.min(2, from.w / to.w)) : 1;
+  copyAt(el, to, (copy) => copy.animate([{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px) scale(${s})` },
+    { transform: "none" }], { duration: SLIDE, easing: FLY }));
+  el.animate([{ opacity: 0 }, { opacity: 0 }], { duration: SLIDE });
+}
+
+// a thing hit that is no longer drawn: its old copy where it stood, flashing and fading out
+function fadeOut(old, at) {
+  copyAt(old, at, (copy) => copy.animate([
     { transform: "none", opacity: 1, filter: `drop-shadow(0 0 8px ${RED})` },
     { transform: "scale(1.08) rotate(-4deg)", opacity: 0.8, filter: `drop-shadow(0 0 12px ${RED})`, offset: 0.35 },
     { transform: "scale(.6) rotate(8deg)", opacity: 0, filter: "none" },
-  ], { duration: HIT, easing: "ease-in" });
-  const done = () => ghost.remove();
-  a.finished.then(done, done);
+  ], { duration: HIT, easing: "ease-in" }));
 }
 
 export function motion() {
@@ -176,7 +201,9 @@ export function motion() {
         const to = rectOf(el);
         if (!to.w) continue;
         if (was.has(key)) {  // (a part of the page, such as your hand as a whole, is a place, not a thing that moves)
-          if (!el.dataset.part) plan.push({ el, from: was.get(key).rect, to, scale: false });
+          const old = was.get(key);
+          // a tile that changed parts (placed from your hand onto the grid) flies; else it slides
+          if (!el.dataset.part) plan.push({ el, from: old.rect, to, scale: partOf(old.el) !== partOf(el) });
           continue;
         }
         if (!key.startsWith("card|") && !key.startsWith("tile|")) continue;
