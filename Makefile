@@ -8,12 +8,12 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck unit builds browser-deps db-deps clean demo
+.PHONY: run test lint typecheck unit builds browser-deps db-deps multihost-deps clean demo
 
 # `make run` needs only the package; `make test` adds what the suite checks: the dev tools,
 # plots, Ray, the research environments and their peers, and the training example's
 # libraries (CPU PyTorch, pinned so pip takes the CPU build rather than a CUDA one).
-TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train,tune
+TEST_EXTRAS := dev,plots,cluster,rl,envs-bench,openspiel,train,tune,multihost
 TEST_STAMP  := $(VENV)/.test-stamp
 TORCH_CPU   ?= torch==2.13.0
 # The working copy's .venv holds the plain package (an editable install that compiled its
@@ -55,13 +55,16 @@ unit: $(TEST_STAMP)
 builds: $(TEST_STAMP)
 	@bash scripts/test-builds.sh
 
-test: $(TEST_STAMP) browser-deps db-deps lint typecheck unit builds
+test: $(TEST_STAMP) browser-deps db-deps multihost-deps lint typecheck unit builds
 
 browser-deps:
 	@bash scripts/ensure-browser.sh
 
 db-deps:
 	@bash scripts/ensure-postgres.sh
+
+multihost-deps:
+	@bash scripts/ensure-multihost.sh
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

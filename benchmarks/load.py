@@ -99,10 +99,12 @@ def free_port() -> int:
 
 def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
                  bot_processes: int | None = None, compress: bool = False,
-                 workers: int = 1) -> subprocess.Popen[bytes]:
+                 workers: int = 1, trace: tuple[str, float] | None = None) -> subprocess.Popen[bytes]:
     src = Path(__file__).resolve().parents[1] / "src"
     # a PYTHONPATH given (build/compiled/src: the compiled engine, as `make run` serves) goes first
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (os.environ.get("PYTHONPATH"), str(src)) if x))
+    if trace is not None:  # tracemalloc snapshots (knockabout.server.memory_probe)
+        env.update(KNOCKABOUT_TRACE_MEMORY=trace[0], KNOCKABOUT_TRACE_EVERY=str(trace[1]))
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
            "--server-create-rate", "off", "--max-tables", "1000000", "--message-rate", "off", "--finished-ttl", "5",
@@ -230,9 +232,9 @@ class Window:
     server's, its bot processes', its store writer's, and the load client's: this process and
     its client processes, with ``--clients``)."""
 
-    def __init__(self, tally: Tally, proc: psutil.Process | None,
+    def __init__(self, tally: Tally, procs: list[psutil.Process],
                  clients: list[psutil.Process] | None = None) -> None:
-        self.tally, self.proc = tally, proc
+        self.tally, self.procs = tally, procs  # the server's processes (several hosts: one each)
         self.clients = [psutil.Process(), *(clients or [])]
         self.every: list[float] = []  # every round trip of every window so far (for a soak's whole run)
         self.writers: set[int] = set()  # which of the server's children are store writers
@@ -253,33 +255,34 @@ class Window:
         self.mine, self.at = self._client_cpu(), time.monotonic()
 
     def _server(self) -> list[psutil.Process]:
-        """The server's own processes: the one, or with ``serve --workers`` the front and its
-        workers (its other children are bot processes and multiprocessing's helpers)."""
-        if self.proc is None:
-            return []
-        with contextlib.suppress(psutil.Error):
-            if "--workers" in self.proc.cmdline():
-                return [self.proc, *(k for k in self.proc.children() if is_worker(k))]
-        return [self.proc]
+        """The server's own processes: the one (of each host), or with ``serve --workers`` the
+        front and its workers (its other children are bot processes and multiprocessing's
+        helpers)."""
+        out: list[psutil.Process] = []
+        for proc in self.procs:
+            out.append(proc)
+            with contextlib.suppress(psutil.Error):
+                if "--workers" in proc.cmdline():
+                    out += [k for k in proc.children() if is_worker(k)]
+        return out
 
     def _cpu(self) -> tuple[dict[int, float], dict[int, float]]:
         """CPU seconds so far by process: the server's, and everything else it started (its
         bot processes and its store writer; ``self.writers`` says which are writers)."""
         server: dict[int, float] = {}
         kids: dict[int, float] = {}
-        if self.proc is None:
-            return server, kids
         own = self._server()
         for p in own:
             with contextlib.suppress(psutil.Error):
                 server[p.pid] = sum(p.cpu_times()[:2])
-        with contextlib.suppress(psutil.Error):
-            for k in self.proc.children(recursive=True):
-                if k.pid not in server:
-                    with contextlib.suppress(psutil.Error):
-                        kids[k.pid] = sum(k.cpu_times()[:2])
-                        if k.pid not in self.writers and is_store_writer(k):
-                            self.writers.add(k.pid)
+        for proc in self.procs:
+            with contextlib.suppress(psutil.Error):
+                for k in proc.children(recursive=True):
+                    if k.pid not in server:
+                        with contextlib.suppress(psutil.Error):
+                            kids[k.pid] = sum(k.cpu_times()[:2])
+                            if k.pid not in self.writers and is_store_writer(k):
+                                self.writers.add(k.pid)
         return server, kids
 
     def _rss(self) -> float:
@@ -293,10 +296,10 @@ class Window:
         """The window since the last look (or the start), as one result line; starts the next."""
         t, (cpu, now), mine, at = self.tally, self._cpu(), self._client_cpu(), time.monotonic()
         span = at - self.at
-        busy = math.nan if self.proc is None else sum(v - self.cpu.get(pid, 0.0) for pid, v in cpu.items())
+        busy = math.nan if not self.procs else sum(v - self.cpu.get(pid, 0.0) for pid, v in cpu.items())
         gained = {pid: v - self.kids.get(pid, 0.0) for pid, v in now.items()}
-        kids = math.nan if self.proc is None else sum(v for pid, v in gained.items() if pid not in self.writers)
-        writer = math.nan if self.proc is None else sum(v for pid, v in gained.items() if pid in self.writers)
+        kids = math.nan if not self.procs else sum(v for pid, v in gained.items() if pid not in self.writers)
+        writer = math.nan if not self.procs else sum(v for pid, v in gained.items() if pid in self.writers)
         client = mine - self.mine
         rtts = sorted(t.rtts[self.rtts:])
         q = statistics.quantiles(rtts, n=100) if len(rtts) >= 2 else [float("nan")] * 99
@@ -315,7 +318,7 @@ class Window:
         return out
 
 
-async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process | None,
+async def level(base: str, tables: int, seconds: float, bot: str, proc: list[psutil.Process],
                 windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
                 think: float = 0.0, ramp: float = 0.0) -> dict[str, float]:
     """N people each playing table after table for ``windows`` x ``seconds``; with ``report``,
@@ -339,7 +342,7 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: psutil.P
     return line
 
 
-def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: psutil.Process | None,
+def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: list[psutil.Process],
                        clients: int,
                        windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
                        think: float = 0.0, ramp: float = 0.0) -> dict[str, float]:
@@ -432,8 +435,14 @@ def main() -> None:
     ap.add_argument("--server", default=None, metavar="URL",
                     help="play against this running server (http://HOST:PORT) instead of starting one; the"
                     " server options (--db, --pace, --bot-delay, --bot-processes, --compress) are then its own")
-    ap.add_argument("--server-pid", type=int, default=None, metavar="PID",
-                    help="with --server on this machine: its process, for the CPU and RSS columns")
+    ap.add_argument("--server-pid", type=pids, default=None, metavar="PID[,PID...]",
+                    help="with --server on this machine: its process, for the CPU and RSS columns (several"
+                    " hosts behind a load balancer: each host's, comma-separated; the columns add them up)")
+    ap.add_argument("--trace-memory", default=None, metavar="DIR",
+                    help="the server started here writes tracemalloc snapshots into DIR (see"
+                    " knockabout.server.memory_probe; compare them with benchmarks/memory_growth.py)")
+    ap.add_argument("--trace-every", type=float, default=600.0, metavar="SECONDS",
+                    help="seconds between two --trace-memory snapshots (600)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if args.seconds is None:
@@ -454,7 +463,7 @@ def main() -> None:
         raise SystemExit(f"levels must be 1-{MAX_TABLES} tables, --seconds at most {MAX_SECONDS:.0f}")
     if args.server is not None:
         given = [f for f, v in (("--db", args.db), ("--bot-processes", args.bot_processes),
-                                ("--compress", args.compress or None),
+                                ("--compress", args.compress or None), ("--trace-memory", args.trace_memory),
                                 ("--workers", args.workers if args.workers != 1 else None)) if v is not None]
         if given:
             raise SystemExit(f"{', '.join(given)}: with --server these are the running server's own options")
@@ -465,10 +474,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
+        trace = None
+        if args.trace_memory is not None:
+            Path(args.trace_memory).mkdir(parents=True, exist_ok=True)
+            trace = (str(Path(args.trace_memory).resolve()), args.trace_every)
         server = start_server(db, port, args.pace, args.bot_delay, args.bot, args.bot_processes, args.compress,
-                              args.workers)
+                              args.workers, trace)
         try:
-            proc = psutil.Process(server.pid)
+            proc = [psutil.Process(server.pid)]
             shared = f" ({args.workers} worker processes)" if args.workers > 1 else ""
             print(f"server pid {server.pid}{shared}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level, "
@@ -485,6 +498,11 @@ def main() -> None:
             print(f"server tracebacks: {tracebacks}")
 
 
+def pids(text: str) -> list[int]:
+    """``--server-pid``'s value: process ids, comma-separated."""
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
 def people_text(think: float, ramp: float = 0.0) -> str:
     text = f"think {think:g} s on average" if think else "act at once"
     return text + (f", arriving over {ramp:g} s" if ramp else "")
@@ -499,19 +517,20 @@ def play_given(args: argparse.Namespace, levels: list[int]) -> None:
         httpx.get(f"{base}/api/games", timeout=5, trust_env=False).raise_for_status()
     except httpx.HTTPError as exc:
         raise SystemExit(f"no knockabout server answers at {base} ({exc})") from None
-    proc = None
-    if args.server_pid is not None:
+    proc = []
+    for pid in args.server_pid or []:
         try:
-            proc = psutil.Process(args.server_pid)
+            proc.append(psutil.Process(pid))
         except psutil.Error:
-            raise SystemExit(f"--server-pid {args.server_pid}: no such process on this machine") from None
-    print(f"server {base} (started elsewhere{'' if proc is None else f', pid {proc.pid}'}), bot {args.bot}, "
+            raise SystemExit(f"--server-pid {pid}: no such process on this machine") from None
+    pids = ", ".join(str(p.pid) for p in proc)
+    print(f"server {base} (started elsewhere{f', pid {pids}' if proc else ''}), bot {args.bot}, "
           f"{args.seconds:.0f}s per level, people {people_text(args.think, args.ramp)}")
     run_levels(args, levels, base, proc)
     print("server tracebacks: not seen here (read the server's own log)")
 
 
-def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: psutil.Process | None) -> None:
+def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: list[psutil.Process]) -> None:
     """Play the levels (or the soak) against the server at ``base``, a line per level or window."""
     for i in range(min(args.hard_tables, 20)):
         httpx.post(f"{base}/api/tables", json={

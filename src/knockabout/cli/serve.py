@@ -16,8 +16,9 @@ from knockabout.ladder.matching import BOT_AFTER
 from knockabout.server import ServerSettings, create_app
 from knockabout.server.collector import FULL_GC_EVERY
 from knockabout.server.front import Front, spawner
+from knockabout.server.ownership import holder_name
 from knockabout.server.protocol import ReadyServer, server_config
-from knockabout.server.quotas import rate
+from knockabout.server.quotas import Quotas, rate
 from knockabout.store import Store, default_data_dir
 
 
@@ -25,7 +26,8 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
     db: str | None = typer.Option(
-        None, "--db", help="SQLAlchemy database URL (default: SQLite file in the data dir)"
+        None, "--db", envvar="KNOCKABOUT_DB",
+        help="SQLAlchemy database URL (default: SQLite file in the data dir); hosts that share the tables share it",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="where the SQLite file lives"),
     store_writer: str = typer.Option(
@@ -86,6 +88,21 @@ def serve(
     studio_workers: int = typer.Option(
         1, "--studio-workers", min=1, help="processes each studio test plays its matches in"
     ),
+    host_name: str | None = typer.Option(
+        None, "--host-name", envvar="KNOCKABOUT_HOST_NAME", show_default="this machine's name",
+        help="this server's name among the hosts that share the database (each table is held by one host at a"
+        " time, by a lease in the database; see docs/live-play.md)",
+    ),
+    lease_seconds: float = typer.Option(
+        5.0, "--lease-seconds", envvar="KNOCKABOUT_LEASE_SECONDS", min=0.5, max=600.0,
+        help="how long a host's hold on its tables lasts unrenewed: when a host stops, another takes its tables"
+        " this long after (it renews every quarter of it)",
+    ),
+    redis: str | None = typer.Option(
+        None, "--redis", envvar="KNOCKABOUT_REDIS", metavar="URL",
+        help="the Redis the hosts share, e.g. redis://127.0.0.1:6379/0: the lobby's updates, the hand-over of"
+        " tables and the per-address limits go through it (needs knockabout[multihost])",
+    ),
     compress: bool = typer.Option(
         False, "--compress/--no-compress",
         help="compress WebSocket frames (permessage-deflate) for browsers that offer it: less traffic on a"
@@ -108,7 +125,12 @@ def serve(
         max_spectators=max_spectators, bot_threads=bot_threads, bot_fill_after=bot_fill_after,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
         full_gc_every=full_gc_every, studio_jobs=studio_jobs, studio_workers=studio_workers,
+        host_name=host_name, lease_seconds=lease_seconds, redis_url=redis,
     )
+    with friendly_errors():
+        holder_name(settings)  # a name that cannot be a host's fails now, in one line
+        if redis:
+            Quotas(None, None, storage=redis)  # (the client is installed, the URL is one)
     sock = listen_socket(host, port)  # taken before anything starts, so a busy port is said plainly
     console.print(f"games are kept in {where}", style="dim", markup=False)
 

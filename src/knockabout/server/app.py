@@ -10,6 +10,7 @@
   studio    GET/POST /api/studio/... (the content editor: schema, shipped documents, checks,
             previews, TOML files)
   pages     GET /, /t/{id}, /replay/{id}, /studio, /games/{game}/renderer.js (and /static)
+  host      GET /healthz (a load balancer's health check), /api/host (this host's leases)
 
 Each route's own module lists what it takes and answers. The routers share the running
 server's :class:`~knockabout.server.app_state.ServerState` (settings, quotas, replay cache,
@@ -25,6 +26,7 @@ error message, or a close with code 4429.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -39,14 +41,17 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import game_ids
 from knockabout.ladder.matching import MatchPolicy
 from knockabout.server.app_state import ApiError, ServerState
+from knockabout.server.bus import make_bus
 from knockabout.server.collector import CollectorSchedule
 from knockabout.server.guards import BodyLimit, first_problem, install_error_handlers
 from knockabout.server.live import Manager
+from knockabout.server.lobby_feed import LobbyFeed
+from knockabout.server.memory_probe import MemoryProbe
 from knockabout.server.quickmatch import BOT_LEVELS, QuickMatch
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.ratings import bot_ratings, end_hook, no_accounts
 from knockabout.server.replays import ReplayCache
-from knockabout.server.routes import chat, ladder, learn, lobby, pages, play, replays, studio, tables
+from knockabout.server.routes import chat, host, ladder, learn, lobby, pages, play, replays, studio, tables
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
 from knockabout.server.studio_jobs import StudioJobs
@@ -57,7 +62,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The application. ``settings`` pick the database and the table timings."""
     cfg = settings or ServerSettings()
     # a bad rate fails here, before serving
-    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate)
+    quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate, storage=cfg.redis_url)
     replay_cache = ReplayCache()
 
     @asynccontextmanager
@@ -66,7 +71,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         # a table naming an uploaded content version this process has not written to disk
         # reads its files from the database (a resumed table, a replay, another worker's upload)
         forget_content = content_versions.add_fetcher(store.content.fetch)
-        manager = Manager(cfg, store, quotas)
+        bus = make_bus(cfg.redis_url)  # what the hosts tell each other (Redis; in memory for a server alone)
+        lobby_feed = LobbyFeed(bus)
+        manager = Manager(cfg, store, quotas, bus=bus, lobby=lobby_feed)
         manager.on_end = end_hook(store, no_accounts)  # a finished table is rated, its people told
         quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after),
                                 bot_ratings=lambda game: bot_ratings(store, game, BOT_LEVELS))
@@ -78,20 +85,33 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.state.manager = manager
         app.state.replays = server.replays
         app.state.resumed = manager.resume_all()
+        app.state.lobby_feed = lobby_feed
+        await bus.start()
         store.open_writer()
+        manager.ownership.start()  # renew this server's leases, take the tables nobody holds
         if cfg.warm_bots:
             manager.thinkers.warm_all(game_ids())
         collector = CollectorSchedule(cfg.full_gc_every)  # full collections on a schedule (see .collector)
         collector.start()
         app.state.collector = collector
+        probe = MemoryProbe.from_environment()  # (KNOCKABOUT_TRACE_MEMORY: snapshots for finding what grows)
+        if probe is not None:
+            probe.start()
         try:
             yield
         finally:
             await collector.stop()
             await quickmatch.close()
             studio_jobs.close()
+            if probe is not None:
+                await probe.stop()
             await manager.close()
             forget_content()
+            await lobby_feed.close()
+            await bus.close()
+            store.close_writer()  # what was queued is written, then the leases go (other servers take them at once)
+            with contextlib.suppress(Exception):
+                manager.ownership.release_all()
             store.close()
 
     app = FastAPI(title="knockabout", lifespan=lifespan)
@@ -100,7 +120,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
     install_refusals(app)
-    for routes in (lobby, tables, play, chat, ladder, replays, learn, studio, pages):
+    for routes in (lobby, tables, play, chat, ladder, replays, learn, studio, pages, host):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

@@ -17,6 +17,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from knockabout.server.live import LiveTable, Manager
+from knockabout.server.ownership import TableMoving
 from knockabout.server.quickmatch import QuickMatch
 from knockabout.server.quotas import Quotas
 from knockabout.server.replays import ReplayCache
@@ -74,9 +75,16 @@ def owner_of(conn: HTTPConnection) -> str:
     return f"guest:{client_address(conn)}"
 
 
-def live_table(server: ServerState, table_id: str) -> LiveTable:
-    """The live table ``table_id``; a 404 refusal when there is none."""
-    live = server.manager.get(table_id)
+async def live_table(server: ServerState, table_id: str) -> LiveTable:
+    """The live table ``table_id`` (taken from the server that held it, if another did:
+    :meth:`Manager.acquire`); a 404 refusal when there is none, a 503 when it is still
+    moving from another server."""
+    try:
+        live = await server.manager.acquire(table_id)
+    except TableMoving as exc:
+        raise ApiError(503, exc.plain) from None
+    if live is None:
+        live = server.manager.get(table_id)  # (a finished table may stay live a while)
     if live is None:
         raise ApiError(404, f"no live table {table_id!r}")
     return live

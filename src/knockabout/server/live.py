@@ -11,6 +11,12 @@ of the timed decision it leaves pending (wall-clock time), so a restarted server
 that decision only the time actually left, and takes its timeout at once if it ran out
 while the server was down. A finished table leaves memory ``finished_ttl`` seconds after
 its end; the store then answers for it.
+
+Several servers may share one store (hosts behind a load balancer): a server plays a
+table only while it holds the table's lease, and every write carries the lease's
+generation (:mod:`.ownership`). A table this server does not hold is taken when a request
+names it (:meth:`Manager.acquire`) and resumed from the store as a restarted server
+resumes it (:meth:`Manager.adopt`); a table it lost is let go (``LiveTable.gone``).
 """
 
 from __future__ import annotations
@@ -34,13 +40,18 @@ from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
 from knockabout.server.bot_pools import BotPools
+from knockabout.server.bus import Bus
 from knockabout.server.chat import ChatLine, ChatRoom, readable
 from knockabout.server.frames import Shown, change_frame, frame_text, update_message
+from knockabout.server.lobby_feed import LobbyFeed
+from knockabout.server.ownership import Ownership, TableMoved, holder_name
 from knockabout.server.pacing import TurnGate
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.settings import ServerSettings
-from knockabout.server.shards import shard_id, shard_of, share
+from knockabout.server.shards import shard_id, share
 from knockabout.store import Op, Store, StoredTable, action_op, chat_op, clock_op, create_op, finish_op, seats_op
+from knockabout.store.fence import LeaseLost
+from knockabout.store.leases import Leases
 from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
 from knockabout.table.table import table_narration
 from knockabout.table.thinking import FLOOR_MEMORY
@@ -108,6 +119,11 @@ class LiveTable:
     chat: ChatRoom | None = None  # the table's chat (see .chat), made on first use
     mutes: dict[int, set[str]] = field(default_factory=dict)  # each seat's muted chat senders
     spectators_seen: int = 0  # numbers the spectators' chat names
+    lease: int | None = None  # the generation of this server's lease on the table (every write carries it)
+    gone: bool = False  # let go: another server holds the table now (see .ownership); nothing more is written
+    on_lost: Callable[[LiveTable], None] | None = None  # the manager's: a write the fence refused
+    lobby: LobbyFeed | None = None  # where a listed table's changes are told (see .lobby_feed)
+    told: str | None = None  # the status last told to the lobby
 
     # -- facts
     @property
@@ -258,29 +274,39 @@ class LiveTable:
             return []
         self.saved_clock = key
         wall = None if due is None else self.settings.wall_clock() + (due - self.settings.clock())
-        return [clock_op(self.id, t.version, wall)]
+        return [clock_op(self.id, t.version, wall, self.lease)]
 
     def save_ops(self, entries: list[LogEntry]) -> list[Op]:
-        ops = [action_op(self.id, e.step, e.seat, e.action, e.by) for e in entries]
+        ops = [action_op(self.id, e.step, e.seat, e.action, e.by, self.lease) for e in entries]
         if self.table.over and not self.finished_saved:
             out = self.table.outcome()
-            ops.append(finish_op(self.id, {} if out is None else out.to_dict()))
+            ops.append(finish_op(self.id, {} if out is None else out.to_dict(), self.lease))
             self.finished_saved = True
             if self.on_finished is not None:
                 self.on_finished(self)
         return ops + self.clock_ops()
 
     def seat_ops(self) -> list[Op]:
-        return [seats_op(self.id, stored_seats(self.table, self.tokens, self.invites), self.status()),
+        return [seats_op(self.id, stored_seats(self.table, self.tokens, self.invites), self.status(), self.lease),
                 *self.clock_ops()]
 
     async def save(self, ops: list[Op]) -> None:
-        """Make ``ops`` durable (on the store's writer thread); call with the lock held."""
-        if ops:
+        """Make ``ops`` durable (on the store's writer); call with the lock held. Raises
+        :class:`~.ownership.TableMoved` (nothing written) once another server holds the table."""
+        if not ops:
+            return
+        if self.gone:
+            raise moved(self.id)
+        try:
             await self.store.commit(*ops)
+        except LeaseLost:
+            if self.on_lost is not None:
+                self.on_lost(self)
+            raise moved(self.id) from None
 
     async def changed(self, entries: list[LogEntry], *, paced: bool = False) -> None:
         await self.save(self.save_ops(entries))
+        self.tell_lobby()
         if paced and self.gate is not None:
             await self.gate.enter()
         await self.broadcast()
@@ -294,6 +320,15 @@ class LiveTable:
         text = frame_text(data)
         for conn in list(self.connections):
             await self.send_text(conn, text)
+
+    def tell_lobby(self, what: str | None = None) -> None:
+        """Tell the lobby pages of every server that this listed table changed (``what``;
+        by default only when its status did: started, finished)."""
+        status = self.status()
+        if self.lobby is None or not self.listed or (what is None and status == self.told):
+            return
+        self.told = status
+        self.lobby.tell(self.id, self.game.id, status, what or status)
 
     # -- the driver: bots, clocks and grace periods
     def _grace_due(self) -> float | None:
@@ -317,9 +352,14 @@ class LiveTable:
     async def drive(self) -> None:
         """Bots, clocks and grace periods. A bot thinks in a worker thread on a copy of the
         state *without* the table's lock (so the table keeps answering and nobody can time
-        the thinking by how long the table is busy); its move is released when due."""
+        the thinking by how long the table is busy); its move is released when due. It
+        ends when the game does, or when another server holds the table."""
+        with contextlib.suppress(TableMoved):
+            await self._drive()
+
+    async def _drive(self) -> None:
         clock = self.settings.clock
-        while not self.table.over:
+        while not self.table.over and not self.gone:
             if self.gate is not None and self._due_by(clock()):
                 await self.gate.enter()  # a few bot moves and timeouts per turn of the loop (see .pacing)
             async with self.lock:
@@ -384,6 +424,8 @@ class LiveTable:
             conn.sender = f"spectator:{self.spectators_seen}"
             conn.name = conn.name or f"Spectator {self.spectators_seen}"
         async with self.lock:
+            if self.gone:
+                raise moved(self.id)
             self.connections.append(conn)
             if conn.seat is not None:
                 self.gone_since.pop(conn.seat, None)
@@ -413,7 +455,7 @@ class LiveTable:
         name = self.table.names()[conn.seat] if conn.seat is not None else conn.name
         line = self.room().post(conn.sender, conn.seat, name, self.table.version, text=text, phrase=phrase)
         data = line.to_json()
-        await self.store.commit(chat_op(self.id, data))
+        await self.save([chat_op(self.id, data, self.lease)])
         frame = frame_text({"type": "chat", "lines": [data]})
         for other in list(self.connections):
             if readable(line, other.seat) and line.sender not in self.muted_by(other):
@@ -443,7 +485,7 @@ class LiveTable:
             if conn in self.connections:
                 self.connections.remove(conn)
             seat = conn.seat
-            if seat is None:
+            if seat is None or self.gone:
                 return  # nobody else sees spectators come and go
             if not self.connected(seat):
                 self.gone_since[seat] = self.settings.clock()
@@ -480,6 +522,11 @@ class LiveTable:
         return {"type": "challenge", "version": up.version, "challenge": up.challenge}
 
 
+def moved(table_id: str) -> TableMoved:
+    return TableMoved(f"table {table_id!r} is held by another server now; connect again to reach it",
+                      plain="this table moved to another server; reconnecting")
+
+
 def stored_seats(table: Table, tokens: list[str | None], invites: list[str | None]) -> list[dict[str, Any]]:
     """The seats as stored: kind, name, level, the hash of the person's token and, while a
     reserved seat is free, the hash of its invite code."""
@@ -495,11 +542,15 @@ def stored_seats(table: Table, tokens: list[str | None], invites: list[str | Non
 class Manager:
     """Every live table of one server."""
 
-    def __init__(self, settings: ServerSettings, store: Store, quotas: Quotas | None = None) -> None:
+    def __init__(self, settings: ServerSettings, store: Store, quotas: Quotas | None = None, *,
+                 bus: Bus | None = None, lobby: LobbyFeed | None = None) -> None:
         self.settings = settings
         self.store = store
         # the creation rates (per address and the server's); messages are the app's to count
-        self.quotas = quotas or Quotas(settings.create_rate, None, settings.shards, settings.server_create_rate)
+        self.quotas = quotas or Quotas(settings.create_rate, None, settings.shards, settings.server_create_rate,
+                                       storage=settings.redis_url)
+        self.bus = bus or Bus()  # what this server tells the others (see .bus)
+        self.lobby = lobby
         self.tables: dict[str, LiveTable] = {}
         self._making = 0  # tables past the caps and being stored, not yet in self.tables
         self._leaving: dict[str, asyncio.TimerHandle] = {}
@@ -509,6 +560,9 @@ class Manager:
         self.gate = TurnGate(settings.bot_moves_per_turn)  # people at play first (see .pacing)
         self.arrivals = TurnGate(settings.arrivals_per_turn)
         self.on_end: Callable[[LiveTable], Coroutine[Any, Any, None]] | None = None  # (the server's: ratings)
+        self.holder = holder_name(settings)  # this server's name on the tables' leases
+        self.ownership = Ownership(self, Leases(store.engine, self.holder, settings.lease_seconds), settings,
+                                   self.bus)
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
                actions: list[str] | None = None, move_time: float | None = None) -> Table:
@@ -554,7 +608,9 @@ class Manager:
         if seed is not None and any(s.kind == "empty" for s in seats):
             raise ConfigError("a chosen seed gives away the deal: it is only allowed at a table without open seats")
         self._check_caps(bots_only=all(s.kind == "bot" for s in seats))
-        self.quotas.check_create(address)
+        await self.quotas.check_create(address)
+        if self.quotas.shared:  # (counted in Redis: other tables may have been made meanwhile)
+            self._check_caps(bots_only=all(s.kind == "bot" for s in seats))
         mine = persons[0] if persons else None
         if mine is not None:
             seats[mine].name = clean_name(name) or f"Player {mine + 1}"
@@ -575,17 +631,20 @@ class Manager:
         invites = [token_hash(codes[i]) if i in codes else None for i in range(len(seats))]
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
                          think_floors=self.think_floors, on_finished=self._finished, on_end=self.on_end,
-                         thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
+                         thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals, lease=1,
+                         on_lost=self.ownership.lost, lobby=self.lobby)
         live.new_invites = codes
         self._making += 1
+        self.ownership.making(table_id, True)
         try:
             await self.store.commit(create_op(StoredTable(
                 id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
                 seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
                 content_hash=game.content_hash(), listed=listed, move_time=move_time,
-            )), *live.clock_ops())
+            ), owner=self.holder, seconds=self.settings.lease_seconds), *live.clock_ops())
         finally:
             self._making -= 1
+            self.ownership.making(table_id, False)
         if mine is not None:
             live.gone_since[mine] = self.settings.clock()
         self.tables[table_id] = live
@@ -593,6 +652,7 @@ class Manager:
         # commit would otherwise count as the bots' first thinking and space their moves)
         table.restart_clock()
         live.start()
+        live.tell_lobby("made")
         return live, mine, token
 
     def _check_caps(self, bots_only: bool) -> None:
@@ -670,49 +730,96 @@ class Manager:
             live.gone_since[seat] = self.settings.clock()
             await live.save(live.seat_ops())
             await live.broadcast()
+            live.tell_lobby("joined")
         live.wake.set()
         return seat, token
 
     def resume_all(self) -> int:
-        """Rebuild every unfinished table of this server's shard from its stored log; returns
-        how many."""
-        count = 0
+        """Take and rebuild, as the server starts, the unfinished tables of this server's shard
+        that fall to it (:meth:`.ownership.Ownership.claim_at_start`: those it held before,
+        those without a lease, those nobody holds that this host is preferred for; on a
+        server alone, every one); returns how many."""
         resumed: list[Op] = []
-        for st in self.store.unfinished():
-            if shard_of(st.id, self.settings.shards) != self.settings.shard:
-                continue  # another worker's table (serve --workers)
-            try:
-                game = get_game(st.game)
-                seats = [Seat(s["kind"], s.get("name") or "", s.get("level"),
-                              reserved=s["kind"] == "empty" and bool(s.get("invite"))) for s in st.seats]
-                table = self._table(game, seats, st.config, st.seed, st.actions, st.move_time)
-            except KnockaboutError:
+        count = 0
+        for table_id, generation in self.ownership.claim_at_start().items():
+            st = self.store.get(table_id)
+            if st is None or st.status == "finished":
+                continue
+            made = self._revive(st, generation, self.store.chat(table_id))
+            if made is None:
                 continue  # a game this build cannot replay stays stored, untouched
-            tokens = [s.get("token") for s in st.seats]
-            invites = [s.get("invite") for s in st.seats]
-            live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
-                             created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
-                             on_end=self.on_end, thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals)
-            now = self.settings.clock()
-            for i, s in enumerate(seats):
-                if s.kind == "person":
-                    live.gone_since[i] = now
-            said = self.store.chat(st.id)
-            if said:
-                live.room().restore(ChatLine.from_json(x) for x in said)
-            if st.clock_deadline is not None and st.clock_step == table.version:
-                table.resume_clock(st.clock_deadline - self.settings.wall_clock())  # the time actually left
-            else:
-                table.restart_clock()
-            self.tables[st.id] = live
-            if table.over:  # finished but not marked (the server stopped right at the end)
-                resumed.extend(live.save_ops([]))
-            else:
-                resumed.extend(live.clock_ops())
-                live.start()
+            live, ops = made
+            resumed.extend(ops)
             count += 1
         self.store.run(*resumed)  # the resumed clocks' deadlines, in one transaction
+        for live in self.tables.values():
+            if not live.table.over:
+                live.start()
         return count
+
+    async def adopt(self, st: StoredTable, generation: int) -> LiveTable | None:
+        """Resume ``st``, whose lease this server has just taken at ``generation``, as a
+        restarted server resumes its tables (None: a game this build cannot replay)."""
+        said = await asyncio.to_thread(self.store.chat, st.id)
+        made = self._revive(st, generation, said)
+        if made is None:
+            return None
+        live, ops = made
+        async with live.lock:
+            try:
+                await live.save(ops)
+            except TableMoved:
+                return None
+        if not live.table.over and not live.gone:
+            live.start()
+        return live
+
+    def _revive(self, st: StoredTable, generation: int | None,
+                said: list[dict[str, Any]]) -> tuple[LiveTable, list[Op]] | None:
+        """``st`` rebuilt from its log (and its chat from the lines ``said``) and made live
+        (not started), with the write that keeps its resumed clock."""
+        try:
+            game = get_game(st.game)
+            seats = [Seat(s["kind"], s.get("name") or "", s.get("level"),
+                          reserved=s["kind"] == "empty" and bool(s.get("invite"))) for s in st.seats]
+            table = self._table(game, seats, st.config, st.seed, st.actions, st.move_time)
+        except KnockaboutError:
+            return None
+        tokens = [s.get("token") for s in st.seats]
+        invites = [s.get("invite") for s in st.seats]
+        live = LiveTable(st.id, table, tokens, self.settings, self.store, invites=invites, listed=st.listed,
+                         created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
+                         on_end=self.on_end, thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals,
+                         lease=generation,
+                         on_lost=self.ownership.lost, lobby=self.lobby, told=st.status)
+        now = self.settings.clock()
+        for i, s in enumerate(seats):
+            if s.kind == "person":
+                live.gone_since[i] = now
+        if said:
+            live.room().restore(ChatLine.from_json(x) for x in said)
+        if st.clock_deadline is not None and st.clock_step == table.version:
+            table.resume_clock(st.clock_deadline - self.settings.wall_clock())  # the time actually left
+        else:
+            table.restart_clock()
+        self.tables[st.id] = live
+        # finished but not marked (the server stopped right at the end): its finish now
+        ops = live.save_ops([]) if table.over else live.clock_ops()
+        return live, ops
+
+    async def acquire(self, table_id: str, wait: float | None = None) -> LiveTable | None:
+        """The live table ``table_id``, taken from another server if need be (see
+        :meth:`.ownership.Ownership.acquire`); None when there is no unfinished table of
+        that id (a finished one may still be live here a while)."""
+        return await self.ownership.acquire(table_id, wait)
+
+    def forget_live(self, live: LiveTable) -> None:
+        """Let ``live`` go from memory now (another server holds it)."""
+        if self.tables.get(live.id) is live:
+            del self.tables[live.id]
+        handle = self._leaving.pop(live.id, None)
+        if handle is not None:
+            handle.cancel()
 
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
@@ -732,6 +839,7 @@ class Manager:
             del self.tables[table_id]  # open connections keep their LiveTable until they close
 
     async def close(self) -> None:
+        await self.ownership.stop()
         for handle in self._leaving.values():
             handle.cancel()
         for live in self.tables.values():

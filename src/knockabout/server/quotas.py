@@ -1,6 +1,7 @@
 """How much one address may ask of the server, and how full a table may get.
 
-Per-address rate limits (the ``limits`` library's moving windows, in memory) for
+Per-address rate limits (the ``limits`` library's moving windows, in memory or in a
+Redis that several hosts share) for
 creating tables and for WebSocket messages, and the whole server's: new tables per
 minute from every address together, and caps on its live tables and its live bot-only
 tables (:class:`~knockabout.server.live.Manager` counts those); a cap on each table's
@@ -12,12 +13,18 @@ counts against a creation rate: a request refused as invalid, or by a cap, does 
 
 from __future__ import annotations
 
+import logging
+import time
+from typing import Protocol
+
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from knockabout.core.errors import ConfigError, KnockaboutError
 from knockabout.server.shards import share
+
+log = logging.getLogger("knockabout.quotas")
 
 TOO_MANY = 4429
 """The WebSocket close code for a refusal by a limit (4000 + HTTP's 429)."""
@@ -44,45 +51,116 @@ def describe(item: RateLimitItem) -> str:
 
 
 class Quotas:
-    """The rate limits of one server: per address, and new tables on the whole server."""
+    """The rate limits of one server: per address, and new tables on the whole server.
+
+    ``storage``: a Redis URL, where the counts of every server given the same one are kept
+    together (hosts behind a load balancer: an address's limit, and the whole
+    deployment's, count its requests to every host), else this process's memory. A Redis
+    that does not answer lets the request through (and says so in the log): a limit is
+    not worth refusing everyone for."""
 
     def __init__(self, create_rate: str | None, message_rate: str | None, shards: int = 1,
-                 server_create_rate: str | None = None) -> None:
+                 server_create_rate: str | None = None, storage: str | None = None) -> None:
         self.create_rate = rate(create_rate)
         self.message_rate = rate(message_rate)
         self.server_create_rate = rate(server_create_rate)
-        # with serve --workers, an address's new tables alternate over the workers (see
-        # .shards), so each worker allows its share of the rate and the address the whole;
-        # the new tables of all addresses together are spread over the workers the same way
-        self._create_share = _share(self.create_rate, shards)
-        self._server_share = _share(self.server_create_rate, shards)
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.shared = bool(storage)
+        # with serve --workers and no shared storage, an address's new tables alternate
+        # over the workers (see .shards), so each worker allows its share of the rate and the
+        # address the whole; the new tables of all addresses together are spread the same way
+        parts = 1 if self.shared else shards
+        self._create_share = _share(self.create_rate, parts)
+        self._server_share = _share(self.server_create_rate, parts)
+        self._limiter: Limiter = RedisLimiter(storage) if storage else MemoryLimiter()
 
-    def check_create(self, address: str | None) -> None:
+    async def check_create(self, address: str | None) -> None:
         """Count one new table from ``address`` (None: the server's own, e.g. a rematch, which
         counts only for the whole server); raises :class:`LimitReached`, counting nothing,
         when the address's rate or the server's is reached."""
         mine = self._create_share if address is not None else None
-        if mine is not None and not self._limiter.test(mine, "create", address or ""):
+        if mine is not None and not await self._limiter.test(mine, "create", address or ""):
             assert self.create_rate is not None
             raise LimitReached(f"too many new tables from your address: at most {describe(self.create_rate)}; "
                                "try again later")
         everyone = self._server_share
-        if everyone is not None and not self._limiter.test(everyone, "server-create"):
+        if everyone is not None and not await self._limiter.test(everyone, "server-create"):
             assert self.server_create_rate is not None
             raise LimitReached(f"too many new tables on this server just now: at most "
                                f"{describe(self.server_create_rate)} from everyone together; try again later")
-        # (tested first, then counted: nothing awaits in between, and a refusal counts nowhere)
+        # (tested first, then counted: in one process nothing runs in between, and a refusal
+        # counts nowhere; across hosts two may both pass a test at the limit, one table over)
         if mine is not None:
-            self._limiter.hit(mine, "create", address or "")
+            await self._limiter.hit(mine, "create", address or "")
         if everyone is not None:
-            self._limiter.hit(everyone, "server-create")
+            await self._limiter.hit(everyone, "server-create")
 
-    def message_refusal(self, address: str) -> str | None:
+    async def message_refusal(self, address: str) -> str | None:
         """Count one WebSocket message from ``address``: None if it may be read, else why not."""
-        if self.message_rate is None or self._limiter.hit(self.message_rate, "message", address):
+        if self.message_rate is None or await self._limiter.hit(self.message_rate, "message", address):
             return None
         return f"too many messages from your address: at most {describe(self.message_rate)}; nothing changed"
+
+
+class Limiter(Protocol):
+    """Moving-window counts (the ``limits`` library's): ``test`` looks, ``hit`` counts one
+    (False when that is past the limit, and then nothing is counted)."""
+
+    async def test(self, item: RateLimitItem, *ids: str) -> bool: ...
+
+    async def hit(self, item: RateLimitItem, *ids: str) -> bool: ...
+
+
+class MemoryLimiter:
+    """Counts in this process's memory."""
+
+    def __init__(self) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    async def test(self, item: RateLimitItem, *ids: str) -> bool:
+        return self._limiter.test(item, *ids)
+
+    async def hit(self, item: RateLimitItem, *ids: str) -> bool:
+        return self._limiter.hit(item, *ids)
+
+
+class RedisLimiter:
+    """Counts in Redis (the ``limits`` library's Redis storage, through the ``redis`` client),
+    shared by every server given the same Redis."""
+
+    WARN_EVERY = 30.0  # seconds between two log lines about a Redis that does not answer
+
+    def __init__(self, url: str) -> None:
+        try:
+            import redis.asyncio  # noqa: F401 - (the storage's client)
+            from limits.aio.storage import RedisStorage
+            from limits.aio.strategies import MovingWindowRateLimiter as SharedLimiter
+        except ImportError:
+            raise ConfigError("--redis needs the redis client: pip install 'knockabout[multihost]'") from None
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            raise ConfigError(f"{url!r} is not a Redis URL (e.g. redis://127.0.0.1:6379/0)")
+        storage = RedisStorage(f"async+{url}", implementation="redispy", key_prefix="knockabout-limits")
+        self._limiter = SharedLimiter(storage)
+        self._warned = -self.WARN_EVERY
+
+    async def test(self, item: RateLimitItem, *ids: str) -> bool:
+        try:
+            return bool(await self._limiter.test(item, *ids))
+        except Exception as exc:
+            self._warn(exc)
+            return True
+
+    async def hit(self, item: RateLimitItem, *ids: str) -> bool:
+        try:
+            return bool(await self._limiter.hit(item, *ids))
+        except Exception as exc:
+            self._warn(exc)
+            return True
+
+    def _warn(self, exc: Exception) -> None:
+        now = time.monotonic()
+        if now - self._warned >= self.WARN_EVERY:
+            self._warned = now
+            log.warning("the rate limits' Redis does not answer (%s): requests go through unlimited meanwhile", exc)
 
 
 def _share(item: RateLimitItem | None, shards: int) -> RateLimitItem | None:

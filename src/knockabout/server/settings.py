@@ -48,5 +48,13 @@ class ServerSettings:
     # limits above are the whole server's, each worker keeps its share
     shard: int = 0
     shards: int = 1
+    # servers sharing one database (hosts behind a load balancer; see .ownership): this
+    # host's name on the tables' leases (None: the machine's name), and how long a lease
+    # lasts unrenewed (another host takes a table that long after its holder stopped)
+    host_name: str | None = None
+    lease_seconds: float = 5.0
+    # the Redis the hosts share (None: none): the lobby's updates, the hand-over of tables
+    # and the per-address limits go through it (see .bus, .quotas)
+    redis_url: str | None = None
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time  # for deadlines kept in the store

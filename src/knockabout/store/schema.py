@@ -9,6 +9,9 @@ Live play: ``live_tables`` (one row per table), ``live_actions`` (its append-onl
 The studio's playtests: ``content_versions`` (uploaded content, immutable),
 ``content_uploads`` (each uploader's list of them) and ``content_tables`` (the tables made
 to play one).
+Hosts sharing one database (:mod:`knockabout.store.leases`): ``table_leases`` (which host
+holds each unfinished table, until when, and the lease's generation, which fences every
+write) and ``lease_hosts`` (the hosts alive now).
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     by: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float)
+    # the generation of the table's lease its writer held (None: written without a lease)
+    lease: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
 
 
 class ChatRow(Base):
@@ -140,3 +145,29 @@ class ContentTableRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
     owner: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class LeaseRow(Base):
+    """Which host holds an unfinished table. ``owner`` None: nobody (released, or never
+    taken); ``expires_at`` is the database's clock (seconds since 1970) past which another
+    host may take it; ``generation`` grows by one at each taking and each release, and a
+    write carrying another generation is refused; ``wanted_by``: a host that has asked
+    for the table (its connections reach that host now)."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(128), nullable=True, index=True)
+    generation: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+    wanted_by: Mapped[str | None] = mapped_column(String(128), nullable=True, default=None)
+
+
+class HostRow(Base):
+    """A host (one ``knockabout serve``, whatever its workers) alive until ``expires_at``
+    (the database's clock), as its workers last said."""
+
+    __tablename__ = "lease_hosts"
+
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    expires_at: Mapped[float] = mapped_column(Float)

@@ -12,6 +12,8 @@ actions)``, so a restarted server rebuilds every unfinished table by replaying i
 seconds) at that step, so a restarted server gives it only the time actually left.
 
 Writes are *operations* (:data:`Op`: declared records such as :class:`ActionWrite`):
+a server's carry the generation of its lease on their table (``lease``), and commit only
+while that lease is current (:mod:`.fence`; the leases themselves are :mod:`.leases`).
 the synchronous methods run one each in its own transaction; the server hands them to
 :meth:`Store.commit`, whose writer thread commits everything that queued up meanwhile in
 one transaction, batched by kind into a few statements (:func:`run_ops`; see
@@ -35,11 +37,14 @@ from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from sqlalchemy import (
     Engine,
+    Float,
     Table,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
+    literal_column,
     select,
     update,
 )
@@ -50,9 +55,10 @@ from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.store.content import ContentStore
+from knockabout.store.fence import Fenced, fence_plain, fence_session, lease_lost, now_sql, pairs_of
 from knockabout.store.migrations import upgrade
 from knockabout.store.ratings import RatingStore
-from knockabout.store.schema import ActionRow, ChatRow, TableRow
+from knockabout.store.schema import ActionRow, ChatRow, LeaseRow, TableRow
 from knockabout.store.writer import Writer
 
 if TYPE_CHECKING:
@@ -89,9 +95,11 @@ class StoredTable:
 
 @dataclass(frozen=True, slots=True)
 class CreateWrite:
-    """Store a new table."""
+    """Store a new table; with ``owner``, its lease too (generation 1, for ``seconds``)."""
 
     table: StoredTable
+    owner: str | None = None
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,7 @@ class SeatsWrite:
     table_id: str
     seats: list[dict[str, Any]]
     status: str
+    lease: int | None = None  # the lease generation it was made under (see .fence); None: no fence
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +123,7 @@ class ActionWrite:
     action: str
     by: str
     at: float
+    lease: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +134,7 @@ class ClockWrite:
     table_id: str
     step: int
     deadline: float | None
+    lease: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,15 +143,17 @@ class ChatWrite:
 
     table_id: str
     line: dict[str, Any]
+    lease: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FinishWrite:
-    """A table's game is over: its result, and no clock any more."""
+    """A table's game is over: its result, no clock and no lease any more."""
 
     table_id: str
     result: dict[str, Any]
     at: float
+    lease: int | None = None
 
 
 Write = CreateWrite | SeatsWrite | ActionWrite | ClockWrite | FinishWrite | ChatWrite
@@ -150,37 +163,39 @@ Op = Write | Callable[[Session], None]
 its place, between the declared writes around it)."""
 
 
-def create_op(t: StoredTable) -> Op:
-    return CreateWrite(t)
+def create_op(t: StoredTable, owner: str | None = None, seconds: float = 0.0) -> Op:
+    return CreateWrite(t, owner, seconds)
 
 
-def seats_op(table_id: str, seats: list[dict[str, Any]], status: str) -> Op:
-    return SeatsWrite(table_id, seats, status)
+def seats_op(table_id: str, seats: list[dict[str, Any]], status: str, lease: int | None = None) -> Op:
+    return SeatsWrite(table_id, seats, status, lease)
 
 
-def chat_op(table_id: str, line: dict[str, Any]) -> Op:
-    return ChatWrite(table_id, dict(line))
+def chat_op(table_id: str, line: dict[str, Any], lease: int | None = None) -> Op:
+    return ChatWrite(table_id, dict(line), lease)
 
 
-def action_op(table_id: str, step: int, seat: int, action: str, by: str) -> Op:
-    return ActionWrite(table_id, step, seat, action, by, time.time())
+def action_op(table_id: str, step: int, seat: int, action: str, by: str, lease: int | None = None) -> Op:
+    return ActionWrite(table_id, step, seat, action, by, time.time(), lease)
 
 
-def finish_op(table_id: str, result: dict[str, Any]) -> Op:
-    return FinishWrite(table_id, result, time.time())
+def finish_op(table_id: str, result: dict[str, Any], lease: int | None = None) -> Op:
+    return FinishWrite(table_id, result, time.time(), lease)
 
 
-def clock_op(table_id: str, step: int, deadline: float | None) -> Op:
-    return ClockWrite(table_id, step, deadline)
+def clock_op(table_id: str, step: int, deadline: float | None, lease: int | None = None) -> Op:
+    return ClockWrite(table_id, step, deadline, lease)
 
 
 def run_ops(s: Session, ops: Sequence[Op]) -> None:
     """Run ``ops`` in session ``s`` (one transaction, the caller's). Declared writes are
     batched by kind, one statement for many (all the actions of a group commit in one
     INSERT, all its clocks in one UPDATE), in an order that keeps their meaning: new
-    tables, then seats, actions, clocks and finishes (a table's clock is never written
-    after its finish, and a finished table's seats say ``finished`` too). A function op
-    runs where it stands, after the writes queued before it."""
+    tables (and their leases), the fence of the leases the writes were made under
+    (:mod:`.fence`: raises :class:`~.fence.Fenced` if one moved on), then seats, actions,
+    clocks and finishes (a table's clock is never written after its finish, and a
+    finished table's seats say ``finished`` too; its lease goes). A function op runs
+    where it stands, after the writes queued before it."""
     batch: list[Write] = []
     for op in ops:
         if isinstance(op, (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)):
@@ -209,7 +224,7 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
                 seats[w.table_id] = w
             case ActionWrite():
                 actions.append({"table_id": w.table_id, "step": w.step, "seat": w.seat, "action": w.action,
-                                "by": w.by, "at": w.at})
+                                "by": w.by, "at": w.at, "lease": w.lease})
             case ClockWrite():
                 clocks[w.table_id] = w
             case FinishWrite():
@@ -222,6 +237,13 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
         s.add(_table_row(c.table))
     if creates:
         s.flush()  # a refused row fails here
+        leased = [c for c in creates if c.owner is not None]
+        if leased:
+            until = literal_column(now_sql(s.get_bind().dialect.name), Float) + bindparam("b_seconds", type_=Float)
+            s.execute(insert(_lease_table()).values(expires_at=until),
+                      [{"table_id": c.table.id, "owner": c.owner, "generation": 1, "b_seconds": c.seconds}
+                       for c in leased])
+    fence_session(s, pairs_of(writes))
     statements = _statements()
     if seats:
         _update_rows(s, statements.seats,
@@ -234,8 +256,13 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
     if finishes:
         _update_rows(s, statements.finishes,
                      [{"b_id": w.table_id, "b_result": w.result, "b_at": w.at} for w in finishes.values()])
+        s.execute(delete(_lease_table()).where(_lease_table().c.table_id.in_(finishes)))
     if chats:
         s.execute(insert(cast(Table, ChatRow.__table__)), chats)
+
+
+def _lease_table() -> Table:
+    return cast(Table, LeaseRow.__table__)
 
 
 _CHAT_FIELDS = ("n", "channel", "sender", "seat", "name", "text", "step", "at", "phrase")
@@ -257,9 +284,11 @@ class PlainWrites:
     Anything else (a new table, seats, a finish, a function op), a driver it does not know,
     or a transaction the database refuses goes the usual way (:func:`run_ops` in a
     session): a refused one is rolled back here first, so that way raises what it always
-    raised. The connection is kept by the writer thread for its life (one per store)."""
+    raised. Writes behind a lease that moved on are refused here as there
+    (:class:`~.fence.Fenced`, after the rollback). The connection is kept by the writer
+    thread for its life (one per store)."""
 
-    ROWS = 100  # rows per statement (6 parameters each: far below SQLite's 32,766)
+    ROWS = 100  # rows per statement (7 parameters each: far below SQLite's 32,766)
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
@@ -281,14 +310,17 @@ class PlainWrites:
             return False
         actions: list[tuple[Any, ...]] = []
         clocks: dict[str, ClockWrite] = {}  # a table's last clock in the transaction wins
+        pairs: set[tuple[str, int]] = set()
         for op in ops:
             kind = type(op)
             if kind is ActionWrite:
-                actions.append((op.table_id, op.step, op.seat, op.action, op.by, op.at))
+                actions.append((op.table_id, op.step, op.seat, op.action, op.by, op.at, op.lease))
             elif kind is ClockWrite:
                 clocks[op.table_id] = op
             else:
                 return False
+            if op.lease is not None:
+                pairs.add((op.table_id, op.lease))
         if self._connection is None:
             self._connection = self.engine.raw_connection()
         conn = self._connection
@@ -296,6 +328,11 @@ class PlainWrites:
         try:
             cursor = conn.cursor()
             try:
+                try:
+                    fence_plain(cursor, self.mark, pairs, self.engine.dialect.name == "postgresql")
+                except Fenced:
+                    conn.rollback()
+                    raise
                 for i in range(0, len(actions), n):
                     chunk = actions[i:i + n]
                     cursor.execute(_plain_insert(self.mark, len(chunk)), [v for row in chunk for v in row])
@@ -309,6 +346,8 @@ class PlainWrites:
             finally:
                 cursor.close()
             conn.commit()
+        except Fenced:
+            raise
         except Exception:
             self._drop()
             return False
@@ -333,8 +372,8 @@ class PlainWrites:
 @functools.cache
 def _plain_insert(mark: str, rows: int) -> str:
     """The INSERT of ``rows`` actions, with the driver's parameter mark."""
-    one = "(" + ", ".join([mark] * 6) + ")"
-    return f'INSERT INTO live_actions (table_id, step, seat, action, "by", at) VALUES {", ".join([one] * rows)}'
+    one = "(" + ", ".join([mark] * 7) + ")"
+    return f'INSERT INTO live_actions (table_id, step, seat, action, "by", at, lease) VALUES {", ".join([one] * rows)}'
 
 
 @functools.cache
@@ -489,15 +528,24 @@ class Store:
         self.content = ContentStore(self.engine)  # uploaded content versions (see .content)
 
     def close(self) -> None:
+        self.close_writer()
+        self.engine.dispose()
+
+    def close_writer(self) -> None:
+        """Commit what is queued and stop the writer (the store still reads and runs)."""
         if self._writer is not None:
             self._writer.close()
             self._writer = None
-        self.engine.dispose()
 
     def run(self, *ops: Op) -> None:
-        """Run ``ops`` in one transaction, now, on this thread."""
-        with Session(self.engine) as s, s.begin():
-            run_ops(s, ops)
+        """Run ``ops`` in one transaction, now, on this thread (:class:`~.fence.LeaseLost`,
+        writing nothing, if one was made under a lease that moved on)."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                run_ops(s, ops)
+        except Fenced as fenced:
+            table_id, generation = min(fenced.pairs)
+            raise lease_lost(table_id, generation) from None
 
     async def commit(self, *ops: Op) -> None:
         """Run ``ops`` in one transaction on the writer (grouped with whatever else is

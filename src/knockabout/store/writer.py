@@ -10,7 +10,9 @@ commit with no added wait. A caller learns its write is durable (or what it rais
 after the commit; the server confirms an action to anyone only then.
 
 When a grouped transaction fails, its writes are retried one by one, each in its own
-transaction, so that one refused write (a duplicate step, say) fails alone.
+transaction, so that one refused write (a duplicate step, say) fails alone; when it fails
+its fence (:mod:`.fence`), the writes behind the leases that moved on fail with
+:class:`~.fence.LeaseLost` and the others are committed together again.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
+
+from knockabout.store.fence import Fenced, lease_lost, touches
 
 _Job = tuple[list[Any], "Future[None] | asyncio.Future[None]"]
 Runner = Callable[[Session, Sequence[Any]], None]
@@ -133,6 +137,15 @@ def commit_group(transaction: Callable[[list[Any]], None],
     transactions committed."""
     try:
         transaction([op for ops in group for op in ops])
+    except Fenced as fenced:  # writes behind a lease that moved on fail alone; the rest go again
+        lost = {i: _lost(ops, fenced) for i, ops in enumerate(group) if touches(ops, fenced.pairs)}
+        rest = [i for i in range(len(group)) if i not in lost]
+        if not lost:  # (cannot happen: a fence fails on the writes' own leases)
+            rest = []
+            lost = {i: _lost(ops, fenced) for i, ops in enumerate(group)}
+        more, commits = commit_group(transaction, [group[i] for i in rest]) if rest else ({}, 0)
+        lost.update({rest[j]: exc for j, exc in more.items()})
+        return lost, commits
     except Exception as exc:
         if len(group) == 1:
             return {0: exc}, 0
@@ -145,6 +158,15 @@ def commit_group(transaction: Callable[[list[Any]], None],
                 failed[i] = one_failed[0]
         return failed, commits
     return {}, 1
+
+
+def _lost(ops: Sequence[Any], fenced: Fenced) -> Exception:
+    """What a write behind a lease that moved on raises: :class:`~.fence.LeaseLost`."""
+    for op in ops:
+        pair = (getattr(op, "table_id", None), getattr(op, "lease", None))
+        if pair in fenced.pairs:
+            return lease_lost(str(pair[0]), int(pair[1] or 0))
+    return lease_lost("?", 0)
 
 
 def _answer(waiting: list[Future[None] | asyncio.Future[None]], exc: Exception | None) -> None:

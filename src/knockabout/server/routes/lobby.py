@@ -11,6 +11,11 @@ public list of recent tables.
                                         of the seats these tokens open, those whose
                                         decision is pending now ("your turn"), with the
                                         time they have left
+  WS   /ws/lobby                        the lobby's updates: ``{"type": "tables", "changed":
+                                        [{id, game, status, what}, ...]}`` whenever listed
+                                        tables are made, joined, started or finished on any
+                                        server of the deployment (see server/lobby_feed.py);
+                                        the page then reads /api/tables again
 """
 
 from __future__ import annotations
@@ -18,14 +23,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.bots.levels import LEVELS, levels_for
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import all_games, get_game
 from knockabout.server.app_state import ApiError, Server
+from knockabout.server.guards import GONE, BadFrame, close_safely, receive_text
 from knockabout.server.live import local_only_options
+from knockabout.server.lobby_feed import LobbyFeed
+from knockabout.server.quotas import TOO_MANY
 from knockabout.server.rules import rules_html
 from knockabout.table.turn_based import MOVE_TIMES
 
@@ -109,3 +117,23 @@ async def tables(server: Server) -> dict[str, Any]:
                 "outcome": st.result, "free_seats": free if st.status != "finished" else [],
                 "created_at": st.created_at})
     return {"tables": out}
+
+
+@router.websocket("/ws/lobby")
+async def lobby_updates(ws: WebSocket) -> None:
+    feed: LobbyFeed = ws.app.state.lobby_feed
+    await ws.accept()
+    if feed.full():
+        await close_safely(ws, TOO_MANY, "this server keeps as many lobby pages up to date as it can; reload later")
+        return
+    feed.watchers.add(ws)
+    try:
+        while True:  # nothing to read: the page only listens (what it sends is dropped)
+            try:
+                await receive_text(ws)
+            except BadFrame:
+                continue
+    except GONE:
+        return
+    finally:
+        feed.watchers.discard(ws)

@@ -14,6 +14,8 @@
 
 Bad frames get one error message and change nothing (:mod:`..guards`); messages over the
 per-address rate too; a table with all its spectators closes a new one with code 4429.
+A table another server holds is taken from it first (:mod:`..ownership`); a table that
+moves to another server meanwhile closes its connections with code 1012 (connect again).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from knockabout.server.guards import (
     send_safely,
 )
 from knockabout.server.live import Connection, LiveTable, clean_name
+from knockabout.server.ownership import MOVED, TRY_AGAIN, TableMoved, TableMoving
 from knockabout.server.quotas import TOO_MANY
 from knockabout.server.routes.chat import ChatMessage, Mute
 
@@ -106,7 +109,12 @@ async def play(ws: WebSocket, table_id: str, server: Server) -> None:
 
 
 async def session(server: ServerState, ws: WebSocket, table_id: str) -> None:
-    live = server.manager.get(table_id)
+    try:
+        live = await server.manager.acquire(table_id)  # (from the server that held it, if another did)
+    except TableMoving as exc:
+        await send_safely(ws, {"type": "error", "message": exc.plain})
+        await close_safely(ws, TRY_AGAIN, exc.plain[:120])
+        return
     if live is None:
         await send_safely(ws, {"type": "error", "message": f"no live table {table_id!r}"})
         await close_safely(ws, 4404, "no such live table")
@@ -130,7 +138,11 @@ async def session(server: ServerState, ws: WebSocket, table_id: str) -> None:
         await close_safely(ws, TOO_MANY, why)
         return
     conn = Connection(ws, seat, name=clean_name(hello.name or "") if seat is None else "")
-    await live.connect(conn)
+    try:
+        await live.connect(conn)
+    except TableMoved as exc:  # let go meanwhile: connecting again reaches the table where it is now
+        await close_safely(ws, MOVED, exc.plain[:120])
+        return
     address = client_address(ws)
     try:
         while True:
@@ -139,7 +151,7 @@ async def session(server: ServerState, ws: WebSocket, table_id: str) -> None:
             except BadFrame as exc:
                 await live.send(conn, {"type": "error", "message": f"{exc}; nothing changed"})
                 continue
-            refusal = server.quotas.message_refusal(address)
+            refusal = await server.quotas.message_refusal(address)
             if refusal is not None:
                 await live.send(conn, {"type": "error", "message": refusal})
                 continue

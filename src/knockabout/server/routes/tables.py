@@ -25,6 +25,7 @@ from knockabout.core.content_versions import CONTENT_OPTION
 from knockabout.core.errors import KnockaboutError
 from knockabout.server.app_state import ApiError, Server, client_address, live_table
 from knockabout.server.live import LiveTable
+from knockabout.server.ownership import TableMoving
 
 router = APIRouter()
 
@@ -75,6 +76,11 @@ def made(live: LiveTable, seat: int | None, token: str | None) -> dict[str, Any]
 @router.get("/api/tables/{table_id}")
 async def table_info(table_id: str, server: Server) -> dict[str, Any]:
     live = server.manager.get(table_id)
+    if live is None:
+        try:
+            live = await server.manager.acquire(table_id)  # an unfinished table another server held
+        except TableMoving as exc:
+            raise ApiError(503, exc.plain) from None
     if live is not None:
         return live.info()
     st = await asyncio.to_thread(server.store.get, table_id)
@@ -88,7 +94,7 @@ async def table_info(table_id: str, server: Server) -> dict[str, Any]:
 
 @router.post("/api/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, server: Server) -> dict[str, Any]:
-    live = live_table(server, table_id)
+    live = await live_table(server, table_id)
     if live.table.over:
         raise ApiError(409, "this game is over; watch its replay instead")
     try:
@@ -100,7 +106,7 @@ async def join(table_id: str, body: JoinTable, server: Server) -> dict[str, Any]
 
 @router.post("/api/tables/{table_id}/rematch")
 async def rematch(table_id: str, body: Rematch, server: Server) -> dict[str, Any]:
-    live = live_table(server, table_id)
+    live = await live_table(server, table_id)
     try:
         again, seat, token = await server.manager.rematch(live, body.token)
     except KnockaboutError as exc:

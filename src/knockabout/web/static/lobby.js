@@ -109,25 +109,55 @@ export async function lobby(app, crumb) {
       h("section", { class: "panel", id: "tables" }, turnsPanel().el, h("h2", {}, "Tables"),
         tableOf(mine, "Tables you sit at", "my-tables-title"), tableOf(list, "Recent tables", "all-tables-title"))));
 
-  const { tables } = await api("/api/tables");
   const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
-  const remembered = new Set(seats.tables());
-  const row = (t) => {
-    const who = t.seats.map((s) => (s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name)).join(", ");
-    const o = t.outcome;
-    const status = o && o.winners ? (o.draw ? "draw" : `${t.seats[o.winners[0]].name} won`) : t.status;
-    const link = t.status === "finished"
-      ? h("a", { class: "btn", href: `/replay/${t.id}`, onclick: nav }, "Replay")
-      : h("a", { class: "btn", href: `/t/${t.id}`, onclick: nav }, remembered.has(t.id) ? "Back to it" : t.free_seats?.length ? "Join" : "Watch");
-    const when = t.created_at ? h("time", { datetime: new Date(t.created_at * 1000).toISOString(),
-      title: new Date(t.created_at * 1000).toLocaleString() }, ago(t.created_at)) : "";
-    return h("li", { class: "table-card", "data-table": t.id, "data-status": t.status },
-      h("span", { class: "tc-game" }, gameName[t.game] || t.game),
-      h("span", { class: "tc-seats" }, who),
-      h("span", { class: "tc-status" }, status, when ? " · " : "", when),
-      link);
+  await drawTables();
+  watchTables(drawTables, () => list.isConnected);
+
+  async function drawTables() {
+    const { tables } = await api("/api/tables");
+    const remembered = new Set(seats.tables());
+    const row = (t) => {
+      const who = t.seats.map((s) => (s.kind === "empty" ? (s.reserved ? "(invited)" : "(open)") : s.name)).join(", ");
+      const o = t.outcome;
+      const status = o && o.winners ? (o.draw ? "draw" : `${t.seats[o.winners[0]].name} won`) : t.status;
+      const link = t.status === "finished"
+        ? h("a", { class: "btn", href: `/replay/${t.id}`, onclick: nav }, "Replay")
+        : h("a", { class: "btn", href: `/t/${t.id}`, onclick: nav }, remembered.has(t.id) ? "Back to it" : t.free_seats?.length ? "Join" : "Watch");
+      const when = t.created_at ? h("time", { datetime: new Date(t.created_at * 1000).toISOString(),
+        title: new Date(t.created_at * 1000).toLocaleString() }, ago(t.created_at)) : "";
+      return h("li", { class: "table-card", "data-table": t.id, "data-status": t.status },
+        h("span", { class: "tc-game" }, gameName[t.game] || t.game),
+        h("span", { class: "tc-seats" }, who),
+        h("span", { class: "tc-status" }, status, when ? " · " : "", when),
+        link);
+    };
+    mine.replaceChildren(); list.replaceChildren();
+    for (const t of tables) (remembered.has(t.id) ? mine : list).append(row(t));
+    if (!mine.children.length) mine.append(h("li", { class: "muted empty" }, "None yet: the tables you create or join are kept here."));
+    if (!list.children.length) list.append(h("li", { class: "muted empty" }, "No other tables yet."));
+  }
+}
+
+// The lobby's live updates (WS /ws/lobby, from every server of the deployment): a table
+// made, joined, started or finished anywhere redraws the lists, at most every 300 ms,
+// while the lobby is shown (`shown`); a lost connection is opened again.
+let watching = null;
+function watchTables(redraw, shown) {
+  if (watching) watching.close();
+  let retry = 0, timer = null;
+  const open = () => {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
+    watching = ws;
+    ws.addEventListener("open", () => { retry = 0; });
+    ws.addEventListener("message", () => {
+      if (!shown()) { ws.close(); return; }
+      if (!timer) timer = setTimeout(() => { timer = null; if (shown()) redraw().catch(() => {}); }, 300);
+    });
+    ws.addEventListener("close", () => {
+      if (watching !== ws || !shown()) return;
+      retry = Math.min(retry + 1, 5);
+      setTimeout(() => { if (watching === ws && shown()) open(); }, 1000 * retry);
+    });
   };
-  for (const t of tables) (remembered.has(t.id) ? mine : list).append(row(t));
-  if (!mine.children.length) mine.append(h("li", { class: "muted empty" }, "None yet: the tables you create or join are kept here."));
-  if (!list.children.length) list.append(h("li", { class: "muted empty" }, "No other tables yet."));
+  open();
 }

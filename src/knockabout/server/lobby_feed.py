@@ -1,0 +1,78 @@
+"""The lobby's live updates: each listed table made, joined, started or finished is told
+to every lobby page open on any server (``WS /ws/lobby``), which then reads the list
+again (``GET /api/tables``).
+
+A server tells the deployment's bus (:mod:`.bus`: Redis when the hosts share one, else
+this process); every server hears it and sends it on to the lobby pages connected to it,
+gathered over :data:`GATHER` seconds into one message (a busy lobby gets at most a few
+messages a second, whatever the number of tables). Unlisted tables are never told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from knockabout.server.bus import Bus
+
+CHANNEL = "lobby"
+GATHER = 0.5
+"""Seconds the notices of a lobby page's next message are gathered over."""
+MAX_WATCHERS = 5000
+"""Lobby pages one server keeps up to date at once."""
+
+
+class LobbyFeed:
+    """This server's lobby pages and the notices it tells the others."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self.watchers: set[WebSocket] = set()
+        self._pending: dict[str, dict[str, Any]] = {}  # table id -> its latest notice, not yet sent
+        self._flush: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        bus.subscribe(CHANNEL, self._heard)
+
+    def tell(self, table_id: str, game: str, status: str, what: str) -> None:
+        """Tell every server's lobby pages that a listed table changed (``what``: made,
+        joined, started, finished)."""
+        notice = {"id": table_id, "game": game, "status": status, "what": what}
+        self._spawn(self.bus.publish(CHANNEL, notice))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _heard(self, notice: dict[str, Any]) -> None:
+        if not self.watchers or not isinstance(notice.get("id"), str):
+            return
+        self._pending[notice["id"]] = notice
+        if self._flush is None:
+            self._flush = asyncio.get_running_loop().call_later(GATHER, self._send)
+
+    def _send(self) -> None:
+        self._flush = None
+        changed, self._pending = list(self._pending.values()), {}
+        if changed:
+            self._spawn(self._send_all({"type": "tables", "changed": changed}))
+
+    async def _send_all(self, message: dict[str, Any]) -> None:
+        from knockabout.server.frames import frame_text
+
+        text = frame_text(message)
+        for ws in list(self.watchers):
+            with contextlib.suppress(Exception):  # a page that left: its own loop drops it
+                await ws.send_text(text)
+
+    def full(self) -> bool:
+        return len(self.watchers) >= MAX_WATCHERS
+
+    async def close(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+        for task in list(self._tasks):
+            task.cancel()

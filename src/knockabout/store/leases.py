@@ -1,0 +1,215 @@
+"""Table leases: which host holds each unfinished table, when hosts share one database.
+
+One row of ``table_leases`` per unfinished table (:class:`~.schema.LeaseRow`): its
+``owner`` (a holder's name: the host's, with ``/N`` for worker N of ``serve --workers``),
+``expires_at`` by the database's clock (:func:`~.fence.now_sql`: hosts whose clocks
+differ still agree), the ``generation`` (one more at each taking and each release) and
+``wanted_by``, a holder that asked for the table. The owner renews all its leases in one
+statement every few seconds; a lease nobody renews runs out, and then any holder may take
+the table (:meth:`Leases.claim`), which raises the generation. Every write a holder makes
+carries the generation it holds, and the database refuses it once the generation has
+moved on (:mod:`.fence`), so a host that was stopped or cut off, and comes back after its
+lease ran out, writes nothing more.
+
+A new table's lease is made with the table (``create_op(..., owner=, seconds=)``); a
+finished table's lease is deleted with its finish. A table without a lease row (made
+before leases, or by a tool) is taken by inserting one. ``lease_hosts`` says which hosts
+are alive (each holder's renewal refreshes its host's row), so that the hosts agree,
+without talking, on which of them takes a table nobody holds (:func:`preferred`).
+
+Everything here is synchronous (SQLAlchemy Core on the store's engine): a server calls
+it on a thread, never on its event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import ColumnElement, Engine, Float, Table, delete, insert, literal_column, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+
+from knockabout.store.fence import now_sql
+from knockabout.store.schema import HostRow, LeaseRow, TableRow
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A table's lease as read: ``left`` is the seconds until it runs out by the database's
+    clock (negative: it has run out)."""
+
+    table_id: str
+    owner: str | None
+    generation: int
+    left: float
+    wanted_by: str | None = None
+
+    @property
+    def free(self) -> bool:
+        """Whether any holder may take the table now (nobody holds it, or the lease ran out)."""
+        return self.owner is None or self.left < 0
+
+
+def host_of(holder: str) -> str:
+    """The host a holder's name belongs to (``h2/1`` -> ``h2``)."""
+    return holder.split("/", 1)[0]
+
+
+def preferred(table_id: str, hosts: Iterable[str]) -> str | None:
+    """The host that should take ``table_id`` when nobody holds it: the highest of a hash of
+    (host, table) over the hosts alive (rendezvous hashing: each host's share is even, and
+    when a host goes only its own tables change hands)."""
+    best: tuple[bytes, str] | None = None
+    for host in hosts:
+        score = hashlib.blake2b(f"{host}\0{table_id}".encode(), digest_size=8).digest()
+        if best is None or score > best[0]:
+            best = (score, host)
+    return None if best is None else best[1]
+
+
+def _table(row: type[Any]) -> Table:
+    return cast(Table, row.__table__)
+
+
+class Leases:
+    """The lease operations of one holder (``owner``, of host ``host``) on ``engine``;
+    each lease it takes or renews runs ``seconds`` from then."""
+
+    def __init__(self, engine: Engine, owner: str, seconds: float) -> None:
+        self.engine = engine
+        self.owner = owner
+        self.host = host_of(owner)
+        self.seconds = seconds
+        self.leases = _table(LeaseRow)
+        self.hosts_table = _table(HostRow)
+        self.now: ColumnElement[float] = literal_column(now_sql(engine.dialect.name), Float)
+
+    # -- reading
+    def get(self, table_id: str) -> Lease | None:
+        """``table_id``'s lease (None: it has no lease row)."""
+        c = self.leases.c
+        with self.engine.connect() as conn:
+            row = conn.execute(select(c.table_id, c.owner, c.generation, c.expires_at - self.now, c.wanted_by)
+                               .where(c.table_id == table_id)).first()
+        return None if row is None else Lease(row[0], row[1], row[2], float(row[3]), row[4])
+
+    def held(self) -> dict[str, int]:
+        """The tables whose lease names this holder, with their generations."""
+        c = self.leases.c
+        with self.engine.connect() as conn:
+            return {r[0]: r[1] for r in conn.execute(select(c.table_id, c.generation).where(c.owner == self.owner))}
+
+    def wanted(self) -> list[tuple[str, int, str]]:
+        """This holder's tables another holder asked for: (table, generation, who asked)."""
+        c = self.leases.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.table_id, c.generation, c.wanted_by)
+                                .where(c.owner == self.owner, c.wanted_by.is_not(None), c.wanted_by != self.owner))
+            return [(r[0], r[1], r[2]) for r in rows]
+
+    def free(self, limit: int = 500) -> list[Lease]:
+        """Leases anyone may take now (nobody holds them, or they ran out), longest run out
+        first."""
+        c = self.leases.c
+        left = c.expires_at - self.now
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.table_id, c.owner, c.generation, left, c.wanted_by)
+                                .where(or_(c.owner.is_(None), c.expires_at < self.now))
+                                .order_by(c.expires_at).limit(limit))
+            return [Lease(r[0], r[1], r[2], float(r[3]), r[4]) for r in rows]
+
+    def unleased(self) -> list[str]:
+        """Unfinished tables without a lease row (made before leases, or by a tool)."""
+        t = _table(TableRow).c
+        c = self.leases.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t.id).select_from(_table(TableRow).outerjoin(self.leases, c.table_id == t.id))
+                                .where(t.status != "finished", c.table_id.is_(None)).order_by(t.created_at))
+            return [r[0] for r in rows]
+
+    def alive(self) -> list[str]:
+        """The hosts alive now (their holders renewed within their lease time)."""
+        h = self.hosts_table.c
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(h.name).where(h.expires_at >= self.now))]
+
+    # -- writing
+    def renew(self) -> int:
+        """Push every lease of this holder ``seconds`` on, and say its host is alive; returns
+        how many leases it renewed."""
+        c = self.leases.c
+        mine: Any = c.owner == self.owner
+        if self.engine.dialect.name == "postgresql":  # locked in the order of their ids, as the fence does
+            mine = c.table_id.in_(select(c.table_id).where(mine).order_by(c.table_id).with_for_update())
+        with self.engine.begin() as conn:
+            result: Any = conn.execute(update(self.leases).where(mine).values(expires_at=self.now + self.seconds))
+            self._alive(conn)
+            return int(result.rowcount)
+
+    def _alive(self, conn: Any) -> None:
+        """Upsert this host's row: alive for ``seconds`` more."""
+        h = self.hosts_table.c
+        until = self.now + self.seconds
+        name = self.engine.dialect.name
+        if name in ("postgresql", "sqlite"):
+            dialect_insert = postgresql_insert if name == "postgresql" else sqlite_insert
+            stmt = dialect_insert(self.hosts_table).values(name=self.host, expires_at=until)
+            conn.execute(stmt.on_conflict_do_update(index_elements=[h.name], set_={"expires_at": until}))
+            return
+        updated: Any = conn.execute(update(self.hosts_table).where(h.name == self.host).values(expires_at=until))
+        if updated.rowcount == 0:
+            conn.execute(insert(self.hosts_table).values(name=self.host, expires_at=until))
+
+    def claim(self, table_id: str, seen: Lease | None) -> int | None:
+        """Take ``table_id`` if its lease is as ``seen`` and free (or already this holder's,
+        as after a restart), or if it had no lease row (``seen`` None): the new generation,
+        or None when another holder got there first or the lease is not free."""
+        c = self.leases.c
+        until = self.now + self.seconds
+        if seen is None:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(self.leases).values(table_id=table_id, owner=self.owner, generation=1,
+                                                            expires_at=until))
+            except IntegrityError:
+                return None
+            return 1
+        with self.engine.begin() as conn:
+            result: Any = conn.execute(
+                update(self.leases)
+                .where(c.table_id == table_id, c.generation == seen.generation,
+                       or_(c.owner.is_(None), c.owner == self.owner, c.expires_at < self.now))
+                .values(owner=self.owner, generation=seen.generation + 1, expires_at=until, wanted_by=None))
+            return seen.generation + 1 if result.rowcount == 1 else None
+
+    def ask(self, table_id: str) -> None:
+        """Ask ``table_id``'s holder to let it go to this holder (it does at its next renewal)."""
+        c = self.leases.c
+        with self.engine.begin() as conn:
+            conn.execute(update(self.leases)
+                         .where(c.table_id == table_id, c.owner.is_not(None), c.owner != self.owner)
+                         .values(wanted_by=self.owner))
+
+    def release(self, table_id: str, generation: int) -> bool:
+        """Let ``table_id`` go (if this holder still holds it at ``generation``): nobody
+        holds it then, and its generation moves on, so that a write still on its way is
+        refused; ``wanted_by`` still names who asked for it (the others leave it to them).
+        False when it was not this holder's any more."""
+        c = self.leases.c
+        with self.engine.begin() as conn:
+            result: Any = conn.execute(
+                update(self.leases)
+                .where(c.table_id == table_id, c.generation == generation, c.owner == self.owner)
+                .values(owner=None, generation=generation + 1, expires_at=self.now))  # (wanted_by stays)
+            return bool(result.rowcount == 1)
+
+    def leave(self) -> None:
+        """Say this holder's host is not alive any more (a graceful stop): the others no
+        longer leave it the tables it would be preferred for."""
+        h = self.hosts_table.c
+        with self.engine.begin() as conn:
+            conn.execute(delete(self.hosts_table).where(h.name == self.host))

@@ -1,0 +1,138 @@
+"""Two servers sharing one database (SQLite and PostgreSQL), in one process: a table is
+played by one at a time, under its lease. It moves to the server its connections reach,
+a server that stops renewing (its event loop frozen past its lease) has its tables taken
+and writes nothing more, and a server that stops gracefully lets its tables go at once.
+(The same with real processes behind HAProxy: tests/server/test_multihost.py.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from knockabout.core.replay import GameRecord, replay
+from knockabout.server import ServerSettings, create_app
+from knockabout.store import Store
+from knockabout.store.schema import ActionRow
+from tests.server.conftest import my_turn, receive, receive_until
+
+pytestmark = pytest.mark.timeout(180)
+
+LEASE = 2.0
+
+
+@contextmanager
+def host(db_url: str, name: str, **kw: Any) -> Iterator[TestClient]:
+    settings = ServerSettings(db_url=db_url, host_name=name, lease_seconds=LEASE,
+                              bot_delay=kw.pop("bot_delay", 0.0), bot_pace=kw.pop("bot_pace", 0.0),
+                              grace_seconds=kw.pop("grace", 60.0), **kw)
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def wait_for(what: Any, seconds: float = 20.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = what()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("it never happened")
+
+
+def leases_by_step(db_url: str, table_id: str) -> list[int | None]:
+    store = Store(db_url, writer="thread")
+    try:
+        with Session(store.engine) as s:
+            return [r[0] for r in s.execute(select(ActionRow.lease).where(ActionRow.table_id == table_id)
+                                            .order_by(ActionRow.step))]
+    finally:
+        store.close()
+
+
+def replays_to_its_result(db_url: str, table_id: str) -> None:
+    store = Store(db_url, writer="thread")
+    try:
+        st = store.get(table_id)
+        assert st is not None and st.status == "finished" and st.result is not None
+        state = replay(GameRecord(game=st.game, rules_version=st.rules_version, config=st.config, seed=st.seed,
+                                  content_hash=st.content_hash, actions=st.actions))
+        outcome = state.outcome()
+        assert outcome is not None and outcome.to_dict() == st.result
+    finally:
+        store.close()
+
+
+def test_a_table_moves_to_the_server_its_connections_reach(db_url: str) -> None:
+    with host(db_url, "h1") as one, host(db_url, "h2") as two:
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann",
+                                             "seed": 3, "config": {"max_turns": 2000}}).json()
+        table_id = made["id"]
+        with one.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            for _ in range(3):
+                msg = receive_until(ws, my_turn(0))
+                assert msg["outcome"] is None
+                ws.send_json({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
+            before = receive_until(ws, my_turn(0))
+            with two.websocket_connect(f"/ws/tables/{table_id}") as ws2:  # the balancer sends the table to h2 now
+                ws2.send_json({"type": "hello", "token": made["token"]})
+                sync = receive_until(ws2, lambda m: m["type"] == "sync")
+                assert sync["version"] == before["version"] and sync["view"] == before["view"]
+                assert sync["legal"] == before["legal"], "the same decision, resumed"
+                with pytest.raises(Exception):  # noqa: B017 - h1 closed its connection: 1012, connect again
+                    for _ in range(100):
+                        receive(ws)
+                ws2.send_json({"type": "act", "action": sync["legal"][0], "version": sync["version"]})
+                after = receive_until(ws2, lambda m: m["type"] == "update" and m["version"] > sync["version"])
+                assert after["version"] > before["version"]
+        assert one.get("/api/host").json()["released"] == 1
+        assert two.get("/api/host").json()["taken"] == 1
+        assert table_id not in one.app.state.manager.tables  # type: ignore[attr-defined]
+        again = one.get(f"/api/tables/{table_id}")
+        assert again.status_code == 200, again.text
+        assert again.json()["version"] >= after["version"], "asked again, h1 takes it back (the balancer's choice)"
+    assert leases_by_step(db_url, table_id) == sorted(leases_by_step(db_url, table_id))
+
+
+def test_a_frozen_server_loses_its_table_and_writes_nothing_after(db_url: str) -> None:
+    """h1's event loop stops for three lease times (as a stopped or cut-off host): h2
+    takes the table by sweeping, plays it to its end, and what h1 tries when it wakes is
+    refused; the stored log replays to the stored result, each step written under a
+    generation no older than the step before's."""
+    with host(db_url, "h1", bot_pace=0.05) as one, host(db_url, "h2", bot_pace=0.05) as two:
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                             "config": {"max_turns": 60}}).json()
+        table_id = made["id"]
+        wait_for(lambda: one.get(f"/api/tables/{table_id}").json()["version"] >= 3)
+        frozen = threading.Thread(target=one.portal.call, args=(time.sleep, 3 * LEASE + 0.5))  # type: ignore[union-attr]
+        frozen.start()
+        taken = wait_for(lambda: two.get("/api/host").json()["taken"] >= 1, 3 * LEASE + 2)
+        assert taken and frozen.is_alive(), "taken while h1 was still frozen"
+        frozen.join()
+        wait_for(lambda: one.get("/api/host").json()["lost"] >= 1)
+        assert table_id not in one.app.state.manager.tables  # type: ignore[attr-defined]
+        wait_for(lambda: two.get(f"/api/tables/{table_id}").json()["status"] == "finished", 60)
+    generations = leases_by_step(db_url, table_id)
+    assert generations == sorted(generations) and generations[0] == 1 and generations[-1] >= 2
+    replays_to_its_result(db_url, table_id)
+
+
+def test_a_server_that_stops_lets_its_tables_go_at_once(db_url: str) -> None:
+    with host(db_url, "h2", bot_pace=0.05) as two:
+        with host(db_url, "h1", bot_pace=0.05) as one:
+            made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                                 "config": {"max_turns": 60}}).json()
+            wait_for(lambda: one.get(f"/api/tables/{made['id']}").json()["version"] >= 2)
+        stopped = time.monotonic()
+        wait_for(lambda: two.get("/api/host").json()["taken"] >= 1, 10)
+        assert time.monotonic() - stopped < LEASE + 1, "taken at the next renewal, not after the lease ran out"
+        wait_for(lambda: two.get(f"/api/tables/{made['id']}").json()["status"] == "finished", 60)
+    replays_to_its_result(db_url, made["id"])

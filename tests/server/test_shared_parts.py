@@ -1,0 +1,106 @@
+"""What hosts share through Redis (``serve --redis``), with two servers in this process
+and a Redis of the test's own on a loopback port: the lobby's updates reach the lobby
+pages of every host, the per-address limits count an address's requests to every host
+together, and a table asked for is let go at once (not at the holder's next renewal).
+Without Redis, a server's own lobby pages still hear its own tables."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from knockabout.server import ServerSettings, create_app
+from tests.server.conftest import free_port, receive_until
+from tests.server.multihost import LOOPBACK, program
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen([program("redis-server"), "--bind", LOOPBACK, "--port", str(port), "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path_factory.mktemp("redis"))],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import redis
+
+        client = redis.Redis(host=LOOPBACK, port=port)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        client.close()
+        yield f"redis://{LOOPBACK}:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@contextmanager
+def host(db: str, name: str, redis: str | None, **kw: Any) -> Iterator[TestClient]:
+    settings = ServerSettings(db_url=db, host_name=name, redis_url=redis, bot_delay=0.0, bot_pace=0.0,
+                              grace_seconds=60.0, **kw)
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def test_the_lobby_pages_of_every_host_hear_a_table_made_on_one(tmp_path: Path, redis_url: str) -> None:
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    with host(db, "h1", redis_url) as one, host(db, "h2", redis_url) as two, \
+            two.websocket_connect("/ws/lobby") as lobby_two, one.websocket_connect("/ws/lobby") as lobby_one:
+        time.sleep(0.3)  # (the buses subscribe as the servers start)
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "open"], "name": "Ann"}).json()
+        hidden = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "open"], "listed": False}).json()
+        heard = receive_until(lobby_two, lambda m: m["type"] == "tables")
+        assert {c["id"] for c in heard["changed"]} == {made["id"]}, "an unlisted table is never told"
+        assert heard["changed"][0]["status"] == "waiting" and heard["changed"][0]["game"] == "nak-muay"
+        assert receive_until(lobby_one, lambda m: m["type"] == "tables")["changed"][0]["id"] == made["id"]
+        joined = two.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"})  # (h2 takes it from h1)
+        assert joined.status_code == 200, joined.text
+        heard = receive_until(lobby_one, lambda m: m["type"] == "tables")
+        assert [c["id"] for c in heard["changed"]] == [made["id"]] and heard["changed"][0]["status"] == "playing"
+        assert hidden["id"] not in {c["id"] for c in heard["changed"]}
+
+
+def test_a_server_alone_tells_its_own_lobby_pages(make_client: Any) -> None:
+    with make_client() as c, c.websocket_connect("/ws/lobby") as lobby:
+        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann"}).json()
+        heard = receive_until(lobby, lambda m: m["type"] == "tables")
+        assert heard["changed"][0]["id"] == made["id"]
+
+
+def test_an_address_s_limit_counts_its_requests_to_every_host(tmp_path: Path, redis_url: str) -> None:
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    rates = {"create_rate": "3/minute", "server_create_rate": "off"}
+    with host(db, "h1", redis_url, **rates) as one, host(db, "h2", redis_url, **rates) as two:
+        body = {"game": "nak-muay", "seats": ["me", "open"], "listed": False}
+        assert [c.post("/api/tables", json=body).status_code for c in (one, two, one)] == [200, 200, 200]
+        refused = two.post("/api/tables", json=body)
+        assert refused.status_code == 429 and "at most 3 per minute" in refused.json()["error"]
+        assert one.post("/api/tables", json=body).status_code == 429
+
+
+def test_a_table_asked_for_is_let_go_at_once_over_redis(tmp_path: Path, redis_url: str) -> None:
+    """The holder renews only every 15 s here, so only the bus's message can make it let
+    the table go within the few seconds the asker is given."""
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    with host(db, "h1", redis_url, lease_seconds=60.0) as one, host(db, "h2", redis_url, lease_seconds=60.0) as two:
+        time.sleep(0.3)
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann"}).json()
+        started = time.monotonic()
+        info = two.get(f"/api/tables/{made['id']}")
+        assert info.status_code == 200, info.text
+        assert time.monotonic() - started < 5, "let go on the bus's message, not at a renewal"
+        assert one.get("/api/host").json()["released"] == 1 and two.get("/api/host").json()["taken"] == 1
