@@ -104,3 +104,27 @@ def test_a_table_asked_for_is_let_go_at_once_over_redis(tmp_path: Path, redis_ur
         assert info.status_code == 200, info.text
         assert time.monotonic() - started < 5, "let go on the bus's message, not at a renewal"
         assert one.get("/api/host").json()["released"] == 1 and two.get("/api/host").json()["taken"] == 1
+
+
+def test_quick_match_pairs_people_waiting_on_two_hosts(tmp_path: Path, redis_url: str) -> None:
+    """Ann waits on h1, Bo on h2: one table seats them both, and each ticket is answered on
+    either host (a balancer sends the asks wherever it likes)."""
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    with host(db, "h1", redis_url) as one, host(db, "h2", redis_url) as two:
+        time.sleep(0.3)
+        a = one.post("/api/quickmatch", json={"game": "knockback", "name": "Ann"}).json()
+        assert a["status"] == "waiting"
+        assert two.get(f"/api/quickmatch/{a['ticket']}").json()["status"] == "waiting"
+        b = two.post("/api/quickmatch", json={"game": "knockback", "name": "Bo"}).json()
+        deadline = time.monotonic() + 30
+        while True:
+            sa = two.get(f"/api/quickmatch/{a['ticket']}").json()
+            sb = one.get(f"/api/quickmatch/{b['ticket']}").json()
+            if sa["status"] == sb["status"] == "seated":
+                break
+            assert time.monotonic() < deadline, (sa, sb)
+            time.sleep(0.05)
+        assert sa["table"] == sb["table"] and sa["bots"] == 0 and {sa["seat"], sb["seat"]} == {0, 1}
+        info = one.get(f"/api/tables/{sa['table']}").json()
+        assert sorted(s["name"] for s in info["seats"]) == ["Ann", "Bo"] and info["status"] == "playing"
+        assert two.delete(f"/api/quickmatch/{a['ticket']}").status_code == 404, "a seated ticket cannot leave"

@@ -107,15 +107,16 @@ class MatchQueue:
         """Everyone waiting, longest first."""
         return list(self._waiting.values())
 
-    def join(self, ticket_id: str, player: str, rating: float) -> Ticket:
-        """``player`` starts waiting now, with ``rating``."""
+    def join(self, ticket_id: str, player: str, rating: float, since: float | None = None) -> Ticket:
+        """``player`` starts waiting now, with ``rating`` (``since``: has waited since then, as
+        a queue rebuilt from kept tickets says)."""
         if ticket_id in self._waiting:
             raise QueueError(f"ticket {ticket_id!r} is already waiting")
         if any(t.player == player for t in self._waiting.values()):
             raise QueueError("you are already waiting for a quick match of this game")
         if not rating == rating or rating in (float("inf"), float("-inf")):  # NaN or infinite
             raise QueueError("a rating must be a finite number")
-        ticket = Ticket(ticket_id, player, float(rating), self.clock())
+        ticket = Ticket(ticket_id, player, float(rating), self.clock() if since is None else since)
         self._waiting[ticket_id] = ticket
         return ticket
 

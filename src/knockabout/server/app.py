@@ -46,6 +46,7 @@ from knockabout.server.collector import CollectorSchedule
 from knockabout.server.guards import BodyLimit, first_problem, install_error_handlers
 from knockabout.server.live import Manager
 from knockabout.server.lobby_feed import LobbyFeed
+from knockabout.server.match_tickets import ticket_store
 from knockabout.server.memory_probe import MemoryProbe
 from knockabout.server.quickmatch import BOT_LEVELS, QuickMatch
 from knockabout.server.quotas import LimitReached, Quotas
@@ -76,7 +77,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         manager = Manager(cfg, store, quotas, bus=bus, lobby=lobby_feed)
         manager.on_end = end_hook(store, no_accounts)  # a finished table is rated, its people told
         quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after),
-                                bot_ratings=lambda game: bot_ratings(store, game, BOT_LEVELS))
+                                bot_ratings=lambda game: bot_ratings(store, game, BOT_LEVELS),
+                                store=ticket_store(cfg.redis_url, manager.holder), bus=bus)
         studio_jobs = StudioJobs(cfg.studio_workers, cfg.studio_jobs, shard=cfg.shard, shards=cfg.shards)
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager,
                              quickmatch=quickmatch, studio=studio_jobs)

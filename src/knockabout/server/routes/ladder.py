@@ -44,24 +44,24 @@ class QuickMatchRequest(BaseModel):
 @router.post("/api/quickmatch")
 async def quick_match(body: QuickMatchRequest, server: Server) -> dict[str, Any]:
     try:
-        ticket = server.quickmatch.join(body.game, body.players, clean_name(body.name) or "Player", None,
+        ticket = await server.quickmatch.join(body.game, body.players, clean_name(body.name) or "Player", None,
                                         float(SHOWN_START))
     except KnockaboutError as exc:
         raise ApiError(409, str(exc)) from None
-    return server.quickmatch.status(ticket.id)
+    return await server.quickmatch.status(ticket.id)
 
 
 @router.get("/api/quickmatch/{ticket}")
 async def quick_match_status(ticket: str, server: Server) -> dict[str, Any]:
     try:
-        return server.quickmatch.status(ticket)
+        return await server.quickmatch.status(ticket)
     except KnockaboutError as exc:
         raise ApiError(404, str(exc)) from None
 
 
 @router.delete("/api/quickmatch/{ticket}")
 async def quick_match_leave(ticket: str, server: Server) -> dict[str, Any]:
-    if not server.quickmatch.leave(ticket):
+    if not await server.quickmatch.leave(ticket):
         raise ApiError(404, "this ticket is not waiting (it was seated, left, or never was)")
     return {"ticket": ticket, "status": "left"}
 
