@@ -30,7 +30,9 @@ def lease(store: Store, table_id: str) -> Lease | None:
 
 
 def leased_table(store: Store, table_id: str, owner: str = "h1", seconds: float = 30.0) -> None:
-    store.run(create_op(stored(table_id), owner=owner, seconds=seconds))
+    """A new table held by ``owner``, whose hold runs ``seconds`` from now (negative: it ran out)."""
+    Leases(store.engine, owner, seconds).renew()
+    store.run(create_op(stored(table_id), owner=owner))
 
 
 def actions(store: Store, table_id: str) -> list[tuple[int, str, int | None]]:
@@ -45,6 +47,7 @@ def test_a_new_table_is_leased_to_its_maker_and_a_running_lease_cannot_be_taken(
     leased_table(store, "t")
     got = lease(store, "t")
     assert got is not None and got.owner == "h1" and got.generation == 1 and 25 < got.left <= 30
+    assert not got.free
     other = Leases(store.engine, "h2", 5.0)
     assert other.claim("t", got) is None, "a running lease is not taken"
     store.run(action_op("t", 0, 0, "draw", "person", lease=1))
@@ -79,7 +82,7 @@ def test_the_quick_path_and_the_group_commit_fence_each_write_alone(db_url: str)
     store = Store(db_url, writer="thread")
     for t in ("a", "b"):
         leased_table(store, t)
-    leased_table(store, "c", seconds=-1.0)
+    leased_table(store, "c", owner="h0", seconds=-1.0)  # (h0's hold ran out; h1's runs)
     seen = lease(store, "c")
     assert Leases(store.engine, "h2", 30.0).claim("c", seen) == 2
     plain = PlainWrites(store.engine)
@@ -110,7 +113,7 @@ def test_the_quick_path_and_the_group_commit_fence_each_write_alone(db_url: str)
 
 def test_the_writer_process_refuses_a_write_behind_an_old_lease(db_url: str) -> None:
     store = Store(db_url, writer="process")
-    leased_table(store, "t", seconds=-1.0)
+    leased_table(store, "t", owner="h0", seconds=-1.0)
     leased_table(store, "u")
     assert Leases(store.engine, "h2", 30.0).claim("t", lease(store, "t")) == 2
 
@@ -129,9 +132,11 @@ def test_the_writer_process_refuses_a_write_behind_an_old_lease(db_url: str) -> 
 
 def test_renewing_asking_and_releasing(db_url: str) -> None:
     store = Store(db_url, writer="thread")
-    leased_table(store, "t", seconds=0.0)
+    leased_table(store, "t", seconds=-1.0)
+    assert lease(store, "t").free  # type: ignore[union-attr]
+    assert "h1" not in Leases(store.engine, "x", 1.0).alive()
     h1 = Leases(store.engine, "h1", 30.0)
-    assert h1.renew() == 1
+    assert h1.renew() == 1, "one row renewed: the holder's; it holds one table"
     got = lease(store, "t")
     assert got is not None and got.left > 25 and not got.free
     assert h1.held() == {"t": 1}
@@ -144,10 +149,26 @@ def test_renewing_asking_and_releasing(db_url: str) -> None:
     assert not h1.release("t", 1), "released once"
     freed = lease(store, "t")
     assert freed is not None and freed.owner is None and freed.generation == 2 and freed.free
+    assert freed.wanted_by == "h2/1", "the others leave it to the holder that asked"
     with pytest.raises(LeaseLost):  # a write still on its way from the holder that let it go
         store.run(action_op("t", 0, 0, "late", "bot", lease=1))
     assert h2.claim("t", freed) == 3
     assert h1.held() == {} and h2.held() == {"t": 3}
+    store.close()
+
+
+def test_a_holder_that_leaves_frees_its_tables_at_once(db_url: str) -> None:
+    store = Store(db_url, writer="thread")
+    leased_table(store, "t", owner="h1/0")
+    h1 = Leases(store.engine, "h1/0", 30.0)
+    h2 = Leases(store.engine, "h2", 30.0)
+    assert h2.renew() == 0
+    assert h2.free() == [] and sorted(h2.alive()) == ["h1", "h2"]
+    h1.leave()
+    freed = h2.free()
+    assert [x.table_id for x in freed] == ["t"] and freed[0].owner == "h1/0" and freed[0].free
+    assert h2.alive() == ["h2"]
+    assert h2.claim("t", freed[0]) == 2
     store.close()
 
 

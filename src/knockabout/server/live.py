@@ -641,7 +641,7 @@ class Manager:
                 id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
                 seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
                 content_hash=game.content_hash(), listed=listed, move_time=move_time,
-            ), owner=self.holder, seconds=self.settings.lease_seconds), *live.clock_ops())
+            ), owner=self.holder), *live.clock_ops())
         finally:
             self._making -= 1
             self.ownership.making(table_id, False)

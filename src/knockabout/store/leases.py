@@ -1,21 +1,26 @@
 """Table leases: which host holds each unfinished table, when hosts share one database.
 
-One row of ``table_leases`` per unfinished table (:class:`~.schema.LeaseRow`): its
-``owner`` (a holder's name: the host's, with ``/N`` for worker N of ``serve --workers``),
-``expires_at`` by the database's clock (:func:`~.fence.now_sql`: hosts whose clocks
-differ still agree), the ``generation`` (one more at each taking and each release) and
-``wanted_by``, a holder that asked for the table. The owner renews all its leases in one
-statement every few seconds; a lease nobody renews runs out, and then any holder may take
-the table (:meth:`Leases.claim`), which raises the generation. Every write a holder makes
-carries the generation it holds, and the database refuses it once the generation has
-moved on (:mod:`.fence`), so a host that was stopped or cut off, and comes back after its
-lease ran out, writes nothing more.
+Two tables (:mod:`.schema`):
 
-A new table's lease is made with the table (``create_op(..., owner=, seconds=)``); a
-finished table's lease is deleted with its finish. A table without a lease row (made
-before leases, or by a tool) is taken by inserting one. ``lease_hosts`` says which hosts
-are alive (each holder's renewal refreshes its host's row), so that the hosts agree,
-without talking, on which of them takes a table nobody holds (:func:`preferred`).
+* ``lease_holders``: one row per *holder* (a server: the host's name, with ``/N`` for
+  worker N of ``serve --workers``) with the time its hold runs out, by the database's clock
+  (:func:`~.fence.now_sql`: hosts whose clocks differ still agree). A holder renews its
+  row every few seconds: **one** row, however many tables it holds.
+* ``table_leases``: one row per unfinished table naming its holder (``owner``), the
+  lease's ``generation`` (one more at each taking and each release), when it was let go
+  (``released_at``, for one nobody holds) and ``wanted_by``, a holder that asked for it.
+
+A table's lease runs out when its holder's row does: the holder stopped renewing (it died,
+or was stopped, or cut off). Then any holder may take the table (:meth:`Leases.claim`),
+which raises the generation. Every write a holder makes carries the generation it holds,
+and the database refuses it once the generation has moved on (:mod:`.fence`), so a host
+that comes back after its hold ran out writes nothing more.
+
+A new table's lease is made with the table (``create_op(..., owner=)``); a finished
+table's is deleted with its finish. A table without a lease row (made before leases, or by
+a tool) is taken by inserting one. The hosts alive are those with a holder alive, so that
+they agree, without talking, on which of them takes a table nobody holds
+(:func:`preferred`).
 
 Everything here is synchronous (SQLAlchemy Core on the store's engine): a server calls
 it on a thread, never on its event loop.
@@ -28,19 +33,36 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Engine, Float, Table, delete, insert, literal_column, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Engine,
+    Float,
+    Table,
+    and_,
+    case,
+    func,
+    insert,
+    literal,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from knockabout.store.fence import now_sql
-from knockabout.store.schema import HostRow, LeaseRow, TableRow
+from knockabout.store.schema import HolderRow, LeaseRow, TableRow
+
+GONE = -1e9
+"""``Lease.left`` of a lease whose holder has no row at all (as good as run out long ago)."""
 
 
 @dataclass(frozen=True)
 class Lease:
     """A table's lease as read: ``left`` is the seconds until it runs out by the database's
-    clock (negative: it has run out)."""
+    clock (its holder's hold; for a lease nobody holds, since it was let go: negative)."""
 
     table_id: str
     owner: str | None
@@ -50,7 +72,7 @@ class Lease:
 
     @property
     def free(self) -> bool:
-        """Whether any holder may take the table now (nobody holds it, or the lease ran out)."""
+        """Whether any holder may take the table now (nobody holds it, or the hold ran out)."""
         return self.owner is None or self.left < 0
 
 
@@ -76,8 +98,8 @@ def _table(row: type[Any]) -> Table:
 
 
 class Leases:
-    """The lease operations of one holder (``owner``, of host ``host``) on ``engine``;
-    each lease it takes or renews runs ``seconds`` from then."""
+    """The lease operations of one holder (``owner``, of host ``host``) on ``engine``; its
+    hold runs ``seconds`` from each renewal."""
 
     def __init__(self, engine: Engine, owner: str, seconds: float) -> None:
         self.engine = engine
@@ -85,16 +107,22 @@ class Leases:
         self.host = host_of(owner)
         self.seconds = seconds
         self.leases = _table(LeaseRow)
-        self.hosts_table = _table(HostRow)
+        self.holders = _table(HolderRow)
         self.now: ColumnElement[float] = literal_column(now_sql(engine.dialect.name), Float)
+
+    def _read(self) -> Any:
+        """The leases with the seconds each has left (see :class:`Lease`)."""
+        c, h = self.leases.c, self.holders.c
+        left = case((c.owner.is_(None), func.coalesce(c.released_at, 0.0) - self.now),
+                    else_=func.coalesce(h.expires_at - self.now, literal(GONE)))
+        return select(c.table_id, c.owner, c.generation, left, c.wanted_by).select_from(
+            self.leases.outerjoin(self.holders, h.name == c.owner))
 
     # -- reading
     def get(self, table_id: str) -> Lease | None:
         """``table_id``'s lease (None: it has no lease row)."""
-        c = self.leases.c
         with self.engine.connect() as conn:
-            row = conn.execute(select(c.table_id, c.owner, c.generation, c.expires_at - self.now, c.wanted_by)
-                               .where(c.table_id == table_id)).first()
+            row = conn.execute(self._read().where(self.leases.c.table_id == table_id)).first()
         return None if row is None else Lease(row[0], row[1], row[2], float(row[3]), row[4])
 
     def held(self) -> dict[str, int]:
@@ -112,15 +140,14 @@ class Leases:
             return [(r[0], r[1], r[2]) for r in rows]
 
     def free(self, limit: int = 500) -> list[Lease]:
-        """Leases anyone may take now (nobody holds them, or they ran out), longest run out
-        first."""
-        c = self.leases.c
-        left = c.expires_at - self.now
+        """Leases anyone may take now: nobody holds them, or their holder's hold ran out (found
+        through the holders that ran out, so the leases are read by their owner's index)."""
+        c, h = self.leases.c, self.holders.c
         with self.engine.connect() as conn:
-            rows = conn.execute(select(c.table_id, c.owner, c.generation, left, c.wanted_by)
-                                .where(or_(c.owner.is_(None), c.expires_at < self.now))
-                                .order_by(c.expires_at).limit(limit))
-            return [Lease(r[0], r[1], r[2], float(r[3]), r[4]) for r in rows]
+            gone = [r[0] for r in conn.execute(select(h.name).where(h.expires_at < self.now))]
+            where = c.owner.is_(None) if not gone else or_(c.owner.is_(None), c.owner.in_(gone))
+            rows = conn.execute(self._read().where(where).limit(limit))
+            return sorted((Lease(r[0], r[1], r[2], float(r[3]), r[4]) for r in rows), key=lambda x: x.left)
 
     def unleased(self) -> list[str]:
         """Unfinished tables without a lease row (made before leases, or by a tool)."""
@@ -132,58 +159,50 @@ class Leases:
             return [r[0] for r in rows]
 
     def alive(self) -> list[str]:
-        """The hosts alive now (their holders renewed within their lease time)."""
-        h = self.hosts_table.c
+        """The hosts alive now (a holder of theirs renewed within its hold)."""
+        h = self.holders.c
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(select(h.name).where(h.expires_at >= self.now))]
+            return sorted({r[0] for r in conn.execute(select(h.host).where(h.expires_at >= self.now))})
 
     # -- writing
     def renew(self) -> int:
-        """Push every lease of this holder ``seconds`` on, and say its host is alive; returns
-        how many leases it renewed."""
-        c = self.leases.c
-        mine: Any = c.owner == self.owner
-        if self.engine.dialect.name == "postgresql":  # locked in the order of their ids, as the fence does
-            mine = c.table_id.in_(select(c.table_id).where(mine).order_by(c.table_id).with_for_update())
-        with self.engine.begin() as conn:
-            result: Any = conn.execute(update(self.leases).where(mine).values(expires_at=self.now + self.seconds))
-            self._alive(conn)
-            return int(result.rowcount)
-
-    def _alive(self, conn: Any) -> None:
-        """Upsert this host's row: alive for ``seconds`` more."""
-        h = self.hosts_table.c
+        """Push this holder's hold ``seconds`` on (one row, whatever it holds); returns how
+        many tables its leases name."""
+        h = self.holders.c
         until = self.now + self.seconds
         name = self.engine.dialect.name
-        if name in ("postgresql", "sqlite"):
-            dialect_insert = postgresql_insert if name == "postgresql" else sqlite_insert
-            stmt = dialect_insert(self.hosts_table).values(name=self.host, expires_at=until)
-            conn.execute(stmt.on_conflict_do_update(index_elements=[h.name], set_={"expires_at": until}))
-            return
-        updated: Any = conn.execute(update(self.hosts_table).where(h.name == self.host).values(expires_at=until))
-        if updated.rowcount == 0:
-            conn.execute(insert(self.hosts_table).values(name=self.host, expires_at=until))
+        with self.engine.begin() as conn:
+            if name in ("postgresql", "sqlite"):
+                dialect_insert = postgresql_insert if name == "postgresql" else sqlite_insert
+                stmt = dialect_insert(self.holders).values(name=self.owner, host=self.host, expires_at=until)
+                conn.execute(stmt.on_conflict_do_update(index_elements=[h.name], set_={"expires_at": until}))
+            else:
+                updated: Any = conn.execute(update(self.holders).where(h.name == self.owner).values(expires_at=until))
+                if updated.rowcount == 0:
+                    conn.execute(insert(self.holders).values(name=self.owner, host=self.host, expires_at=until))
+            c = self.leases.c
+            return int(conn.execute(select(func.count()).select_from(self.leases).where(c.owner == self.owner))
+                       .scalar_one())
 
     def claim(self, table_id: str, seen: Lease | None) -> int | None:
         """Take ``table_id`` if its lease is as ``seen`` and free (or already this holder's,
         as after a restart), or if it had no lease row (``seen`` None): the new generation,
         or None when another holder got there first or the lease is not free."""
-        c = self.leases.c
-        until = self.now + self.seconds
+        c, h = self.leases.c, self.holders.c
         if seen is None:
             try:
                 with self.engine.begin() as conn:
-                    conn.execute(insert(self.leases).values(table_id=table_id, owner=self.owner, generation=1,
-                                                            expires_at=until))
+                    conn.execute(insert(self.leases).values(table_id=table_id, owner=self.owner, generation=1))
             except IntegrityError:
                 return None
             return 1
+        running = select(h.name).where(h.expires_at >= self.now)
         with self.engine.begin() as conn:
             result: Any = conn.execute(
                 update(self.leases)
                 .where(c.table_id == table_id, c.generation == seen.generation,
-                       or_(c.owner.is_(None), c.owner == self.owner, c.expires_at < self.now))
-                .values(owner=self.owner, generation=seen.generation + 1, expires_at=until, wanted_by=None))
+                       or_(c.owner.is_(None), c.owner == self.owner, c.owner.not_in(running)))
+                .values(owner=self.owner, generation=seen.generation + 1, released_at=None, wanted_by=None))
             return seen.generation + 1 if result.rowcount == 1 else None
 
     def ask(self, table_id: str) -> None:
@@ -203,13 +222,13 @@ class Leases:
         with self.engine.begin() as conn:
             result: Any = conn.execute(
                 update(self.leases)
-                .where(c.table_id == table_id, c.generation == generation, c.owner == self.owner)
-                .values(owner=None, generation=generation + 1, expires_at=self.now))  # (wanted_by stays)
+                .where(and_(c.table_id == table_id, c.generation == generation, c.owner == self.owner))
+                .values(owner=None, generation=generation + 1, released_at=self.now))  # (wanted_by stays)
             return bool(result.rowcount == 1)
 
     def leave(self) -> None:
-        """Say this holder's host is not alive any more (a graceful stop): the others no
-        longer leave it the tables it would be preferred for."""
-        h = self.hosts_table.c
+        """End this holder's hold now (a graceful stop): whatever its leases still name is
+        free at once, and its host no longer counts as alive for it."""
+        h = self.holders.c
         with self.engine.begin() as conn:
-            conn.execute(delete(self.hosts_table).where(h.name == self.host))
+            conn.execute(update(self.holders).where(h.name == self.owner).values(expires_at=0.0))

@@ -9,9 +9,9 @@ Live play: ``live_tables`` (one row per table), ``live_actions`` (its append-onl
 The studio's playtests: ``content_versions`` (uploaded content, immutable),
 ``content_uploads`` (each uploader's list of them) and ``content_tables`` (the tables made
 to play one).
-Hosts sharing one database (:mod:`knockabout.store.leases`): ``table_leases`` (which host
-holds each unfinished table, until when, and the lease's generation, which fences every
-write) and ``lease_hosts`` (the hosts alive now).
+Hosts sharing one database (:mod:`knockabout.store.leases`): ``table_leases`` (which server
+holds each unfinished table, and the lease's generation, which fences every write) and
+``lease_holders`` (each server's hold, with the time it runs out unless renewed).
 """
 
 from __future__ import annotations
@@ -148,26 +148,27 @@ class ContentTableRow(Base):
 
 
 class LeaseRow(Base):
-    """Which host holds an unfinished table. ``owner`` None: nobody (released, or never
-    taken); ``expires_at`` is the database's clock (seconds since 1970) past which another
-    host may take it; ``generation`` grows by one at each taking and each release, and a
-    write carrying another generation is refused; ``wanted_by``: a host that has asked
-    for the table (its connections reach that host now)."""
+    """Which holder has an unfinished table. ``owner`` None: nobody (let go at
+    ``released_at``, by the database's clock, or never taken); a lease whose holder's hold
+    ran out (``lease_holders``) is free too; ``generation`` grows by one at each taking and
+    each release, and a write carrying another generation is refused; ``wanted_by``: a
+    holder that has asked for the table (its connections reach that holder now)."""
 
     __tablename__ = "table_leases"
 
     table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     owner: Mapped[str | None] = mapped_column(String(128), nullable=True, index=True)
     generation: Mapped[int] = mapped_column(Integer)
-    expires_at: Mapped[float] = mapped_column(Float, index=True)
+    released_at: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
     wanted_by: Mapped[str | None] = mapped_column(String(128), nullable=True, default=None)
 
 
-class HostRow(Base):
-    """A host (one ``knockabout serve``, whatever its workers) alive until ``expires_at``
-    (the database's clock), as its workers last said."""
+class HolderRow(Base):
+    """A holder (a server: one ``knockabout serve``, or one worker of ``--workers``) of host
+    ``host``, holding its tables until ``expires_at`` (the database's clock) unless it renews."""
 
-    __tablename__ = "lease_hosts"
+    __tablename__ = "lease_holders"
 
     name: Mapped[str] = mapped_column(String(128), primary_key=True)
-    expires_at: Mapped[float] = mapped_column(Float)
+    host: Mapped[str] = mapped_column(String(128))
+    expires_at: Mapped[float] = mapped_column(Float, index=True)

@@ -37,14 +37,12 @@ from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from sqlalchemy import (
     Engine,
-    Float,
     Table,
     bindparam,
     create_engine,
     delete,
     event,
     insert,
-    literal_column,
     select,
     update,
 )
@@ -55,7 +53,7 @@ from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.store.content import ContentStore
-from knockabout.store.fence import Fenced, fence_plain, fence_session, lease_lost, now_sql, pairs_of
+from knockabout.store.fence import Fenced, fence_plain, fence_session, lease_lost, pairs_of
 from knockabout.store.migrations import upgrade
 from knockabout.store.ratings import RatingStore
 from knockabout.store.schema import ActionRow, ChatRow, LeaseRow, TableRow
@@ -95,11 +93,10 @@ class StoredTable:
 
 @dataclass(frozen=True, slots=True)
 class CreateWrite:
-    """Store a new table; with ``owner``, its lease too (generation 1, for ``seconds``)."""
+    """Store a new table; with ``owner``, its lease too (generation 1, held by ``owner``)."""
 
     table: StoredTable
     owner: str | None = None
-    seconds: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +160,8 @@ Op = Write | Callable[[Session], None]
 its place, between the declared writes around it)."""
 
 
-def create_op(t: StoredTable, owner: str | None = None, seconds: float = 0.0) -> Op:
-    return CreateWrite(t, owner, seconds)
+def create_op(t: StoredTable, owner: str | None = None) -> Op:
+    return CreateWrite(t, owner)
 
 
 def seats_op(table_id: str, seats: list[dict[str, Any]], status: str, lease: int | None = None) -> Op:
@@ -239,10 +236,8 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
         s.flush()  # a refused row fails here
         leased = [c for c in creates if c.owner is not None]
         if leased:
-            until = literal_column(now_sql(s.get_bind().dialect.name), Float) + bindparam("b_seconds", type_=Float)
-            s.execute(insert(_lease_table()).values(expires_at=until),
-                      [{"table_id": c.table.id, "owner": c.owner, "generation": 1, "b_seconds": c.seconds}
-                       for c in leased])
+            s.execute(insert(_lease_table()), [{"table_id": c.table.id, "owner": c.owner, "generation": 1}
+                                               for c in leased])
     fence_session(s, pairs_of(writes))
     statements = _statements()
     if seats:

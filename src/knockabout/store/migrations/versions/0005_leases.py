@@ -3,9 +3,10 @@
 Revision ID: 0005
 Revises: 0004
 
-``table_leases`` (a row per unfinished table: owner, generation, expiry, a host asking for
-it), ``lease_hosts`` (the hosts alive) and ``live_actions.lease`` (the lease generation
-that wrote each action; empty for the actions written before). A table without a lease
+``table_leases`` (a row per unfinished table: its holder, generation, when it was let go,
+a holder asking for it), ``lease_holders`` (each server's hold and when it runs out) and
+``live_actions.lease`` (the lease generation that wrote each action; empty for the actions
+written before). A table without a lease
 row is taken by the first server that wants it, as before this revision.
 """
 
@@ -26,16 +27,17 @@ def upgrade() -> None:
         sa.Column("table_id", sa.String(64), primary_key=True),
         sa.Column("owner", sa.String(128), nullable=True),
         sa.Column("generation", sa.Integer(), nullable=False),
-        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.Column("released_at", sa.Float(), nullable=True),
         sa.Column("wanted_by", sa.String(128), nullable=True),
     )
     op.create_index("ix_table_leases_owner", "table_leases", ["owner"])
-    op.create_index("ix_table_leases_expires_at", "table_leases", ["expires_at"])
     op.create_table(
-        "lease_hosts",
+        "lease_holders",
         sa.Column("name", sa.String(128), primary_key=True),
+        sa.Column("host", sa.String(128), nullable=False),
         sa.Column("expires_at", sa.Float(), nullable=False),
     )
+    op.create_index("ix_lease_holders_expires_at", "lease_holders", ["expires_at"])
     with op.batch_alter_table("live_actions") as batch:
         batch.add_column(sa.Column("lease", sa.Integer(), nullable=True))
 
@@ -43,7 +45,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("live_actions") as batch:
         batch.drop_column("lease")
-    op.drop_table("lease_hosts")
-    op.drop_index("ix_table_leases_expires_at", "table_leases")
+    op.drop_index("ix_lease_holders_expires_at", "lease_holders")
+    op.drop_table("lease_holders")
     op.drop_index("ix_table_leases_owner", "table_leases")
     op.drop_table("table_leases")
