@@ -7,7 +7,7 @@ under that lease's generation, which the database checks on every write
 (:mod:`knockabout.store.fence`). :class:`Ownership` keeps the leases:
 
 * **Renewing.** Every quarter of the lease time (``--lease-seconds``, 5 by default) it
-  renews all of its leases in one statement. A table it turns out not to hold any more
+  renews its hold (one row, whatever the number of its tables: its leases run out with it). A table it turns out not to hold any more
   (another holder took it while this one was stopped or cut off) is let go at once: its
   driver stops and its connections are closed with code 1012 (the clients connect again,
   and the load balancer sends them where the table is now). So does a table whose write
