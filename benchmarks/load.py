@@ -63,6 +63,8 @@ from knockabout.server.frames import Follower, OutOfStep
 GAMES = ["nak-muay", "knockdown", "knockback"]
 MAX_TABLES = 1000
 MAX_SECONDS = 600.0
+START_SECONDS = 120.0
+"""How long a server started here may take to answer (a loaded machine, or --trace-memory, is slow to start)."""
 
 
 @dataclass
@@ -118,14 +120,15 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
     if workers > 1:
         cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(400):
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
             return proc
         except httpx.TransportError:
             time.sleep(0.05)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"the server did not start within {START_SECONDS:.0f} s")
 
 
 def http_client(base: str) -> httpx.AsyncClient:

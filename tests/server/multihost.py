@@ -22,10 +22,12 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, or_, select
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from knockabout.server.frames import Follower, OutOfStep
+from knockabout.store.schema import LeaseRow
 from tests.server.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,6 +161,18 @@ class Cluster:
             if len(cells) > 17 and cells[0] == "hosts" and cells[1] not in ("FRONTEND", "BACKEND"):
                 out[cells[1]] = cells[17].split(" ")[0]
         return out
+
+    def leases_of(self, host: Host) -> set[str]:
+        """The tables whose lease names ``host`` as holder in the store now (its hold may
+        have run out: these are the tables no other host has taken yet)."""
+        engine = create_engine(self.db_url)
+        try:
+            with engine.connect() as conn:
+                c = LeaseRow.__table__.c
+                return set(conn.scalars(select(c.table_id).where(
+                    or_(c.owner == host.name, c.owner.startswith(f"{host.name}/")))))
+        finally:
+            engine.dispose()
 
     def holding(self) -> dict[str, int]:
         """How many tables each host that answers holds now."""

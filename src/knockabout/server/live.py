@@ -286,8 +286,16 @@ class LiveTable:
                 self.on_finished(self)
         return ops + self.clock_ops()
 
+    @property
+    def write_lease(self) -> int | None:
+        """The lease generation a write carries: none once the table's end is stored (its
+        lease went with the finish, and a finished table is no longer any host's to take;
+        a chat line said after the end is still written)."""
+        return None if self.finished_saved else self.lease
+
     def seat_ops(self) -> list[Op]:
-        return [seats_op(self.id, stored_seats(self.table, self.tokens, self.invites), self.status(), self.lease),
+        return [seats_op(self.id, stored_seats(self.table, self.tokens, self.invites), self.status(),
+                         self.write_lease),
                 *self.clock_ops()]
 
     async def save(self, ops: list[Op]) -> None:
@@ -455,7 +463,7 @@ class LiveTable:
         name = self.table.names()[conn.seat] if conn.seat is not None else conn.name
         line = self.room().post(conn.sender, conn.seat, name, self.table.version, text=text, phrase=phrase)
         data = line.to_json()
-        await self.save([chat_op(self.id, data, self.lease)])
+        await self.save([chat_op(self.id, data, self.write_lease)])
         frame = frame_text({"type": "chat", "lines": [data]})
         for other in list(self.connections):
             if readable(line, other.seat) and line.sender not in self.muted_by(other):

@@ -7,8 +7,9 @@ under that lease's generation, which the database checks on every write
 (:mod:`knockabout.store.fence`). :class:`Ownership` keeps the leases:
 
 * **Renewing.** Every quarter of the lease time (``--lease-seconds``, 5 by default) it
-  renews its hold (one row, whatever the number of its tables: its leases run out with it). A table it turns out not to hold any more
-  (another holder took it while this one was stopped or cut off) is let go at once: its
+  renews its hold (one row, whatever the number of its tables: its leases run out with
+  it). A table it turns out not to hold any more (another holder took it while this one
+  was stopped or cut off) is let go at once: its
   driver stops and its connections are closed with code 1012 (the clients connect again,
   and the load balancer sends them where the table is now). So does a table whose write
   was refused by the fence. A server that cannot renew for a whole lease time lets every
