@@ -58,7 +58,9 @@ async def play_all(c: Cluster, during: Any) -> list[Seen]:
             out = []
             for m in made:
                 try:
-                    out.append((await http.get(f"{c.url}/api/tables/{m['id']}")).json().get("version", 0))
+                    facts = (await http.get(f"{c.url}/api/tables/{m['id']}")).json()
+                    # (a game may end in a few steps: a bot at random can lose at once)
+                    out.append(1 << 30 if facts.get("status") == "finished" else facts.get("version", 0))
                 except (httpx.TransportError, ValueError):
                     out.append(0)
             return out
