@@ -149,7 +149,7 @@ def test_measure_shows_each_card_effect_beside_its_usage(browser: Any, server: L
         assert "usage says" in head and "effect" in head
         for i in range(3):
             cells = rows.nth(i).locator("td").all_inner_texts()
-            assert re.fullmatch(r"[+-]\d+\.\d \([+-]\d+\.\d … [+-]\d+\.\d\)", cells[-1]), cells  # effect, interval
+            assert re.fullmatch(r"[+-]\d+\.\d\s+\([+-]\d+\.\d … [+-]\d+\.\d\)", cells[-1]), cells  # effect, interval
         page.screenshot(path=str(tmp_path / "studio-measure.png"), full_page=True)
     finally:
         ctx.close()

@@ -41,15 +41,20 @@ const between = (a, b) => `${pts(a)} … ${pts(b)}`;
 function cardTable(job) {
   if (!job.cards || !job.cards.length) return null;
   const measured = job.kind === "ablate";
-  const effect = (e) => (e ? h("td", { class: e.low > 0 ? "helps" : e.high < 0 ? "hurts" : "" }, `${pts(e.effect)} (${between(e.low, e.high)})`) : h("td", { class: "muted" }, "·"));
+  const owners = new Set(job.cards.map((c) => c.entrant)).size > 1;  // whose card, when they differ
+  const withInterval = (x, lo, hi) => [h("span", {}, pts(x)), " ", h("small", { class: "ci" }, `(${between(lo, hi)})`)];
+  const effect = (e) => (e ? h("td", { class: e.low > 0 ? "helps" : e.high < 0 ? "hurts" : "" }, ...withInterval(e.effect, e.low, e.high))
+    : h("td", { class: "muted" }, "·"));
   const rows = [...job.cards].sort((a, b) => (b.effect ? b.effect.effect : 0) - (a.effect ? a.effect.effect : 0))
     .map((c) => h("tr", { "data-card": c.card },
-      h("th", {}, c.card), h("td", {}, c.entrant), h("td", {}, String(c.drawn)), h("td", {}, String(c.played)),
-      c.usage ? h("td", {}, `${pts(c.usage.diff)} (${between(c.usage.low, c.usage.high)})`) : h("td", { class: "muted" }, "not played"),
+      h("th", {}, c.card), ...(owners ? [h("td", {}, c.entrant)] : []), h("td", { class: "drawn" }, String(c.drawn)),
+      h("td", {}, String(c.played)),
+      c.usage ? h("td", {}, ...withInterval(c.usage.diff, c.usage.low, c.usage.high)) : h("td", { class: "muted" }, "not played"),
       ...(measured ? [effect(c.effect)] : [])));
   return h("div", { class: "studio-cards", id: "studio-cards" },
     h("h4", {}, "Your cards"),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "card"), h("th", {}, "of"), h("th", {}, "drawn"), h("th", {}, "played"),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "card"), ...(owners ? [h("th", {}, "of")] : []), h("th", { class: "drawn" }, "drawn"),
+      h("th", {}, "played"),
       h("th", { title: "its side's win rate in the matches where it played the card, less its average: a correlation" }, "usage says (pts)"),
       ...(measured ? [h("th", { title: "the same deals with the card replaced by a plain stand-in: the card's own effect" }, "effect (pts, 95 %)")] : []))),
     h("tbody", {}, rows)),
