@@ -223,7 +223,7 @@ def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
     child.expect("Clinch: whom to rob")
     child.expect(r"Your move \[1(-\d+)?, action, \? help, u undo, q quit\]")
     answer(child, "u")
-    child.expect(r"Took back 1 step")
+    child.expect(r"took back 1 step\.")
     child.expect("Your turn  Play one card")
     child.expect(PROMPT)
     child.send("q\r")

@@ -54,6 +54,13 @@ def test_tables_that_rate_nobody(seats: list[SeatFacts], config: dict[str, objec
     assert rated_seats(NAK, cfg, seats) == []
 
 
+def test_a_table_where_moves_could_be_taken_back_rates_nobody() -> None:
+    for seats in ([person(1), person(2)], [person(1), bot("easy")]):
+        assert "taken back" in (unrated_because(NAK, std(2), seats, undo=True) or "")
+        assert rated_seats(NAK, std(2), seats, undo=True) == []
+        assert rated_seats(NAK, std(2), seats) != []
+
+
 def test_a_table_of_people_and_bots_rates_only_the_bots() -> None:
     assert rated_seats(NAK, std(3), [person(1), bot("easy"), bot("hard")]) == [1, 2]
     assert rated_seats(NAK, std(2), [person(None), bot("easy")]) == []  # a guest: nobody

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from knockabout.core import IllegalActionError, Rng
+from knockabout.core.events import Event
 from knockabout.table import (
     NotYourDecisionError,
     Seat,
@@ -13,6 +14,7 @@ from knockabout.table import (
     TableError,
     UndoError,
 )
+from knockabout.table.table import UNDONE
 from tests.table.conftest import FakeClock, all_events, full_state, legal
 
 
@@ -223,7 +225,12 @@ def test_undo_takes_back_a_public_deterministic_step_exactly() -> None:
     assert t.can_undo(0)
     assert t.undo(0) == 1
     assert full_state(t).to_dict() == before
-    assert [t.updates_for(s) for s in (0, 1, 2, None)] == events_before
+    after = [t.updates_for(s) for s in (0, 1, 2, None)]
+    for was, now in zip(events_before, after, strict=True):
+        assert (now.view, now.legal, now.decision, now.version) == (was.view, was.legal, was.decision, was.version)
+        # everything the seat saw before, and one public line more: who took back how much
+        assert now.events[:-1] == was.events
+        assert now.events[-1] == (was.version, Event(UNDONE, {"player": 0, "steps": 1}))
 
 
 def test_undo_never_crosses_a_draw_or_chance() -> None:
@@ -238,15 +245,84 @@ def test_undo_never_crosses_a_draw_or_chance() -> None:
     assert t.log[-1] is entry
 
 
-def test_undo_only_in_local_games() -> None:
+def test_undo_only_where_the_table_allows_it() -> None:
     t = Table("nak-muay", people(2), {"players": 2}, seed=1)
     d = t.decision()
     assert d is not None
-    with pytest.raises(UndoError, match="only available in a local game"):
+    with pytest.raises(UndoError, match="this table does not allow undo"):
         t.undo(d.player)
     local = Table("nak-muay", people(2), {"players": 2}, seed=1, local=True)
     with pytest.raises(UndoError, match="nothing to undo"):
         local.undo(0)
+    served = Table("nak-muay", people(2), {"players": 2}, seed=1, undo=True)  # a server's table that allows it
+    with pytest.raises(UndoError, match="nothing to undo"):
+        served.undo(0)
+
+
+def _knockback(undo: bool = True) -> Table:
+    """A server-like table (not local) of KNOCKBACK, whose steps are all public: a person and a bot."""
+    return Table("knockback", [Seat("person", "me"), Seat("bot", "b", "random")], {}, 5, undo=undo)
+
+
+def _person_moves(t: Table, n: int, rng: Rng) -> None:
+    """The person makes ``n`` moves, the bot answering in between."""
+    for _ in range(n):
+        t.tick()
+        d = t.decision()
+        assert d is not None and d.player == 0
+        options = legal(t)
+        t.act(0, options[rng.below(len(options))], t.version)
+    t.tick()
+
+
+def test_undo_goes_back_to_exactly_the_state_a_replay_gives_step_after_step() -> None:
+    t = _knockback()
+    rng = Rng(3)
+    _person_moves(t, 6, rng)
+    seen = {}  # version -> what seat 0 was shown there
+    for _ in range(4):
+        version_before_undo = t.version
+        assert t.can_undo(0)
+        went = t.undo(0)
+        assert t.version == version_before_undo - went
+        assert t._state.to_dict() == full_state(t).to_dict()  # the kept state is the replayed one
+        d = t.decision()
+        assert d is not None and d.player == 0  # back at the person's decision
+        up = t.updates_for(0)
+        seen[t.version] = (up.view, up.legal)
+    _person_moves(t, 1, rng)  # play goes on from there
+    assert t._state.to_dict() == full_state(t).to_dict()
+
+
+def test_an_undo_past_the_kept_states_replays_the_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    import knockabout.table.table as table_module
+
+    monkeypatch.setattr(table_module, "KEPT_STATES", 1)
+    t = _knockback()
+    _person_moves(t, 3, Rng(4))
+    assert len(t._before) == 1
+    t.undo(0)
+    t.undo(0)  # no state kept for this one: the record is replayed
+    assert t._state.to_dict() == full_state(t).to_dict()
+    d = t.decision()
+    assert d is not None and d.player == 0
+
+
+def test_a_table_without_undo_never_checks_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    import knockabout.table.table as table_module
+
+    calls = []
+    real = table_module.public_and_deterministic
+    monkeypatch.setattr(table_module, "public_and_deterministic", lambda *a: calls.append(a) or real(*a))
+    t = _knockback(undo=False)
+    _person_moves(t, 3, Rng(4))
+    assert calls == [] and not any(e.undoable for e in t.log) and not t.can_undo(0)
+    t = _knockback()
+    bots_first = Table("knockback", [Seat("bot", "b", "random"), Seat("person", "me")], {}, 5, undo=True)
+    bots_first.tick()  # the bot's opening move, before any person moved: never checked
+    assert calls == [] and not bots_first.log[0].undoable
+    _person_moves(t, 1, Rng(4))
+    assert calls and t.can_undo(0) and t.updates_for(0).can_undo and not t.updates_for(1).can_undo
 
 
 def test_seat_count_must_match_the_game() -> None:

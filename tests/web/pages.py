@@ -26,11 +26,12 @@ def new_page(browser: Any, size: str | tuple[int, int] = "desktop", **context: A
 
 def create_table(page: Any, server: LiveServer, *, game: str | None = None, name: str = "Ann",
                  players: int | None = None, seats: Mapping[int, str] | None = None,
-                 options: Mapping[str, str] | None = None, listed: bool = True) -> str:
+                 options: Mapping[str, str] | None = None, listed: bool = True, undo: bool = False) -> str:
     """Make a table with the lobby's form, as a person does, and return its id once its page
     is open. ``game`` picks the game by its card's "Set up a table" (else the form's own
     choice); ``seats`` maps a seat number (1 is the second seat) to what the form offers
-    ("open", "invite", a bot level); ``options`` fills the game's option fields by name."""
+    ("open", "invite", a bot level); ``options`` fills the game's option fields by name;
+    ``undo`` ticks "Allow undo"."""
     page.goto(server.url + "/")
     page.wait_for_selector(".game-card")
     if game is not None:
@@ -51,6 +52,8 @@ def create_table(page: Any, server: LiveServer, *, game: str | None = None, name
             field.fill(value)
     if not listed:
         page.uncheck("#listed")
+    if undo:
+        page.check("#undo-allowed")
     page.click("#create-btn")
     page.wait_for_selector("#invite", state="attached")
     table_id: str = page.input_value("#invite").rsplit("/", 1)[1]

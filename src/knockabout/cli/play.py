@@ -36,6 +36,7 @@ from knockabout.core.events import Event
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord
 from knockabout.table import Seat, Table, Update, default_names, parse_seats
+from knockabout.table.table import table_narration
 
 LOG_LINES = 12
 QUIT_WORDS = ("q", "quit", "exit")
@@ -155,7 +156,6 @@ class TerminalGame:
         self.hotseat = len(self.people) > 1
         self.at_screen: int | None = self.people[0] if len(self.people) == 1 else None
         self.shown = 0  # the table's event cursor: what the screen has narrated so far
-        self.notice: Text | None = None  # shown once, under the log, on the next screen
         first = table.first_player
         self.opening = None if first is None else f"The cards are dealt: {self.names[first]} goes first."
         """The log's first line (None: none)."""
@@ -167,10 +167,12 @@ class TerminalGame:
             self.console.file.flush()
 
     def _line(self, ev: Event) -> Text | None:
-        text = self.table.game.narrate(ev, self.names)
+        own = table_narration(ev, self.names)  # the table's own events (an undo)
+        text = own if own is not None else self.table.game.narrate(ev, self.names)
         if not text:
             return None
-        style = {"turn": "bold", "eliminated": "bold red", "game_over": "bold green", "countdown": "bold magenta"}
+        style = {"turn": "bold", "eliminated": "bold red", "game_over": "bold green", "countdown": "bold magenta",
+                 "undone": "bold yellow"}
         return Text(text, style=style.get(ev.type, ""))
 
     def _lines(self, events: list[Event]) -> list[Text]:
@@ -211,9 +213,6 @@ class TerminalGame:
         lines = lines[-LOG_LINES:]
         if lines:
             self.show("log", Panel(Text("\n").join(lines), title="log", title_align="left", border_style="dim"))
-        if self.notice is not None:
-            self.console.print(self.notice)
-            self.notice = None
         self.show("board", self.renderer.board(view, self.names, seat))
         self.show("hand", self.renderer.hand(view, self.names, seat))
         d = up.decision
@@ -428,11 +427,9 @@ class TerminalGame:
             return None
         if low in ("u", "undo"):
             try:
-                k = self.table.undo(seat)
+                self.table.undo(seat)  # the log says so ("... took back N steps")
             except KnockaboutError as exc:
                 self.console.print(Text(str(exc), style="red"))
-                return None
-            self.notice = Text(f"Took back {k} step(s).", style="bold yellow")
             return None
         if word.isdigit():
             i = int(word)

@@ -22,7 +22,8 @@ Who is rated is decided by :func:`rated_seats`:
   a bot level gets its rating from its own games against people, on the same scale,
   while the people's ratings come from games against people alone (so nobody climbs
   by farming a bot);
-* anything else (bots only, a guest, other options) rates nobody.
+* anything else (bots only, a guest, other options, a table that let people take back
+  moves) rates nobody.
 
 A rating is keyed by a player key, :func:`account_key` or :func:`bot_key`; nothing
 here names a game or reads a clock.
@@ -147,9 +148,12 @@ def standard_config(game: Game[Any], players: int, extra: Mapping[str, Any] | No
 
 
 def unrated_because(game: Game[Any], config: Mapping[str, Any], seats: Sequence[SeatFacts],
-                    standard: Sequence[Mapping[str, Any]] = ()) -> str | None:
+                    standard: Sequence[Mapping[str, Any]] = (), *, undo: bool = False) -> str | None:
     """Why a table rates nobody, or None when it is rated. ``standard`` lists the option
-    sets that count as standard besides the defaults (a turn-based table's)."""
+    sets that count as standard besides the defaults (a turn-based table's); ``undo``: the
+    table let people take back moves."""
+    if undo:
+        return "moves could be taken back at this table"
     if not any(s.kind == "person" for s in seats):
         return "no person plays at this table"
     if any(s.kind == "person" and s.account is None for s in seats):
@@ -166,9 +170,9 @@ def unrated_because(game: Game[Any], config: Mapping[str, Any], seats: Sequence[
 
 
 def rated_seats(game: Game[Any], config: Mapping[str, Any], seats: Sequence[SeatFacts],
-                standard: Sequence[Mapping[str, Any]] = ()) -> list[int]:
+                standard: Sequence[Mapping[str, Any]] = (), *, undo: bool = False) -> list[int]:
     """The seats whose ratings a finished table updates (see the module doc)."""
-    if unrated_because(game, config, seats, standard) is not None:
+    if unrated_because(game, config, seats, standard, undo=undo) is not None:
         return []
     bots = [i for i, s in enumerate(seats) if s.kind == "bot"]
     return bots or [i for i, s in enumerate(seats) if s.kind == "person"]

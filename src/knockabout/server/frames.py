@@ -60,10 +60,14 @@ def update_message(
     event_json: Callable[[int, Event], dict[str, Any]],
     start_names: list[str] | None = None,
     first_player: int | None = None,
+    *,
+    can_undo: bool | None = None,
 ) -> dict[str, Any]:
     """The WebSocket frame for one :class:`~knockabout.table.Update`: the view's wire JSON
     (``view.to_json()``), the new events narrated, the pending decision, the seat's legal
-    actions, challenge and guidance. ``start_names`` adds the opening "who goes first" line (a sync)."""
+    actions, challenge and guidance, and whether the seat may take back its last move
+    (the update's ``can_undo``, or the caller's, who may know more reasons not to).
+    ``start_names`` adds the opening "who goes first" line (a sync)."""
     events = [event_json(s, e) for s, e in up.events]
     if start_names is not None and first_player is not None:
         events.insert(0, {"step": 0, "type": "start", "data": {"player": first_player},
@@ -81,7 +85,7 @@ def update_message(
         "clock": clock,
         "challenge": up.challenge,
         "guide": None if up.guidance is None else up.guidance.to_dict(),
-        "can_undo": False,
+        "can_undo": up.can_undo if can_undo is None else can_undo,
     }
 
 

@@ -49,10 +49,22 @@ from knockabout.server.pacing import TurnGate
 from knockabout.server.quotas import LimitReached, Quotas
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import shard_id, share
-from knockabout.store import Op, Store, StoredTable, action_op, chat_op, clock_op, create_op, finish_op, seats_op
+from knockabout.server.undo import Result, UndoDesk
+from knockabout.store import (
+    Op,
+    Store,
+    StoredTable,
+    action_op,
+    chat_op,
+    clock_op,
+    create_op,
+    finish_op,
+    seats_op,
+    undo_op,
+)
 from knockabout.store.fence import LeaseLost
 from knockabout.store.leases import Leases
-from knockabout.table import LogEntry, Seat, Table, TableError, default_names, parse_seat
+from knockabout.table import LogEntry, Seat, StaleActionError, Table, TableError, default_names, parse_seat
 from knockabout.table.table import table_narration
 from knockabout.table.thinking import FLOOR_MEMORY
 from knockabout.table.turn_based import check_move_time, turn_based_config
@@ -124,6 +136,7 @@ class LiveTable:
     on_lost: Callable[[LiveTable], None] | None = None  # the manager's: a write the fence refused
     lobby: LobbyFeed | None = None  # where a listed table's changes are told (see .lobby_feed)
     told: str | None = None  # the status last told to the lobby
+    undo_desk: UndoDesk | None = None  # the table's undo requests (see .undo), made on first use
 
     # -- facts
     @property
@@ -189,6 +202,9 @@ class LiveTable:
             "created_at": self.created_at,
             "rematch": self.rematch,
             "move_time": t.move_time,
+            "undo": t.undo_allowed,
+            "undo_request": None if self.undo_desk is None or self.undo_desk.pending is None
+            else self.undo_desk.pending.public(self.settings.clock()),
         }
 
     def waits_for(self, seat: int) -> bool:
@@ -228,9 +244,10 @@ class LiveTable:
     def _build(self, seat: int | None, cursor: int, kind: str) -> tuple[dict[str, Any], int]:
         t = self.table
         up = t.updates_for(seat, cursor)
+        can_undo = up.can_undo and seat is not None and self._may_ask(seat)
         return update_message(up, kind, self.info(), self.clock_info(), self.event_json,
                               t.names() if kind == "sync" and t.first_player is not None else None,
-                              t.first_player), up.cursor
+                              t.first_player, can_undo=can_undo), up.cursor
 
     # -- fan-out
     async def send(self, conn: Connection, data: dict[str, Any]) -> None:
@@ -315,6 +332,8 @@ class LiveTable:
     async def changed(self, entries: list[LogEntry], *, paced: bool = False) -> None:
         await self.save(self.save_ops(entries))
         self.tell_lobby()
+        if entries and self.undo_desk is not None and self.undo_desk.pending is not None:
+            await self._end_undo("void")  # the request was about the table as it stood
         if paced and self.gate is not None:
             await self.gate.enter()
         await self.broadcast()
@@ -371,16 +390,23 @@ class LiveTable:
             if self.gate is not None and self._due_by(clock()):
                 await self.gate.enter()  # a few bot moves and timeouts per turn of the loop (see .pacing)
             async with self.lock:
+                if self.undo_desk is not None and self.undo_desk.expired():
+                    await self._end_undo("expired")
+                    await self.broadcast()
+                    continue
                 if self._expire_grace():
                     await self.changed([], paced=True)
                     continue
-                thought = self.table.think()
+                held = self.undo_desk is not None and self.undo_desk.pending is not None  # bots wait for the answers
+                thought = None if held else self.table.think()
                 if thought is None:
-                    entries = self.table.tick(think=False)  # planned moves and timeouts: quick
+                    entries = [] if held else self.table.tick(think=False)  # planned moves and timeouts: quick
                     if entries:
                         await self.changed(entries, paced=True)
                         continue
-                    wakes = [x for x in (self.table.next_due(), self._grace_due()) if x is not None]
+                    due = None if held else self.table.next_due()
+                    undo_due = None if self.undo_desk is None else self.undo_desk.due()
+                    wakes = [x for x in (due, self._grace_due(), undo_due) if x is not None]
                     self.wake.clear()
             if thought is not None:
                 if self.thinkers is None:
@@ -524,6 +550,97 @@ class LiveTable:
             await self.broadcast()
         self.wake.set()  # the driver now waits for the puzzle's end
 
+    # -- taking back moves (see .undo)
+    def desk(self) -> UndoDesk:
+        if self.undo_desk is None:
+            self.undo_desk = UndoDesk(self.settings.clock, self.settings.undo)
+        return self.undo_desk
+
+    def _others(self, seat: int) -> list[int]:
+        """The other people at the table: whoever must accept ``seat``'s request."""
+        return [i for i in self.table.persons() if i != seat]
+
+    def _may_ask(self, seat: int) -> bool:
+        """Whether the table takes an undo from ``seat`` now, beside the table's own rule
+        (the game goes on, no request waits, and where others must answer, no timed
+        decision is open). A seat's cooldown is not counted: the refusal says how long."""
+        t = self.table
+        if t.over or (self.undo_desk is not None and self.undo_desk.pending is not None):
+            return False
+        d = t.decision()
+        return not (self._others(seat) and d is not None and d.time_limit is not None)
+
+    async def ask_undo(self, conn: Connection, version: int) -> None:
+        """The seat asks to take back its last move (and everything after it), seen at
+        ``version``: at once against bots, else a request to the other people."""
+        seat = conn.seat
+        if seat is None:
+            raise TableError("spectators cannot take back moves")
+        async with self.lock:
+            t = self.table
+            if t.over:
+                raise TableError("the game is over; its moves can no longer be taken back")
+            if not t.undo_allowed:
+                raise TableError("this table does not allow undo")
+            if version != t.version:
+                raise StaleActionError(f"stale undo request: it was asked on state {version}, the table is at "
+                                       f"state {t.version}; look again and ask anew")
+            desk = self.desk()
+            desk.check_ask(seat)
+            steps = t.undo_span(seat)  # (the table's rule: says why not)
+            others = self._others(seat)
+            if not others:
+                desk.asked(seat)
+                await self._take_back(seat)
+                return
+            d = t.decision()
+            if d is not None and d.time_limit is not None:
+                raise TableError("a timed decision is open; ask to take back your move once it is over")
+            desk.open(seat, t.version, steps, others)
+            await self.broadcast()
+        self.wake.set()
+
+    async def answer_undo(self, conn: Connection, request_id: int, accept: bool) -> None:
+        """A seat accepts or refuses the open request; the last acceptance takes the moves back."""
+        seat = conn.seat
+        if seat is None:
+            raise TableError("spectators have no say in taking back moves")
+        async with self.lock:
+            desk = self.desk()
+            agreed = desk.answer(seat, request_id, accept)
+            r = desk.pending
+            assert r is not None
+            if not accept:
+                await self._end_undo("refused", by=seat)
+            elif not agreed:
+                await self.broadcast()
+                return
+            elif self.table.version != r.version or self.table.undo_span(r.seat) != r.steps:
+                await self._end_undo("void")  # (a change always voids it first: never reached)
+            else:
+                await self._end_undo("done", by=seat)
+                await self._take_back(r.seat)
+                return
+            await self.broadcast()
+        self.wake.set()
+
+    async def _take_back(self, seat: int) -> None:
+        """Take back ``seat``'s last move and what followed it, durably, then send every
+        connection its table afresh (a sync: the log as it now stands). Call with the lock held."""
+        self.table.undo(seat)
+        await self.save([undo_op(self.id, self.table.version, self.lease), *self.clock_ops()])
+        for conn in list(self.connections):
+            await self.send(conn, self.message(conn, "sync"))
+        self.wake.set()
+
+    async def _end_undo(self, result: Result, by: int | None = None) -> None:
+        """Close the open request and tell everyone how it ended. Call with the lock held."""
+        r = self.desk().end(result)
+        frame = frame_text({"type": "undo_result", "id": r.id, "seat": r.seat, "steps": r.steps,
+                            "result": result, "by": by})
+        for conn in list(self.connections):
+            await self.send_text(conn, frame)
+
     def challenge_message(self, conn: Connection) -> dict[str, Any]:
         t = self.table
         up = t.updates_for(conn.seat, conn.cursor)
@@ -573,10 +690,10 @@ class Manager:
                                    self.bus)
 
     def _table(self, game: Game[Any], seats: list[Seat], config: dict[str, Any], seed: int,
-               actions: list[str] | None = None, move_time: float | None = None) -> Table:
+               actions: list[str] | None = None, move_time: float | None = None, undo: bool = False) -> Table:
         s = self.settings
         table = Table(game, seats, config, seed, bot_delay=s.bot_delay, bot_pace=s.bot_pace, clock=s.clock,
-                      actions=actions or (), steady_bots=True, move_time=move_time)
+                      actions=actions or (), steady_bots=True, move_time=move_time, undo=undo)
         for level in table.bot_levels():
             self.thinkers.warm(level, game.id, make_bot(level, game.id).searches)
         learned = [self.think_floors.get((game.id, lvl), ()) for lvl in table.bot_levels()]
@@ -586,13 +703,14 @@ class Manager:
     async def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
                seed: int | None = None, *, listed: bool = True,
                address: str | None = None,
-               move_time: float | None = None) -> tuple[LiveTable, int | None, str | None]:
+               move_time: float | None = None, undo: bool = False) -> tuple[LiveTable, int | None, str | None]:
         """A new table. The first ``me`` seat is the creator's (returned with its token);
         further people join through ``open`` seats, or an ``invite`` seat's link (the codes
         are in :attr:`LiveTable.new_invites` until the creator has been answered).
         ``listed=False`` keeps the table out of the public lobby (its id is then ~125 bits,
         so only its link finds it). ``move_time`` makes a turn-based table (seconds per
-        move, see :mod:`knockabout.table.turn_based`). The request is checked first, then the
+        move, see :mod:`knockabout.table.turn_based`); ``undo`` lets people take back moves
+        (see :mod:`.undo`). The request is checked first, then the
         server's caps (live tables, live bot-only tables), and only a table that will be made
         counts against the creation rates (``address``'s, and the whole server's)."""
         await self.arrivals.enter()  # (see .pacing)
@@ -629,7 +747,7 @@ class Manager:
         table_id = shard_id(6 if listed else 16, self.settings.shard, self.settings.shards)  # one of this worker's
         # a secret 256-bit seed: the deal comes from keyed BLAKE2b (see knockabout.core.rng)
         seed = seed if seed is not None else fresh_seed()
-        table = self._table(game, seats, cfg, seed, move_time=move_time)
+        table = self._table(game, seats, cfg, seed, move_time=move_time, undo=undo)
         tokens: list[str | None] = [None] * len(seats)
         token = None
         if mine is not None:
@@ -648,7 +766,7 @@ class Manager:
             await self.store.commit(create_op(StoredTable(
                 id=table_id, game=game.id, rules_version=game.rules_version, config=table.record.config,
                 seed=table.seed, seats=stored_seats(table, tokens, invites), status=live.status(),
-                content_hash=game.content_hash(), listed=listed, move_time=move_time,
+                content_hash=game.content_hash(), listed=listed, move_time=move_time, undo=undo,
             ), owner=self.holder), *live.clock_ops())
         finally:
             self._making -= 1
@@ -699,7 +817,7 @@ class Manager:
         local = local_only_options(live.game)  # the server never set them: defaults, refused if passed
         config = {k: v for k, v in live.table.record.config.items() if k not in local}
         again, mine, new_token = await self.create(live.game.id, texts, config, me.name, listed=live.listed,
-                                                   move_time=live.table.move_time)
+                                                   move_time=live.table.move_time, undo=live.table.undo_allowed)
         live.rematch = again.id
         await live.broadcast()
         return again, mine, new_token
@@ -790,7 +908,7 @@ class Manager:
             game = get_game(st.game)
             seats = [Seat(s["kind"], s.get("name") or "", s.get("level"),
                           reserved=s["kind"] == "empty" and bool(s.get("invite"))) for s in st.seats]
-            table = self._table(game, seats, st.config, st.seed, st.actions, st.move_time)
+            table = self._table(game, seats, st.config, st.seed, st.actions, st.move_time, st.undo)
         except KnockaboutError:
             return None
         tokens = [s.get("token") for s in st.seats]

@@ -61,7 +61,7 @@ def seat_keys(t: RatedTable) -> list[str]:
 def rate_table(t: RatedTable, current: Mapping[str, StoredRating]) -> RatingUpdate | None:
     """What a finished table does to ratings (None: it rates nobody)."""
     game = get_game(t.game)
-    update = rated_seats(game, t.config, seat_facts(t), standard_sets(game, t.move_time))
+    update = rated_seats(game, t.config, seat_facts(t), standard_sets(game, t.move_time), undo=t.undo)
     if not update:
         return None
     keys = seat_keys(t)

@@ -11,6 +11,7 @@ from knockabout.ladder.matching import BOT_AFTER
 from knockabout.server.bot_pools import SLOW_THINKING
 from knockabout.server.chat import ChatPolicy
 from knockabout.server.pacing import ARRIVALS_PER_TURN, BOT_MOVES_PER_TURN
+from knockabout.server.undo import UndoPolicy
 
 
 @dataclass
@@ -33,6 +34,7 @@ class ServerSettings:
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table
     chat: ChatPolicy = field(default_factory=ChatPolicy)  # chat lines per sender and their length
+    undo: UndoPolicy = field(default_factory=UndoPolicy)  # how long an undo request waits, how often one may ask
     bot_fill_after: float = BOT_AFTER  # quick match: seconds a person waits for people before bots fill the table
     bot_moves_per_turn: int = BOT_MOVES_PER_TURN  # bot moves and timeouts started per turn of the event loop
     arrivals_per_turn: int = ARRIVALS_PER_TURN  # new tables and connections started per turn of the event loop

@@ -12,6 +12,7 @@ from knockabout.store.store import (
     default_data_dir,
     finish_op,
     seats_op,
+    undo_op,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "default_data_dir",
     "finish_op",
     "seats_op",
+    "undo_op",
 ]

@@ -39,7 +39,8 @@ class StoredRating:
 class RatedTable:
     """What rating needs to know of a finished table: its game and options, its seats as
     stored (kind, name, level), its time per move, its result, who made each seat's first
-    move (``person``, ``stand-in``, ...) and the account (an id) holding each person's seat."""
+    move (``person``, ``stand-in``, ...), the account (an id) holding each person's seat, and
+    whether people could take back moves there."""
 
     id: str
     game: str
@@ -49,6 +50,7 @@ class RatedTable:
     result: dict[str, Any]
     first_move_by: dict[int, str]
     accounts: dict[int, str]
+    undo: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,8 @@ class RatingStore:
                 if seat not in first_move_by or step < first_move_by[seat][0]:
                     first_move_by[seat] = (step, by)
             facts = RatedTable(row.id, row.game, dict(row.config), [dict(x) for x in row.seats], row.move_time,
-                               dict(row.result), {k: v[1] for k, v in first_move_by.items()}, dict(accounts))
+                               dict(row.result), {k: v[1] for k, v in first_move_by.items()}, dict(accounts),
+                               row.undo)
             players = sorted(set(keys(facts)))
             current = {r.player: _rating(r) for r in s.scalars(
                 select(RatingRow).where(RatingRow.game == row.game, RatingRow.player.in_(players)).with_for_update())}

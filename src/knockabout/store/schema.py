@@ -3,8 +3,9 @@ migrations in :mod:`knockabout.store.migrations` (never ``create_all``): a chang
 new migration there, and ``tests/store/test_migrations.py`` checks that the migrations
 make exactly these tables on SQLite and PostgreSQL.
 
-Live play: ``live_tables`` (one row per table), ``live_actions`` (its append-only log) and
-``chat_lines`` (what was said at it). Ratings: ``ratings`` (each player's at each game) and
+Live play: ``live_tables`` (one row per table), ``live_actions`` (its log, which only grows
+but for moves taken back: see :class:`~knockabout.store.store.UndoWrite`) and ``chat_lines``
+(what was said at it). Ratings: ``ratings`` (each player's at each game) and
 ``rating_changes`` (what each rated table changed).
 The studio's playtests: ``content_versions`` (uploaded content, immutable),
 ``content_uploads`` (each uploader's list of them) and ``content_tables`` (the tables made
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, Text, true
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, Text, false, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -45,6 +46,7 @@ class TableRow(Base):
     clock_step: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
     move_time: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)  # turn-based: s per move
+    undo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # people may take back moves
 
 
 class ActionRow(Base):

@@ -10,6 +10,9 @@ actions)``, so a restarted server rebuilds every unfinished table by replaying i
 ``listed`` says whether the public lobby shows the table (see :meth:`Store.recent`).
 ``clock_step``/``clock_deadline``: the pending timed decision's deadline (wall-clock
 seconds) at that step, so a restarted server gives it only the time actually left.
+``undo``: whether the table lets people take back moves. The action log only grows, but
+for an undo (:class:`UndoWrite`), which deletes the steps taken back: the log then holds
+the game as it stands, and a resumed table replays to the state the undo left.
 
 Writes are *operations* (:data:`Op`: declared records such as :class:`ActionWrite`):
 a server's carry the generation of its lease on their table (``lease``), and commit only
@@ -89,6 +92,7 @@ class StoredTable:
     clock_step: int | None = None  # the step the deadline below belongs to
     clock_deadline: float | None = None  # when that step's timed decision runs out (time.time())
     move_time: float | None = None  # a turn-based table's seconds per move (None: a live table)
+    undo: bool = False  # whether people may take back moves at this table
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +115,8 @@ class SeatsWrite:
 
 @dataclass(frozen=True, slots=True)
 class ActionWrite:
-    """One action appended to a table's log (steps never change: a second write of a
-    step is refused)."""
+    """One action appended to a table's log (a second write of a step is refused; only an
+    :class:`UndoWrite` frees a step again)."""
 
     table_id: str
     step: int
@@ -120,6 +124,16 @@ class ActionWrite:
     action: str
     by: str
     at: float
+    lease: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UndoWrite:
+    """Moves taken back: a table's steps from ``step`` on leave its log (a later step of
+    that number is a new move)."""
+
+    table_id: str
+    step: int
     lease: int | None = None
 
 
@@ -153,8 +167,8 @@ class FinishWrite:
     lease: int | None = None
 
 
-Write = CreateWrite | SeatsWrite | ActionWrite | ClockWrite | FinishWrite | ChatWrite
-WRITE_KINDS: tuple[type, ...] = (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)
+Write = CreateWrite | SeatsWrite | UndoWrite | ActionWrite | ClockWrite | FinishWrite | ChatWrite
+WRITE_KINDS: tuple[type, ...] = (CreateWrite, SeatsWrite, UndoWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)
 Op = Write | Callable[[Session], None]
 """One write to the store: a declared :data:`Write`, or any function of a session (run in
 its place, between the declared writes around it)."""
@@ -176,6 +190,10 @@ def action_op(table_id: str, step: int, seat: int, action: str, by: str, lease: 
     return ActionWrite(table_id, step, seat, action, by, time.time(), lease)
 
 
+def undo_op(table_id: str, step: int, lease: int | None = None) -> Op:
+    return UndoWrite(table_id, step, lease)
+
+
 def finish_op(table_id: str, result: dict[str, Any], lease: int | None = None) -> Op:
     return FinishWrite(table_id, result, time.time(), lease)
 
@@ -189,13 +207,14 @@ def run_ops(s: Session, ops: Sequence[Op]) -> None:
     batched by kind, one statement for many (all the actions of a group commit in one
     INSERT, all its clocks in one UPDATE), in an order that keeps their meaning: new
     tables (and their leases), the fence of the leases the writes were made under
-    (:mod:`.fence`: raises :class:`~.fence.Fenced` if one moved on), then seats, actions,
+    (:mod:`.fence`: raises :class:`~.fence.Fenced` if one moved on), then seats, undos, actions,
     clocks and finishes (a table's clock is never written after its finish, and a
-    finished table's seats say ``finished`` too; its lease goes). A function op runs
-    where it stands, after the writes queued before it."""
+    finished table's seats say ``finished`` too; its lease goes; the steps an undo deletes
+    go before any new move of that step is written). A function op runs where it stands,
+    after the writes queued before it."""
     batch: list[Write] = []
     for op in ops:
-        if isinstance(op, (CreateWrite, SeatsWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)):
+        if isinstance(op, (CreateWrite, SeatsWrite, UndoWrite, ActionWrite, ClockWrite, FinishWrite, ChatWrite)):
             batch.append(op)
         else:
             _run_writes(s, batch)
@@ -209,6 +228,7 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
         return
     creates: list[CreateWrite] = []
     seats: dict[str, SeatsWrite] = {}
+    undos: dict[str, int] = {}  # table -> the first step taken back
     actions: list[dict[str, Any]] = []
     clocks: dict[str, ClockWrite] = {}
     finishes: dict[str, FinishWrite] = {}
@@ -219,6 +239,8 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
                 creates.append(w)
             case SeatsWrite():
                 seats[w.table_id] = w
+            case UndoWrite():
+                undos[w.table_id] = min(w.step, undos.get(w.table_id, w.step))
             case ActionWrite():
                 actions.append({"table_id": w.table_id, "step": w.step, "seat": w.seat, "action": w.action,
                                 "by": w.by, "at": w.at, "lease": w.lease})
@@ -243,6 +265,8 @@ def _run_writes(s: Session, writes: list[Write]) -> None:
     if seats:
         _update_rows(s, statements.seats,
                      [{"b_id": w.table_id, "b_seats": w.seats, "b_status": w.status} for w in seats.values()])
+    if undos:
+        s.execute(statements.undos, [{"b_id": k, "b_step": v} for k, v in undos.items()])
     if actions:
         s.execute(statements.actions, actions)
     if clocks:
@@ -388,6 +412,7 @@ class _Statements:
     as the rest of a small group commit."""
 
     seats: Any
+    undos: Any
     actions: Any
     clocks: Any
     finishes: Any
@@ -396,9 +421,11 @@ class _Statements:
 @functools.cache
 def _statements() -> _Statements:
     tables = cast(Table, TableRow.__table__)
+    logs = cast(Table, ActionRow.__table__)
     by_id = tables.c.id == bindparam("b_id")
     return _Statements(
         seats=update(tables).where(by_id).values(seats=bindparam("b_seats"), status=bindparam("b_status")),
+        undos=delete(logs).where(logs.c.table_id == bindparam("b_id"), logs.c.step >= bindparam("b_step")),
         actions=insert(cast(Table, ActionRow.__table__)),
         clocks=update(tables).where(by_id).values(clock_step=bindparam("b_step"),
                                                   clock_deadline=bindparam("b_deadline")),
@@ -425,7 +452,7 @@ def _table_row(t: StoredTable) -> TableRow:
         id=t.id, game=t.game, rules_version=t.rules_version, content_hash=t.content_hash, config=t.config,
         seed=seed, seed_text=seed_text, listed=t.listed, seats=t.seats, status=t.status,
         created_at=t.created_at, finished_at=t.finished_at, result=t.result,
-        clock_step=t.clock_step, clock_deadline=t.clock_deadline, move_time=t.move_time,
+        clock_step=t.clock_step, clock_deadline=t.clock_deadline, move_time=t.move_time, undo=t.undo,
     )
 
 
@@ -576,8 +603,12 @@ class Store:
         self.run(seats_op(table_id, seats, status))
 
     def append_action(self, table_id: str, step: int, seat: int, action: str, by: str) -> None:
-        """Add one action to a table's log (the log is append-only: steps never change)."""
+        """Add one action to a table's log (a step, once written, changes only by an undo)."""
         self.run(action_op(table_id, step, seat, action, by))
+
+    def undo(self, table_id: str, step: int) -> None:
+        """Take a table's steps from ``step`` on out of its log (moves taken back)."""
+        self.run(undo_op(table_id, step))
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
         self.run(finish_op(table_id, result))
@@ -604,6 +635,7 @@ class Store:
             clock_step=row.clock_step,
             clock_deadline=row.clock_deadline,
             move_time=row.move_time,
+            undo=row.undo,
         )
 
     def get(self, table_id: str) -> StoredTable | None:
@@ -640,7 +672,7 @@ class Store:
                     id=r.id, game=r.game, rules_version=r.rules_version, config=dict(r.config), seed=_seed_of(r),
                     seats=[dict(x) for x in r.seats], status=r.status, content_hash=r.content_hash,
                     created_at=r.created_at, finished_at=r.finished_at, result=r.result, listed=r.listed,
-                    move_time=r.move_time,
+                    move_time=r.move_time, undo=r.undo,
                 )
                 for r in rows
             ]

@@ -32,6 +32,15 @@ does not choose the action; the table issues a puzzle from its own secret genera
 action by checking it against the puzzle and its own clock (:meth:`Table.answer`).
 Such a log entry is ``by="judged"`` and carries the verdict.
 
+Undo (``undo``; on by default in a ``local`` game): a person takes back their last move and
+everything after it, only across steps that were public and deterministic (the rule and its
+check: :mod:`.undo`). Each applied step is checked as it is applied, once a person has
+moved, so only tables that allow undo pay for the check; the state before each person's
+move is kept while an undo could still reach it, and :meth:`Table.undo` goes back to it
+(the same state a replay of the shortened record gives). The table then says so to every
+seat with its own public event (:data:`UNDONE`), and a cursor past the log starts from its
+end: whoever follows the table by cursors (the server) sends each seat everything afresh.
+
 Turn-based tables (``move_time``, see :mod:`.turn_based`): a person's decision without a
 time limit of its own runs out after ``move_time`` seconds, and a bot then moves for them
 (``by="out-of-time"``). A puzzle with seconds of its own (:attr:`Puzzle.seconds`) on such
@@ -78,8 +87,16 @@ OUT_OF_TIME = "out_of_time"
 """The table's own event (public) before a bot's move for a person whose move time ran out."""
 
 
+UNDONE = "undone"
+"""The table's own event (public) after an undo: who took back how many steps."""
+
+
 def table_narration(event: Event, names: Sequence[str]) -> str | None:
     """The sentence of an event the table itself makes (None: not one of the table's)."""
+    if event.type == UNDONE:
+        who = names[int(event.data["player"])]
+        steps = int(event.data["steps"])
+        return f"{who} took back {steps} step{'' if steps == 1 else 's'}."
     if event.type == OUT_OF_TIME:
         from knockabout.table.turn_based import move_time_text
 
@@ -89,6 +106,10 @@ def table_narration(event: Event, names: Sequence[str]) -> str | None:
         return f"{who} ran out of time{took}: a bot made this move for them."
     return None
 
+
+KEPT_STATES = 64
+"""How many of the states before people's moves an undo-allowing table keeps (the latest):
+an undo goes back to one at once; one further back replays the record."""
 
 # A bot answering a timed window never takes more than this share of the window.
 _MAX_WINDOW_SHARE = 0.5
@@ -120,7 +141,7 @@ class LogEntry:
     action: str
     events: tuple[Event, ...]
     by: Actor
-    undoable: bool
+    undoable: bool  # public and deterministic (checked only where undo is allowed; else False)
     verdict: str = ""  # for a judged answer: why it passed or failed
 
 
@@ -145,6 +166,7 @@ class Table:
         steady_bots: bool = False,
         arrangement: Mapping[str, Any] | None = None,
         move_time: float | None = None,
+        undo: bool | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         self._match = Match(self.game, config, seed, arrangement)
@@ -154,6 +176,9 @@ class Table:
         self.seats = list(seats)
         self.seed = seed
         self.local = local
+        self.undo_allowed = local if undo is None else undo  # whether people may take back moves
+        self._before: dict[int, State] = {}  # step -> the state before it, for a person's move undo may reach
+        self._person_moved = False  # whether the log holds a person's move (before one, nothing is undone)
         self.bot_delay = bot_delay
         self.bot_pace = bot_pace
         self.clock = clock
@@ -554,16 +579,23 @@ class Table:
 
     # ------------------------------------------------------------------- undo
     def can_undo(self, seat: int) -> bool:
-        try:
-            self._undo_span(seat)
-        except UndoError:
+        """Whether ``seat`` may take back its last move now (see :meth:`undo_span`)."""
+        if not self.undo_allowed:
             return False
-        return True
+        for e in reversed(self.log):  # (stops at the first step undo cannot cross)
+            if not e.undoable:
+                return False
+            if e.seat == seat and e.by == "person":
+                return True
+        return False
 
-    def _undo_span(self, seat: int) -> int:
-        if not self.local:
-            raise UndoError("undo is only available in a local game")
-        last_mine = max((i for i, e in enumerate(self.log) if e.seat == seat and e.by == "person"), default=-1)
+    def undo_span(self, seat: int) -> int:
+        """How many steps taking back ``seat``'s last move undoes (it and everything after
+        it); raises :class:`UndoError` saying why when it may not."""
+        if not self.undo_allowed:
+            raise UndoError("this table does not allow undo")
+        last_mine = next((i for i in range(len(self.log) - 1, -1, -1)
+                          if self.log[i].seat == seat and self.log[i].by == "person"), -1)
         if last_mine < 0:
             raise UndoError("nothing to undo: you have not acted yet")
         for e in self.log[last_mine:]:
@@ -575,16 +607,51 @@ class Table:
         return len(self.log) - last_mine
 
     def undo(self, seat: int) -> int:
-        """Take back the seat's last action and everything after it (local games only,
-        never across revealed information or chance). Returns how many steps went."""
-        k = self._undo_span(seat)
-        keep = self.record.actions[: len(self.record.actions) - k]
-        rec = GameRecord(**{**self.record.__dict__, "actions": list(keep)})
-        self._match = Match.from_record(rec)
-        del self.log[len(self.log) - k :]
-        self._events = [(step, e) for step, e in self._events if step < len(keep)]
+        """Take back the seat's last action and everything after it (where undo is
+        allowed, never across revealed information or chance). The table then says so in
+        a public :data:`UNDONE` event. Returns how many steps went."""
+        k = self.undo_span(seat)
+        to = len(self.log) - k
+        before = self._before.get(to)
+        if before is not None:  # the state kept before that move: what a replay would give
+            self._match.state = before.clone()
+            del self._match.record.actions[to:]
+        else:
+            keep = self.record.actions[:to]
+            rec = GameRecord(**{**self.record.__dict__, "actions": list(keep)})
+            match = Match.from_record(rec)
+            match.game = self.game
+            self._match = match
+        del self.log[to:]
+        for step in [s for s in self._before if s >= to]:
+            del self._before[step]
+        self._person_moved = any(e.by == "person" for e in self.log)
+        self._events = [(step, e) for step, e in self._events if step < to]
+        self._events.append((to, Event(UNDONE, {"player": seat, "steps": k})))
+        self._overtime = None
+        self._plan = None
+        self.challenge = None
         self.restart_clock()
         return k
+
+    def _check_undo(self, before: State | None, d: Decision, text: str, events: Sequence[Event], by: Actor) -> bool:
+        """Whether the step just applied may be undone, and keep the state before it when a
+        person's undo may go back there. The check runs only where undo is allowed, once a
+        person sits and has moved (a step before every person's first move is never undone)."""
+        if by == "person":
+            self._person_moved = True
+        if before is None or by == "judged" or not self._person_moved:  # a judged answer: no second try
+            return False
+        step = len(self.log)
+        viewers = self.persons() or [d.player]
+        undoable = public_and_deterministic(before, self.game.actions.parse(text), events, self._state, viewers)
+        if not undoable:
+            self._before.clear()  # no undo reaches back past this step
+        elif by == "person":
+            self._before[step] = before
+            if len(self._before) > KEPT_STATES:
+                del self._before[next(iter(self._before))]  # (an undo further back replays the record)
+        return undoable
 
     # --------------------------------------------------------------- fan-out
     def updates_for(self, seat: int | None, cursor: int = 0) -> Update:
@@ -619,6 +686,7 @@ class Table:
             since=since,
             cursor=len(self._events),
             guidance=guidance,
+            can_undo=seat is not None and self.can_undo(seat),
         )
 
     def _guidance(self, seat: int) -> Guidance | None:
@@ -652,14 +720,11 @@ class Table:
     ) -> LogEntry:
         if d is None:
             raise TableError("the game is over; no more actions are accepted")
-        before = self._state.clone() if (self.local and check_undo) else None
+        before = self._state.clone() if (self.undo_allowed and check_undo) else None
         events = self._match.apply(action)
         text = self.record.actions[-1]
         step = len(self.record.actions) - 1
-        undoable = False
-        if before is not None and by != "judged":  # a judged answer is never taken back (no second try)
-            viewers = self.persons() or [d.player]
-            undoable = public_and_deterministic(before, self.game.actions.parse(text), events, self._state, viewers)
+        undoable = self._check_undo(before, d, text, events, by)
         entry = LogEntry(step, d.player, text, tuple(events), by, undoable, verdict)
         self.log.append(entry)
         self._events.extend((step, e) for e in events)

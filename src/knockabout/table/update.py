@@ -29,7 +29,8 @@ class Update:
     game tells the deciding seat about its decision (None for other seats, or a game
     without a guide). A judged seat is offered no actions, neither in ``legal`` nor in
     its view's own ``legal`` field (see :func:`without_choices`): the table takes only an
-    answer from it, and the game's verdict actions would be dead buttons.
+    answer from it, and the game's verdict actions would be dead buttons. ``can_undo``:
+    whether ``seat`` may take back its last move now (see :meth:`~knockabout.table.Table.undo`).
     """
 
     seat: int | None
@@ -43,6 +44,7 @@ class Update:
     since: int
     cursor: int
     guidance: Guidance | None = None
+    can_undo: bool = False
 
     @property
     def my_decision(self) -> bool:

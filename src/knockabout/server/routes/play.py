@@ -7,6 +7,9 @@
                                         (a judged decision's challenge), {"type": "challenge"}
                                         ({"open": true, "version": N}: open a closed one),
                                         {"type": "sync"} (a fresh sync), {"type": "ping"},
+                                        {"type": "undo", "version": N} (take back your
+                                        last move), {"type": "undo_answer", "id": K,
+                                        "accept": BOOL} (see server/undo.py),
                                         and the chat's {"type": "chat"}, {"type": "mute"}
                                         (see .chat);
                                         the server sends a sync, then on each change a
@@ -94,9 +97,26 @@ class SyncRequest(BaseModel):
     type: Literal["sync"]
 
 
-ClientMessage: TypeAdapter[Act | Answer | ChallengeRequest | Ping | SyncRequest | ChatMessage | Mute] = TypeAdapter(
-    Annotated[Act | Answer | ChallengeRequest | Ping | SyncRequest | ChatMessage | Mute, Field(discriminator="type")]
-)
+class UndoAsk(BaseModel):
+    """Take back your last move and everything after it, as seen at ``version``: at once
+    against bots, else a request the other people answer (see :mod:`...undo`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["undo"]
+    version: Version
+
+
+class UndoAnswer(BaseModel):
+    """Accept or refuse the open request ``id`` to take back a move."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["undo_answer"]
+    id: Annotated[int, Field(strict=True, ge=0, lt=2**53)]
+    accept: Annotated[bool, Field(strict=True)]
+
+
+Message = Act | Answer | ChallengeRequest | Ping | SyncRequest | ChatMessage | Mute | UndoAsk | UndoAnswer
+ClientMessage: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -185,6 +205,10 @@ async def handle(live: LiveTable, conn: Connection, text: str) -> None:
             await live.mute(conn, msg.who, msg.muted)
         elif isinstance(msg, Answer):
             await live.answer(conn, msg.answer, msg.version)
+        elif isinstance(msg, UndoAsk):
+            await live.ask_undo(conn, msg.version)
+        elif isinstance(msg, UndoAnswer):
+            await live.answer_undo(conn, msg.id, msg.accept)
         else:
             await live.act(conn, msg.action, msg.version)
     except KnockaboutError as exc:

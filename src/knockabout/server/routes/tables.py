@@ -2,7 +2,8 @@
 
   POST /api/tables                      create a table -> {id, seat, token, invites}
                                         (``listed``: false keeps it out of the lobby;
-                                        a seat ``invite`` is kept for its invite link)
+                                        a seat ``invite`` is kept for its invite link;
+                                        ``undo``: people may take back moves)
   GET  /api/tables/{id}                 one table's public facts
   POST /api/tables/{id}/join            take a free seat, or with ``invite`` the seat
                                         kept for that code -> {seat, token}
@@ -39,6 +40,8 @@ class CreateTable(BaseModel):
     seed: int | None = Field(None, ge=0, lt=2**63)
     listed: bool = Field(True, description="show the table in the public lobby (else only its link finds it)")
     move_time: float | None = Field(None, description="a turn-based table: seconds per move (1 hour to 14 days)")
+    undo: bool = Field(False, description="let people take back moves (public ones only; others at the table "
+                                          "must accept)")
 
 
 class JoinTable(BaseModel):
@@ -60,7 +63,7 @@ async def create(body: CreateTable, request: Request, server: Server) -> dict[st
     # (the manager checks the request and the caps first, then counts the table against the rates)
     live, seat, token = await server.manager.create(body.game, body.seats, body.config, body.name, body.seed,
                                                     listed=body.listed, address=client_address(request),
-                                                    move_time=body.move_time)
+                                                    move_time=body.move_time, undo=body.undo)
     return made(live, seat, token)
 
 

@@ -19,6 +19,7 @@ import { playSound, soundToggle } from "./sound.js";
 import { placeParts, showLastLine, tableLayout } from "./table_layout.js";
 import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
 import { timeWords } from "./turns.js";
+import { tickUndo, undoButton, undoRequestPanel, undoResult } from "./undo.js";
 import { applyPatch } from "./vendor/fast-json-patch/core.mjs";
 
 const app = document.getElementById("app");
@@ -225,6 +226,9 @@ function connect(id, token, link = null) {
     if (cur.outcome && !lesson && !ratings) ratings = ratingBox(id, cur.seat);
     if (cur.outcome && !lesson) ui.result.append(endPanel(cur.outcome, nm));
     const myMove = mine;
+    const undoReq = lesson ? null : undoRequestPanel(cur, nm, send);
+    if (undoReq) ui.decide.append(undoReq);
+    const undoBtn = lesson ? null : undoButton(cur, send);
     document.title = myMove ? "● Your move · knockabout" : "knockabout";
     const hintLine = words && hints.on() && !cur.outcome ? hintLines(words) : null;
     if (myMove && closed) {
@@ -259,12 +263,14 @@ function connect(id, token, link = null) {
       if (!shown.length) box.append(h("span", { class: "muted board-help" }, fold
         ? "Choose on the board: click what is marked (or use the list below)."
         : "Choose on the board: click what is marked."));
-      ui.decide.append(h("div", { class: "panel your-turn" }, promptBox(words, t.game, "Your move"), recap.box(myMove),
-        hintLine, box, list));
+      ui.decide.append(h("div", { class: "panel your-turn" }, withUndo(promptBox(words, t.game, "Your move"), undoBtn),
+        recap.box(myMove), hintLine, box, list));
     } else if (d && t.status === "playing") {
       const who = t.seats[d.player];
-      ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "muted", id: "waiting" },
-        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`)));
+      ui.decide.append(h("div", { class: "panel waiting" }, h("p", { class: "waiting-line" }, h("span", { class: "muted", id: "waiting" },
+        `Waiting for ${who.name}${who.kind === "person" && who.away ? " (away: a bot plays for now)" : ""}…`), undoBtn)));
+    } else if (undoBtn) {
+      ui.decide.append(h("div", { class: "panel" }, h("p", { class: "waiting-line" }, undoBtn)));
     }
     placeParts(ui, !!(myMove && challenge && !closed));
     const ctx = { seat: cur.seat, names: nm };
@@ -280,6 +286,12 @@ function connect(id, token, link = null) {
     else if (did.hit) playSound("hit");
     else if (did.arrived) playSound("card");
     else if (did.slid) playSound("place");
+  }
+
+  // the prompt with the Undo button at the end of its title line (none: the prompt alone)
+  function withUndo(prompt, button) {
+    if (button) prompt.querySelector(".prompt-title").append(button);
+    return prompt;
   }
 
   // an action chosen by its button or on the board
@@ -315,6 +327,7 @@ function connect(id, token, link = null) {
     }
     if (msg.type === "chat") { if (chat) chat.onMessage(msg); return; }
     if (msg.type === "ratings") { if (ratings) ratings.show(msg.changes); return; }
+    if (msg.type === "undo_result") { if (cur) undoResult(msg, cur, names()); return; }
     if (msg.type !== "sync" && msg.type !== "update" && msg.type !== "patch") return;
     if (msg.type !== "patch") resyncing = false;
     else if (resyncing) return;  // out of step: patches wait for the sync asked for
@@ -349,7 +362,7 @@ function connect(id, token, link = null) {
       setTimeout(open, 400 * retry);
     });
   }
-  tick = setInterval(() => { if (cur && cur.clock) drawTimer(); }, 200);
+  tick = setInterval(() => { if (cur && cur.clock) drawTimer(); if (cur) tickUndo(ui.decide, cur); }, 200);
   cleanup = () => { closedForGood = true; clearInterval(tick); if (ws) ws.close(); if (link) link.close(); };
   open();
 }

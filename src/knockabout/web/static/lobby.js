@@ -35,6 +35,7 @@ export async function lobby(app, crumb) {
   const playersHint = h("small", { class: "hint", id: "players-hint" });
   const seatsBox = h("div", { id: "seats" });
   const listedIn = h("input", { id: "listed", type: "checkbox", checked: true });
+  const undoIn = h("input", { id: "undo-allowed", type: "checkbox" });
   const optionsBox = h("div", { id: "options" });
   let readOptions = () => ({});
 
@@ -79,9 +80,11 @@ export async function lobby(app, crumb) {
     const seatList = ["me", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)];
     const moveTime = Number(moveIn.value) || null;  // a turn-based table: the game's rules for it
     start({ game: gameSel.value, seats: seatList, config: moveTime ? turnBasedConfig(game(), readOptions()) : readOptions(),
-      ...(moveTime ? { move_time: moveTime } : {}) });
+      undo: undoIn.checked, ...(moveTime ? { move_time: moveTime } : {}) });
   }
-  const quick = (g) => start({ game: g.id, seats: ["me", ...Array(g.default_players - 1).fill(defaultBot)], config: {} });
+  // a quick game against bots lets you take back moves, as the terminal does
+  const quick = (g) => start({ game: g.id, seats: ["me", ...Array(g.default_players - 1).fill(defaultBot)], config: {},
+    undo: true });
   const pick = (g) => {
     gameSel.value = g.id; gameSel.dispatchEvent(new Event("change"));
     form.scrollIntoView({ behavior: "smooth", block: "start" }); gameSel.focus();
@@ -95,6 +98,8 @@ export async function lobby(app, crumb) {
     seatsBox,
     h("label", {}, h("span", {}, "Time per move"), moveIn),
     h("label", { class: "check" }, listedIn, " Show in the lobby (else only the link finds it)"),
+    h("label", { class: "check" }, undoIn, " Allow undo: a player may take back their last move (other players "
+      + "must agree; the table is not rated)"),
     h("h3", {}, "Options"),
     optionsBox,
     h("p", {}, h("button", { class: "primary", type: "submit", id: "create-btn" }, "Create table")));

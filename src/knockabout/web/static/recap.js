@@ -13,10 +13,13 @@ export function recapper() {
     // new events from a frame (a sync starts afresh: the recap covers what happens from now on)
     add(events, sync) {
       if (sync) since = [];
-      const steps = events.filter((e) => e.type !== "start").map((e) => e.step ?? 0);
+      // (the table's own lines, who goes first and a move taken back, are no move: after an
+      // undo the last move is again the one before the moves taken back)
+      const moves = events.filter((e) => e.type !== "start" && e.type !== "undone");
+      const steps = moves.map((e) => e.step ?? 0);
       if (steps.length) {
         const newest = Math.max(...steps);
-        last = events.filter((e) => (e.step ?? 0) === newest);
+        last = moves.filter((e) => (e.step ?? 0) === newest);
       }
       if (!sync) since.push(...events.filter((e) => e.text && e.type !== "turn" && e.type !== "start"));
     },
