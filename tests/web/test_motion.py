@@ -164,6 +164,10 @@ MOVES: dict[str, tuple[str, dict[str, Any], Any, str, str]] = {
          "translate"),
     "a card played flies from the hand to the discard pile":
         ("nak-muay", {"players": 3}, lambda ev: "attack" in ev, "div card k-attack motion-copy", "translate"),
+    "a tile placed from the hand flies onto the grid":
+        ("knockback", {}, lambda ev: "place" in ev, "div kb-card motion-copy", "translate"),
+    "a card taken from the Attack Row flies into the hand":
+        ("knockdown", {}, lambda ev: "take" in ev and "wounds" not in ev, "div kd-card motion-copy", "translate"),
     "a knockback push slides the pushed tile":
         ("knockback", {}, lambda ev: "knockback" in ev and "knockout" not in ev, "kb-card", "translate"),
     "a card knocked out flashes and fades where it stood":
