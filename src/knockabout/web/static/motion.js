@@ -97,13 +97,15 @@ function slide(el, dx, dy, s, roots) {
 function slideAll(plan, roots) {
   const byEl = new Map(plan.map((p) => [p.el, p]));
   const shift = (p) => ({ dx: p.from.x - p.to.x, dy: p.from.y - p.to.y });
+  // the flying cards' looks are read before any copy joins the page (one style pass, not one each)
+  const looks = new Map(plan.filter((p) => p.scale).map((p) => [p.el, lookOf(p.el)]));
   let n = 0;
   for (const p of plan) {
     let { dx, dy } = shift(p);
     let up = p.el.parentElement;
     while (up && !byEl.has(up)) up = up.parentElement;
     if (up) { const q = shift(byEl.get(up)); dx -= q.dx; dy -= q.dy; }
-    if (p.scale) { fly(p.el, p.from, p.to); n++; continue; }  // (a flight's copy is on the screen, not in its place)
+    if (p.scale) { fly(p.el, p.from, p.to, looks.get(p.el)); n++; continue; }  // (a flight's copy is on the screen, not in its place)
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
     slide(p.el, dx, dy, 1, roots);
     n++;
@@ -127,10 +129,15 @@ function shake(el) {
 }
 
 // a copy of a thing, fixed on the screen at ``at`` above the page (nothing in it can be picked,
-// focused or read aloud), removed when its animation ends. A live thing's own look (what its
-// place's style gives it, as a card's back in a fighter's box) is copied onto it.
+// focused or read aloud), removed when its animation ends. ``look``: a live thing's own look
+// (what its place's style gives it, as a card's back in a fighter's box), set on the copy.
 const LOOK = ["background", "border", "borderRadius", "boxSizing", "color", "font", "padding"];
-function copyAt(el, at, animate) {
+function lookOf(el) {
+  const look = getComputedStyle(el);
+  return Object.fromEntries(LOOK.map((k) => [k, look[k]]));
+}
+
+function copyAt(el, at, animate, look = null) {
   const copy = el.cloneNode(true);
   for (const e of [copy, ...copy.querySelectorAll("*")]) {
     for (const attr of ["id", "data-pick", "data-mark", "data-card", "data-tile", "data-back", "data-tip", "tabindex", "role",
@@ -139,10 +146,7 @@ function copyAt(el, at, animate) {
   }
   copy.setAttribute("aria-hidden", "true");
   copy.classList.add("motion-copy");
-  if (el.isConnected) {
-    const look = getComputedStyle(el);
-    for (const k of LOOK) copy.style[k] = look[k];
-  }
+  if (look) Object.assign(copy.style, look);
   Object.assign(copy.style, { position: "fixed", left: `${at.left}px`, top: `${at.top}px`, width: `${at.w}px`,
     height: `${at.h}px`, margin: "0", pointerEvents: "none", zIndex: "30", transformOrigin: "50% 50%" });
   document.body.append(copy);
@@ -153,10 +157,10 @@ function copyAt(el, at, animate) {
 
 // a card's flight from one place to another: a copy travels above everything (no scrolling
 // row or dock clips it) while the card itself waits, unseen, where it lands
-function fly(el, from, to) {
+function fly(el, from, to, look) {
   const s = to.w ? Math.max(0.4, Math.min(2, from.w / to.w)) : 1;
   copyAt(el, to, (copy) => copy.animate([{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px) scale(${s})` },
-    { transform: "none" }], { duration: SLIDE, easing: FLY }));
+    { transform: "none" }], { duration: SLIDE, easing: FLY }), look);
   el.animate([{ opacity: 0 }, { opacity: 0 }], { duration: SLIDE });
 }
 
