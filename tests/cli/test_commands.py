@@ -103,7 +103,7 @@ def test_content_validate_explains_unusable_files(tmp_path: Path) -> None:
 
 
 def test_content_validate_checks_every_file_of_a_folder(tmp_path: Path) -> None:
-    from knockabout.games.knockdown.content import CONTENT_DIR
+    from knockabout.games.knockdown.content.loader import CONTENT_DIR
 
     r = runner.invoke(app, ["content", "validate", str(CONTENT_DIR / "nemesis")])
     assert r.exit_code == 0, r.output

@@ -175,7 +175,7 @@ def test_serve_says_an_address_a_person_can_open(host: str, said: str) -> None:
 
 # ---------------------------------------------------------------- content
 def test_content_validate_searches_sub_folders() -> None:
-    from knockabout.games.knockdown.content import CONTENT_DIR
+    from knockabout.games.knockdown.content.loader import CONTENT_DIR
 
     r = runner.invoke(app, ["content", "validate", str(CONTENT_DIR)])
     assert r.exit_code == 0, r.output

@@ -52,7 +52,7 @@ def test_a_derived_phrase_is_made_from_the_whole_data_and_wins_over_a_field() ->
 
 
 def test_knockdown_lines_from_derived_phrases_read_as_before() -> None:
-    from knockabout.games.knockdown.narration import narrate
+    from knockabout.games.knockdown.presentation.narration import narrate
 
     names = ["Ann", "Bo"]
     assert narrate(Event("dash", {"player": 0, "card": "Jab", "moves": 1}), names) == "Ann discards Jab to Dash once."

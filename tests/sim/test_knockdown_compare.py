@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from knockabout.cli.main import app
-from knockabout.games.knockdown.content import CONTENT_DIR
+from knockabout.games.knockdown.content.loader import CONTENT_DIR
 from knockabout.sim.balance_run import BalanceRun, BalanceSpec, run_balance
 from knockabout.sim.content_ab import guess_game, paired_changes
 from knockabout.sim.executor import InlineExecutor, PoolExecutor

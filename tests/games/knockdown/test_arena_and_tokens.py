@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from knockabout.games.knockdown.match import TOKEN_INDEX
-from knockabout.games.knockdown.rounds import CANDLE
+from knockabout.games.knockdown.content.match import TOKEN_INDEX
+from knockabout.games.knockdown.rules.rounds import CANDLE
 from knockabout.games.knockdown.state import KnockdownState
 from tests.games.knockdown.helpers import arrange, fresh, hand, kind, legal, play, ready, space
 

@@ -12,8 +12,8 @@ import pytest
 
 from knockabout.core.errors import ConfigError, ContentError
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown.content import BOXES, CONTENT_DIR, builtin_boxes, load_version, version_digest
-from knockabout.games.knockdown.match import ALL_SYMBOLS
+from knockabout.games.knockdown.content.loader import BOXES, CONTENT_DIR, builtin_boxes, load_version, version_digest
+from knockabout.games.knockdown.content.match import ALL_SYMBOLS
 
 BOX = "tainted_grail"
 

@@ -14,13 +14,13 @@ import pytest
 
 from knockabout.core import Rng
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown.content import CONTENT_DIR, load_box_folder
-from knockabout.games.knockdown.events import EVENT_NAMES
-from knockabout.games.knockdown.narration import narrate
-from knockabout.games.knockdown.ops import OP_NAMES, Op, OpName
-from knockabout.games.knockdown.phases import COMBO_PLAYED, COMBO_STARTED, Phase, pending_from_data
+from knockabout.games.knockdown.content.loader import CONTENT_DIR, load_box_folder
+from knockabout.games.knockdown.content.ops import OP_NAMES, Op, OpName
+from knockabout.games.knockdown.presentation.narration import narrate
+from knockabout.games.knockdown.rules.events import EVENT_NAMES
+from knockabout.games.knockdown.rules.phases import COMBO_PLAYED, COMBO_STARTED, Phase, pending_from_data
+from knockabout.games.knockdown.rules.tasks import TASK_TYPES, Task, task_data, task_from_data
 from knockabout.games.knockdown.state import KnockdownState
-from knockabout.games.knockdown.tasks import TASK_TYPES, Task, task_data, task_from_data
 
 EXPECTED_OPS = ", ".join(OP_NAMES)
 
@@ -157,7 +157,7 @@ def test_the_templated_events_each_have_a_template_and_write_seat_names() -> Non
     from typing import get_args
 
     from knockabout.core.events import Event
-    from knockabout.games.knockdown.narration import _TEMPLATES, Templated
+    from knockabout.games.knockdown.presentation.narration import _TEMPLATES, Templated
 
     assert set(_TEMPLATES) == set(get_args(Templated))
     assert set(_TEMPLATES) <= EVENT_NAMES

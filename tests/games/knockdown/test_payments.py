@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knockabout.games.knockdown import payments as P
-from knockabout.games.knockdown.vocabulary import SYMBOLS
+from knockabout.games.knockdown.content.vocabulary import SYMBOLS
+from knockabout.games.knockdown.rules import payments as P
 
 
 def _covers(cards: list[tuple[int, ...]], slots: tuple[int, ...]) -> bool:
@@ -91,7 +91,7 @@ def test_has_combo_is_whether_combo_options_offers_anything() -> None:
     """Along seeded random games of each box, at every turn decision of either seat."""
     from knockabout.core import Rng
     from knockabout.games.knockdown import GAME
-    from knockabout.games.knockdown.legal import combo_options, has_combo
+    from knockabout.games.knockdown.rules.legal import combo_options, has_combo
 
     rng = Rng(5)
     seen = {True: 0, False: 0}

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from knockabout.core import Rng
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown.rounds import CANDLE
+from knockabout.games.knockdown.rules.rounds import CANDLE
+from knockabout.games.knockdown.rules.tasks import Take
 from knockabout.games.knockdown.state import KnockdownState
-from knockabout.games.knockdown.tasks import Take
 
 BOXES = [["tainted_grail"], ["nemesis"], ["siege_storm"], ["tainted_grail", "nemesis", "siege_storm"]]
 

@@ -6,7 +6,7 @@ import pytest
 
 from knockabout.core import IllegalActionError, Rng
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown.rounds import CANDLE
+from knockabout.games.knockdown.rules.rounds import CANDLE
 from tests.games.knockdown.helpers import arrange, fresh, hand, kind, legal, play, ready
 
 

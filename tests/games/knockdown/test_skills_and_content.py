@@ -11,9 +11,9 @@ from pydantic import TypeAdapter
 from knockabout.core import ConfigError, Rng
 from knockabout.core.events import Event
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown import text as T
-from knockabout.games.knockdown.content import CONTENT_DIR, builtin_boxes, validate_path
-from knockabout.games.knockdown.ops import Op, reaches_opponent
+from knockabout.games.knockdown.content import text as T
+from knockabout.games.knockdown.content.loader import CONTENT_DIR, builtin_boxes, validate_path
+from knockabout.games.knockdown.content.ops import Op, reaches_opponent
 from tests.games.knockdown.helpers import arrange, fresh, give_skill, hand, kind, legal, play, ready
 
 # --------------------------------------------------------------------------- skills
@@ -292,7 +292,7 @@ def test_token_and_symbol_fields_name_the_bad_word(model: str, data: dict[str, o
     """Every content field that names a token or symbol is checked by the one shared rule."""
     from pydantic import ValidationError
 
-    from knockabout.games.knockdown import models, ops
+    from knockabout.games.knockdown.content import models, ops
 
     cls = getattr(models, model, None) or getattr(ops, model)
     with pytest.raises(ValidationError, match=problem):

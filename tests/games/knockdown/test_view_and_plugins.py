@@ -7,8 +7,8 @@ import json
 from knockabout.games.knockdown import GAME
 from knockabout.games.knockdown.challenge import tower_puzzle
 from knockabout.games.knockdown.heuristic import ROLLOUT_DEPTH, HeuristicBot, rollout_policy, rollout_value
-from knockabout.games.knockdown.terminal import RENDERER
-from knockabout.games.knockdown.view import FighterView, KnockdownView, Pending
+from knockabout.games.knockdown.presentation.terminal import RENDERER
+from knockabout.games.knockdown.presentation.view import FighterView, KnockdownView, Pending
 from tests.games.knockdown.helpers import arrange, fresh, play, ready
 
 

@@ -26,8 +26,8 @@ from itertools import combinations
 from typing import Final
 
 from knockabout.core.actions import Action, ActionSpace
-from knockabout.games.knockdown.match import DIRS
-from knockabout.games.knockdown.vocabulary import MAX_SPACES, MAX_SPECIALS
+from knockabout.games.knockdown.content.match import DIRS
+from knockabout.games.knockdown.content.vocabulary import MAX_SPACES, MAX_SPECIALS
 
 MAX_HAND: Final = 8  # 6 + a +1 skill + the card just taken
 MAX_BLOCK_HEAVY: Final = 4

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knockabout.games.knockdown.match import TOKEN_INDEX, MatchSetup
-from knockabout.games.knockdown.phases import BUSY
-from knockabout.games.knockdown.rounds import CANDLE
-from knockabout.games.knockdown.tasks import START_TURN
-from knockabout.games.knockdown.vocabulary import TOKENS
+from knockabout.games.knockdown.content.match import TOKEN_INDEX, MatchSetup
+from knockabout.games.knockdown.content.vocabulary import TOKENS
+from knockabout.games.knockdown.rules.phases import BUSY
+from knockabout.games.knockdown.rules.rounds import CANDLE
+from knockabout.games.knockdown.rules.tasks import START_TURN
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

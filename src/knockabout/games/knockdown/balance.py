@@ -49,8 +49,8 @@ from knockabout.core.plugins import (
     RunContent,
 )
 from knockabout.core.protocol import State
-from knockabout.games.knockdown.content import FILES, Box, box_folders, boxes_for, version_digest
-from knockabout.games.knockdown.models import FILE_MODELS
+from knockabout.games.knockdown.content.loader import FILES, Box, box_folders, boxes_for, version_digest
+from knockabout.games.knockdown.content.models import FILE_MODELS
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.game import KnockdownGame

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from knockabout.core.plugins import Puzzle
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.ko import TOWER_SECONDS
-from knockabout.games.knockdown.view import KnockdownView
+from knockabout.games.knockdown.presentation.view import KnockdownView
+from knockabout.games.knockdown.rules.ko import TOWER_SECONDS
 
 if TYPE_CHECKING:
     from knockabout.core.protocol import Decision

@@ -23,9 +23,9 @@ import tomlkit
 from pydantic import BaseModel, Field, ValidationError
 
 from knockabout.core.plugins import Choice, ContentEditor, ContentProblem, Playtest
-from knockabout.games.knockdown.content import BOXES, FILES, builtin_boxes, cross_check
-from knockabout.games.knockdown.match import card_entry, sheet_entry
-from knockabout.games.knockdown.models import (
+from knockabout.games.knockdown.content.loader import BOXES, FILES, builtin_boxes, cross_check
+from knockabout.games.knockdown.content.match import card_entry, sheet_entry
+from knockabout.games.knockdown.content.models import (
     FILE_MODELS,
     ArenaModel,
     AttackCard,
@@ -33,7 +33,7 @@ from knockabout.games.knockdown.models import (
     Fighter,
     Skill,
 )
-from knockabout.games.knockdown.vocabulary import ContentModel
+from knockabout.games.knockdown.content.vocabulary import ContentModel
 
 KEYS: Final = {"box": "box", "arena": "arena", "fighters": "fighter", "attacks": "card", "skills": "skill"}
 """Each file of a box and the key its content sits under."""
@@ -61,7 +61,7 @@ def _problems(exc: ValidationError) -> list[ContentProblem]:
 
 
 def _tag(part: str) -> bool:
-    from knockabout.games.knockdown.ops import OP_NAMES
+    from knockabout.games.knockdown.content.ops import OP_NAMES
 
     return part in OP_NAMES or part in {"extra_symbol", "pool_bonus", "pool_reduction", "block_bonus", "hand_limit",
                                         "range_bonus", "round_start", "turn_start"}

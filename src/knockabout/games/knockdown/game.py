@@ -30,12 +30,12 @@ from knockabout.core.rng import Rng
 from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown import narration
 from knockabout.games.knockdown.config import KnockdownConfig, turn_based_refusal
-from knockabout.games.knockdown.content import boxes_for, builtin_boxes, content_hash, validate_path
-from knockabout.games.knockdown.match import Picks, build_setup
+from knockabout.games.knockdown.content.loader import boxes_for, builtin_boxes, content_hash, validate_path
+from knockabout.games.knockdown.content.match import Picks, build_setup
+from knockabout.games.knockdown.presentation import narration
+from knockabout.games.knockdown.presentation.view import KnockdownView
 from knockabout.games.knockdown.state import KnockdownState
-from knockabout.games.knockdown.view import KnockdownView
 
 SET_LABEL = "knockabout original set"
 
@@ -149,7 +149,7 @@ class KnockdownGame(Game[KnockdownConfig]):
             raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
 
     def lobby(self) -> LobbyInfo:
-        from knockabout.games.knockdown.lobby import lobby_info
+        from knockabout.games.knockdown.presentation.lobby import lobby_info
 
         return lobby_info()
 
@@ -164,7 +164,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         )
 
     def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.games.knockdown.terminal import RENDERER
+        from knockabout.games.knockdown.presentation.terminal import RENDERER
 
         return RENDERER
 
@@ -187,17 +187,17 @@ class KnockdownGame(Game[KnockdownConfig]):
         return KnockdownBalance(self)
 
     def guide(self) -> Guide:
-        from knockabout.games.knockdown.guide import GUIDE
+        from knockabout.games.knockdown.presentation.guide import GUIDE
 
         return GUIDE
 
     def encoder(self) -> ObservationEncoder:
-        from knockabout.games.knockdown.encoding import KnockdownEncoder
+        from knockabout.games.knockdown.presentation.encoding import KnockdownEncoder
 
         return KnockdownEncoder()
 
     def state_encoder(self) -> StateEncoder:
-        from knockabout.games.knockdown.state_encoding import KnockdownStateEncoder
+        from knockabout.games.knockdown.presentation.state_encoding import KnockdownStateEncoder
 
         return KnockdownStateEncoder()
 

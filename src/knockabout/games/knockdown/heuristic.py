@@ -33,7 +33,7 @@ from knockabout.core.bot import Bot, SeatView
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.content import Skill
+from knockabout.games.knockdown.content.loader import Skill
 from knockabout.games.knockdown.state import (
     DRAFT1,
     DRAFT2,

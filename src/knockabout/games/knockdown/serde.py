@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from knockabout.core.protocol import Outcome
 from knockabout.core.rng import Rng
-from knockabout.games.knockdown.match import NTOK, Picks, build_setup
-from knockabout.games.knockdown.phases import Phase, pending_from_data
-from knockabout.games.knockdown.tasks import task_data, task_from_data
+from knockabout.games.knockdown.content.match import NTOK, Picks, build_setup
+from knockabout.games.knockdown.rules.phases import Phase, pending_from_data
+from knockabout.games.knockdown.rules.tasks import task_data, task_from_data
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -1,22 +1,19 @@
 """The rules of Knockdown as a :class:`~knockabout.core.protocol.State`.
 
 How it runs: every rule step that may need a player's choice is a *task* on a stack
-(``tasks``, typed records from :mod:`.tasks`, top last). :meth:`KnockdownState._run` pops
-tasks until one of them sets a pending decision (``phase``, a :class:`.phases.Phase`;
-``decider``; ``pend``, the decision's record from :mod:`.phases`); the next
-action answers it and the loop goes on. The Attack Sequence, Combos, reactions,
-effects and turn/round ends are all tasks, so any of them can stop for a decision in
-the middle and a clone is just a copy of a few lists.
+(``tasks``, typed records from :mod:`.rules.tasks`, top last). :meth:`KnockdownState._run`
+pops tasks until one of them sets a pending decision (``phase``, a
+:class:`.rules.phases.Phase`; ``decider``; ``pend``, the decision's record from
+:mod:`.rules.phases`); the next action answers it and the loop goes on. The Attack
+Sequence, Combos, reactions, effects and turn/round ends are all tasks, so any of them can
+stop for a decision in the middle and a clone is just a copy of a few lists.
 
 This module holds the position's data, the small rules every part uses (skills, range,
 placing a fighter) and the two dispatchers: :meth:`~KnockdownState._apply` (an answer to
 the pending decision) and :meth:`~KnockdownState._run` (the task loop). The rules
-themselves live by concern: :mod:`.legal` (legal answers), :mod:`.draft` (a new match, the
-skill draft, opening picks), :mod:`.turn` (actions, Combo, movement, Reactions), :mod:`.attacks` (the
-Attack Sequence and Blocks), :mod:`.ko` (the Knockdown Test), :mod:`.effects` (the effect
-interpreter), :mod:`.hands` (cards in and out of hands), :mod:`.rounds` (turns, rounds,
-the match), :mod:`.payments` (paying a cost), :mod:`.search` (clones for search) and
-:mod:`.serde` (saved states). Events are named in :mod:`.events`, effect ops in :mod:`.ops`.
+themselves live by concern in :mod:`.rules` (the package's README.md maps each rulebook
+section to its function); :mod:`.search` makes the clones for search and :mod:`.serde`
+the saved states. The content a match plays with is :mod:`.content.match`.
 
 Information: Attack cards only ever reach a hand from the face-up Attack Row, so every
 hand is open information (shown to both players; a player with a perfect memory would
@@ -34,24 +31,25 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown import attacks, draft, effects, hands, ko, legal, rounds, search, serde, turn
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.match import (
+from knockabout.games.knockdown import search, serde
+from knockabout.games.knockdown.content.match import (
     RANGE_ANY,
     RANGE_PROJECTILE,
     MatchSetup,
 )
-from knockabout.games.knockdown.match import TK_AMMO as TK_AMMO
-from knockabout.games.knockdown.match import TK_CONTAM as TK_CONTAM
-from knockabout.games.knockdown.match import TK_CURSE as TK_CURSE
-from knockabout.games.knockdown.match import TK_FLAME as TK_FLAME
-from knockabout.games.knockdown.match import TK_MIST as TK_MIST
-from knockabout.games.knockdown.match import TK_POISON as TK_POISON
-from knockabout.games.knockdown.match import TK_POTION as TK_POTION
-from knockabout.games.knockdown.match import TK_STUN as TK_STUN
-from knockabout.games.knockdown.match import TK_TRAP as TK_TRAP
-from knockabout.games.knockdown.models import Skill
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.content.match import TK_AMMO as TK_AMMO
+from knockabout.games.knockdown.content.match import TK_CONTAM as TK_CONTAM
+from knockabout.games.knockdown.content.match import TK_CURSE as TK_CURSE
+from knockabout.games.knockdown.content.match import TK_FLAME as TK_FLAME
+from knockabout.games.knockdown.content.match import TK_MIST as TK_MIST
+from knockabout.games.knockdown.content.match import TK_POISON as TK_POISON
+from knockabout.games.knockdown.content.match import TK_POTION as TK_POTION
+from knockabout.games.knockdown.content.match import TK_STUN as TK_STUN
+from knockabout.games.knockdown.content.match import TK_TRAP as TK_TRAP
+from knockabout.games.knockdown.content.models import Skill
+from knockabout.games.knockdown.rules import attacks, draft, effects, hands, ko, legal, rounds, turn
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.phases import (
     BLINK,
     BLOCK,
     BUSY,
@@ -74,25 +72,25 @@ from knockabout.games.knockdown.phases import (
     Phase,
     StepPending,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     DRAFT1 as DRAFT1,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     DRAFT2 as DRAFT2,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     FACEUP as FACEUP,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     KO as KO,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     TOWER as TOWER,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     TURN as TURN,
 )
-from knockabout.games.knockdown.tasks import (
+from knockabout.games.knockdown.rules.tasks import (
     END_TURN,
     ActionDone,
     AfterOpening,
@@ -115,7 +113,7 @@ from knockabout.games.knockdown.tasks import (
 )
 
 if TYPE_CHECKING:
-    from knockabout.games.knockdown.view import KnockdownView
+    from knockabout.games.knockdown.presentation.view import KnockdownView
 
 _DECISIONS: Final[dict[tuple[Phase, int], Decision]] = {}
 """The pending decision by phase and seat (see ``to_act``)."""
@@ -471,7 +469,7 @@ class KnockdownState(State):
 
     # ------------------------------------------------------------------ views
     def observe(self, player: int | None) -> KnockdownView:
-        from knockabout.games.knockdown.view import observe  # the view module reads this one
+        from knockabout.games.knockdown.presentation.view import observe  # the view module reads this one
 
         return observe(self, player)
 

@@ -5,8 +5,9 @@
 // to the server (ctx.answer), which judges them against the puzzle and its own clock.
 // Renderer interface (see docs/live-play.md): renderBoard(el, view, ctx), and the optional help the
 // shell shows: legend(), picture(name), outcomeText(outcome, view, ctx); direct play: picks(action, view)
-// and lastMove(events, view); motion: origins() and hits(events). All of it reads the seat's own view only. The prompt, each action's words (a card or skill's text on its button, whether an attack
-// reaches) and the hints are the game's guide (games/knockdown/guide.py), in the frame.
+// and lastMove(events, view); motion: origins() and hits(events). All of it reads the seat's own view
+// only. The prompt, each action's words (a card or skill's text on its button, whether an attack reaches)
+// and the hints are the game's guide (games/knockdown/presentation/guide.py), in the frame.
 
 import { el } from "/static/page.js";  // the shell's element builder and tip holder, shared by every renderer
 import { tip } from "/static/help.js";

@@ -4,8 +4,8 @@ fighters, arenas and skill sets with their public text (fighter sheets)."""
 from __future__ import annotations
 
 from knockabout.core.plugins import Choice, LobbyInfo
-from knockabout.games.knockdown.content import builtin_boxes
-from knockabout.games.knockdown.text import ARENA_RULE_TEXT, fighter_sheet
+from knockabout.games.knockdown.content.loader import builtin_boxes
+from knockabout.games.knockdown.content.text import ARENA_RULE_TEXT, fighter_sheet
 
 SUMMARY = ("Two fighters meet in a small arena. Take Attack cards from the row, pay their symbols "
            "from your hand and wound your rival until a Knockdown Test (dice or a tower of wound "

@@ -10,7 +10,7 @@ top-level key ``game = "knockdown"``:
 * ``skills.toml``   - the Skill cards (initiative and effects)
 
 What each file may hold is in :mod:`.models` (effects: :mod:`.ops`, the shared words:
-:mod:`.vocabulary`); effects run in one interpreter (:mod:`.effects`) and the text a
+:mod:`.vocabulary`); effects run in one interpreter (:mod:`..rules.effects`) and the text a
 player reads is generated from the same data (:mod:`.text`). Loading validates
 everything with pydantic, and every problem is reported as
 ``file: entry: field: what is expected``. Combining the boxes of one match is
@@ -35,7 +35,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ValidationError
 
 from knockabout.core.errors import ContentError
-from knockabout.games.knockdown.models import (
+from knockabout.games.knockdown.content.models import (
     FILE_MODELS,
     ArenaFile,
     ArenaModel,
@@ -50,10 +50,11 @@ from knockabout.games.knockdown.models import (
     SkillsFile,
     TurnStart,
 )
-from knockabout.games.knockdown.models import Skill as Skill
-from knockabout.games.knockdown.ops import OP_NAMES, Op, OpName
+from knockabout.games.knockdown.content.models import Skill as Skill
+from knockabout.games.knockdown.content.ops import OP_NAMES, Op, OpName
 
-CONTENT_DIR: Final = Path(__file__).parent / "content"
+CONTENT_DIR: Final = Path(__file__).parent
+"""The folder of the shipped box folders (this package's own folder)."""
 BOXES: Final = ("tainted_grail", "nemesis", "siege_storm")
 FILES: Final = ("box", "arena", "fighters", "attacks", "skills")
 

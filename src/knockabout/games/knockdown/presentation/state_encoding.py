@@ -1,9 +1,9 @@
 """Knockdown's observation written straight from the state (the batched environment's path).
 
-The same numbers as :class:`~knockabout.games.knockdown.encoding.KnockdownEncoder` gives for
+The same numbers as :class:`~knockabout.games.knockdown.presentation.encoding.KnockdownEncoder` gives for
 ``state.observe(seat)``: the board, hands, wounds and tokens are open to both seats; of the
 skill draft the seat sees only its own (what it was dealt, kept and passed). Each write
-below names the view field the view encoder reads (:mod:`knockabout.games.knockdown.view`).
+below names the view field the view encoder reads (:mod:`knockabout.games.knockdown.presentation.view`).
 
 What never changes during a match (the arena's cells, the cards' descriptions, the
 fighters) is worked out once per match setup (:class:`SetupNumbers`); the summed
@@ -16,10 +16,13 @@ from typing import Any, Final
 
 from knockabout.core.protocol import State
 from knockabout.core.state_encoding import Block, Scatter, StateEncoder
-from knockabout.games.knockdown import encoding as E
-from knockabout.games.knockdown.encoding import DECISION, KnockdownEncoder, card_description
-from knockabout.games.knockdown.match import MatchSetup
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.content.match import MatchSetup
+from knockabout.games.knockdown.content.vocabulary import ARENA_RULES, TOKENS
+from knockabout.games.knockdown.presentation import encoding as E
+from knockabout.games.knockdown.presentation.encoding import DECISION, KnockdownEncoder, card_description
+from knockabout.games.knockdown.presentation.view import ATTACK_PHASES as _ATTACK_PHASES
+from knockabout.games.knockdown.presentation.view import card_catalog
+from knockabout.games.knockdown.rules.phases import (
     BLINK,
     COUNT,
     DRAFT1,
@@ -33,15 +36,12 @@ from knockabout.games.knockdown.phases import (
     TOWER,
     Phase,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.rules.phases import (
     CARD as CARD_PHASE,
 )
-from knockabout.games.knockdown.phases import ROW as ROW_PHASE
-from knockabout.games.knockdown.rounds import CANDLE
+from knockabout.games.knockdown.rules.phases import ROW as ROW_PHASE
+from knockabout.games.knockdown.rules.rounds import CANDLE
 from knockabout.games.knockdown.state import KnockdownState
-from knockabout.games.knockdown.view import ATTACK_PHASES as _ATTACK_PHASES
-from knockabout.games.knockdown.view import card_catalog
-from knockabout.games.knockdown.vocabulary import ARENA_RULES, TOKENS
 
 # names of other modules copied as this module's Final ones: compiled, a Final is read
 # statically, any other name from the module's dictionary at every use (docs/speed.md)

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Final
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.phases import TOWER, TowerPending
-from knockabout.games.knockdown.rounds import round_over
-from knockabout.games.knockdown.tasks import KnockdownTest, RunOps
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.phases import TOWER, TowerPending
+from knockabout.games.knockdown.rules.rounds import round_over
+from knockabout.games.knockdown.rules.tasks import KnockdownTest, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -1,5 +1,5 @@
 """The effect interpreter: every card, sheet and skill effect is a program of ops (see
-:data:`.ops.Op`), and this is the one place that runs them.
+:data:`..content.ops.Op`), and this is the one place that runs them.
 
 An op that needs a decision (a step, a blink, a card to discard...) pushes the rest of its
 program back on the task stack and stops; the program goes on after the answer.
@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, assert_never
 
 from knockabout.core.events import Event
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.hands import gain
-from knockabout.games.knockdown.match import TK_TRAP, TOKEN_INDEX
-from knockabout.games.knockdown.ops import (
+from knockabout.games.knockdown.content.match import TK_TRAP, TOKEN_INDEX
+from knockabout.games.knockdown.content.ops import (
     BackwardOp,
     BlinkOp,
     CancelMoveOp,
@@ -35,7 +33,10 @@ from knockabout.games.knockdown.ops import (
     WoundOp,
     WoundPerSymbolOp,
 )
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.content.vocabulary import SYMBOL_INDEX, TOKENS
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.hands import gain
+from knockabout.games.knockdown.rules.phases import (
     BLINK,
     C_DISCARD,
     C_FOR_TOKENS,
@@ -47,8 +48,7 @@ from knockabout.games.knockdown.phases import (
     CardPending,
     CountPending,
 )
-from knockabout.games.knockdown.tasks import RowPick, RunOps, Steps, Take
-from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, TOKENS
+from knockabout.games.knockdown.rules.tasks import RowPick, RunOps, Steps, Take
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

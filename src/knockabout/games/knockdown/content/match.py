@@ -14,9 +14,9 @@ from functools import cache
 from typing import Any, Final
 
 from knockabout.core import content_versions
-from knockabout.games.knockdown import text as T
-from knockabout.games.knockdown.content import Box, boxes_for
-from knockabout.games.knockdown.models import (
+from knockabout.games.knockdown.content import text as T
+from knockabout.games.knockdown.content.loader import Box, boxes_for
+from knockabout.games.knockdown.content.models import (
     ArenaModel,
     AttackCard,
     BlockBonus,
@@ -29,8 +29,8 @@ from knockabout.games.knockdown.models import (
     Special,
     TurnStart,
 )
-from knockabout.games.knockdown.ops import Op, reaches_opponent
-from knockabout.games.knockdown.vocabulary import SYMBOL_INDEX, SYMBOLS, TOKENS, Range
+from knockabout.games.knockdown.content.ops import Op, reaches_opponent
+from knockabout.games.knockdown.content.vocabulary import SYMBOL_INDEX, SYMBOLS, TOKENS, Range
 
 DIRS: Final[tuple[str, ...]] = ("up", "down", "left", "right")
 DXY: Final[tuple[tuple[int, int], ...]] = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -372,7 +372,7 @@ def _special_info(s: Special, progs: _Programs) -> SpecialInfo:
 @cache
 def build_setup(picks: Picks, version: str | None = None) -> MatchSetup:
     """The setup of ``picks`` from the shipped boxes, or from those of the content version
-    at ``version`` (:func:`.content.load_version`), or of the uploaded version the picks
+    at ``version`` (:func:`.loader.load_version`), or of the uploaded version the picks
     name (``picks.content``)."""
     if version is None and picks.content:
         version = str(content_versions.folder("knockdown", picks.content))

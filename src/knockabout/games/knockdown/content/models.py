@@ -9,8 +9,8 @@ from typing import Annotated, Final, Literal
 from pydantic import Field, field_validator, model_validator
 
 from knockabout.core.plugins import TUNABLE
-from knockabout.games.knockdown.ops import Op, OpName
-from knockabout.games.knockdown.vocabulary import (
+from knockabout.games.knockdown.content.ops import Op, OpName
+from knockabout.games.knockdown.content.vocabulary import (
     MAX_SPACES,
     MAX_SPECIALS,
     TAGS,

@@ -10,9 +10,9 @@ from typing_extensions import TypeIs
 
 from knockabout.core.events import Event
 from knockabout.core.narration import EventLines
-from knockabout.games.knockdown.content import builtin_boxes
-from knockabout.games.knockdown.events import EVENT_NAMES, EventName
-from knockabout.games.knockdown.text import counted, wounds_text
+from knockabout.games.knockdown.content.loader import builtin_boxes
+from knockabout.games.knockdown.content.text import counted, wounds_text
+from knockabout.games.knockdown.rules.events import EVENT_NAMES, EventName
 
 _MOVES = {"move": "moves", "dash": "dashes", "blink": "blinks", "corridor": "uses a Technical Corridor",
           "backward": "is pushed back", "forward": "lunges forward"}

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.content.vocabulary import TOKENS
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.phases import (
     C_DISCARD,
     C_FOR_TOKENS,
     C_LIMIT,
@@ -19,8 +20,7 @@ from knockabout.games.knockdown.phases import (
     CARD,
     CardPending,
 )
-from knockabout.games.knockdown.tasks import CHECK_HAND_LIMIT, RunOps
-from knockabout.games.knockdown.vocabulary import TOKENS
+from knockabout.games.knockdown.rules.tasks import CHECK_HAND_LIMIT, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -1,6 +1,6 @@
 """The effect vocabulary: every op a card, sheet or skill effect is made of, as validated
 content models. :class:`OpName` names them (a content file's ``op = "..."`` is read as one),
-:data:`Op` is the union the interpreter (:mod:`.effects`), the card text (:mod:`.text`) and
+:data:`Op` is the union the interpreter (:mod:`..rules.effects`), the card text (:mod:`.text`) and
 :func:`reaches_opponent` match on exhaustively, so a new op that one of them forgets fails
 ``mypy --strict``.
 """
@@ -12,7 +12,7 @@ from typing import Annotated, Final, Literal, assert_never
 
 from pydantic import Field, field_validator, model_validator
 
-from knockabout.games.knockdown.vocabulary import ContentModel, Symbol, Token, Who, check_symbol
+from knockabout.games.knockdown.content.vocabulary import ContentModel, Symbol, Token, Who, check_symbol
 
 
 class OpName(StrEnum):

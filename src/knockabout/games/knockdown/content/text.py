@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from knockabout.games.knockdown import models as M
-from knockabout.games.knockdown import ops as O
+from knockabout.games.knockdown.content import models as M
+from knockabout.games.knockdown.content import ops as O
 
 _TOKEN_TITLE = {
     "curse": "Curse", "stun": "Stun", "poison": "Poison", "mist": "Mist", "potion": "Potion", "ammo": "Ammo",

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, assert_never
 
 from knockabout.core.actions import Action
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.match import TK_POTION
-from knockabout.games.knockdown.payments import can_pay, payments
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.content.match import TK_POTION
+from knockabout.games.knockdown.rules.payments import can_pay, payments
+from knockabout.games.knockdown.rules.phases import (
     BLINK,
     BLOCK,
     BUSY,

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Final
 
 from knockabout.core.events import Event
 from knockabout.core.protocol import Outcome
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.match import TK_FLAME, TK_POISON, TK_STUN
-from knockabout.games.knockdown.phases import BUSY, OVER
-from knockabout.games.knockdown.tasks import START_TURN, TURN_READY, RunOps
+from knockabout.games.knockdown.content.match import TK_FLAME, TK_POISON, TK_STUN
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.phases import BUSY, OVER
+from knockabout.games.knockdown.rules.tasks import START_TURN, TURN_READY, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Final
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown import legal
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.hands import to_discard
-from knockabout.games.knockdown.match import TK_POTION
-from knockabout.games.knockdown.phases import (
+from knockabout.games.knockdown.content.match import TK_POTION
+from knockabout.games.knockdown.rules import legal
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.hands import to_discard
+from knockabout.games.knockdown.rules.phases import (
     COMBO,
     COMBO_STARTED,
     PAY,
@@ -24,7 +24,7 @@ from knockabout.games.knockdown.phases import (
     PayPending,
     ReactPending,
 )
-from knockabout.games.knockdown.tasks import (
+from knockabout.games.knockdown.rules.tasks import (
     ACTION_DONE,
     COMBO_NEXT,
     SEQUENCE_START,

@@ -20,7 +20,7 @@ from knockabout.core.plugins import Guidance, Guide, GuidedAction, Hint, Prompt,
 from knockabout.core.protocol import State
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
-from knockabout.games.knockdown.view import KnockdownView, SkillView
+from knockabout.games.knockdown.presentation.view import KnockdownView, SkillView
 
 CLAIMS: Mapping[str, str] = {
     "misses": "the Attack card goes to your hand and its attack does not reach the rival",

@@ -8,13 +8,21 @@ from typing import TYPE_CHECKING, Final
 from knockabout.core.actions import Action
 from knockabout.core.events import Event
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown import legal
-from knockabout.games.knockdown.events import public
-from knockabout.games.knockdown.hands import to_discard
-from knockabout.games.knockdown.match import TK_MIST
-from knockabout.games.knockdown.models import PoolBonus, PoolReduction
-from knockabout.games.knockdown.phases import BLOCK, C_BLOCK, CARD, REACT, TRIG_ATTACKED, CardPending, ReactPending
-from knockabout.games.knockdown.tasks import SEQUENCE_BLOCK, SEQUENCE_KO, SEQUENCE_WOUNDS, RunOps
+from knockabout.games.knockdown.content.match import TK_MIST
+from knockabout.games.knockdown.content.models import PoolBonus, PoolReduction
+from knockabout.games.knockdown.rules import legal
+from knockabout.games.knockdown.rules.events import public
+from knockabout.games.knockdown.rules.hands import to_discard
+from knockabout.games.knockdown.rules.phases import (
+    BLOCK,
+    C_BLOCK,
+    CARD,
+    REACT,
+    TRIG_ATTACKED,
+    CardPending,
+    ReactPending,
+)
+from knockabout.games.knockdown.rules.tasks import SEQUENCE_BLOCK, SEQUENCE_KO, SEQUENCE_WOUNDS, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

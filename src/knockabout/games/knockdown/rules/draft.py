@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from knockabout.core.events import Event
 from knockabout.core.rng import Rng
-from knockabout.games.knockdown.events import private, public
-from knockabout.games.knockdown.match import MatchSetup
-from knockabout.games.knockdown.phases import DRAFT1, DRAFT2, FACEUP, OPENING, ROW, Phase, RowPending
-from knockabout.games.knockdown.rounds import begin_round_tasks, refill, shuffle_in_candles
-from knockabout.games.knockdown.tasks import AFTER_OPENING, RowPick, Take
+from knockabout.games.knockdown.content.match import MatchSetup
+from knockabout.games.knockdown.rules.events import private, public
+from knockabout.games.knockdown.rules.phases import DRAFT1, DRAFT2, FACEUP, OPENING, ROW, Phase, RowPending
+from knockabout.games.knockdown.rules.rounds import begin_round_tasks, refill, shuffle_in_candles
+from knockabout.games.knockdown.rules.tasks import AFTER_OPENING, RowPick, Take
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -24,11 +24,11 @@ from pydantic import ConfigDict, Field
 
 from knockabout.core.memo import BoundedCache
 from knockabout.core.view import TableView, decision_view, outcome_view
-from knockabout.games.knockdown.match import MatchSetup
-from knockabout.games.knockdown.phases import PAY_REACT, PHASE_KINDS, TRIGGERS, Phase
-from knockabout.games.knockdown.rounds import CANDLE
-from knockabout.games.knockdown.text import ARENA_RULE_TEXT, skill_text
-from knockabout.games.knockdown.vocabulary import SYMBOLS, TOKENS
+from knockabout.games.knockdown.content.match import MatchSetup
+from knockabout.games.knockdown.content.text import ARENA_RULE_TEXT, skill_text
+from knockabout.games.knockdown.content.vocabulary import SYMBOLS, TOKENS
+from knockabout.games.knockdown.rules.phases import PAY_REACT, PHASE_KINDS, TRIGGERS, Phase
+from knockabout.games.knockdown.rules.rounds import CANDLE
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState

@@ -1,7 +1,7 @@
 """Knockdown in the terminal: the arena, both fighters (wounds, tokens, skills, hands), the Attack Row,
 what is pending, plain-words labels for every action, and the tower puzzle.
 
-The renderer reads a :class:`~knockabout.games.knockdown.view.KnockdownView` by its fields.
+The renderer reads a :class:`~knockabout.games.knockdown.presentation.view.KnockdownView` by its fields.
 Every numbered thing on the board is numbered the way the actions count it: the Attack Row's
 slots ``[0]``..``[3]`` are ``attack:N`` and ``row:N``, your hand's cards ``[N]`` are ``dash:N``,
 ``card:N`` and ``pay:N+M``, your Special Attacks ``[N]`` are ``special:N`` and ``react:N`` — so
@@ -22,8 +22,8 @@ from rich.text import Text
 
 from knockabout.core.terminal import board_with_prompt
 from knockabout.core.view import View
-from knockabout.games.knockdown.guide import label
-from knockabout.games.knockdown.view import FighterView, KnockdownView
+from knockabout.games.knockdown.presentation.guide import label
+from knockabout.games.knockdown.presentation.view import FighterView, KnockdownView
 
 SYMBOL_PLAIN = {"punch": "P", "kick": "K", "block": "B", "dash": "D"}
 FIGHTER_STYLE = ("bold white on red", "bold white on blue")

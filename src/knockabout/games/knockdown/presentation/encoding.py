@@ -1,6 +1,6 @@
 """Knockdown's observation encoder: a seat's view as a fixed vector of numbers in [0, 1].
 
-Built from the typed view's attributes (:class:`~knockabout.games.knockdown.view.KnockdownView`).
+Built from the typed view's attributes (:class:`~knockabout.games.knockdown.presentation.view.KnockdownView`).
 Seats are absolute (``f0_*`` is seat 0's fighter, ``f1_*`` seat 1's); ``seat`` says who
 looks. Positions are the arena's grid coordinates (at most
 :data:`GRID_W` x :data:`GRID_H`); cards are described by what they do (symbols, wounds,
@@ -16,8 +16,8 @@ from knockabout.core.encoding import DecisionFields, VectorWriter, ViewEncoder, 
 from knockabout.core.memo import BoundedCache
 from knockabout.core.plugins import EncodedField
 from knockabout.core.view import View
-from knockabout.games.knockdown.view import CardInfoView, KnockdownView, Pending, Space
-from knockabout.games.knockdown.vocabulary import ARENA_RULES, SYMBOLS, TOKENS
+from knockabout.games.knockdown.content.vocabulary import ARENA_RULES, SYMBOLS, TOKENS
+from knockabout.games.knockdown.presentation.view import CardInfoView, KnockdownView, Pending, Space
 
 GRID_W: Final = 9
 GRID_H: Final = 3
