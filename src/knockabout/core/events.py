@@ -55,6 +55,16 @@ class Event:
         return d
 
 
+def public(type_: str, **data: Any) -> Event:
+    """An event every seat sees: ``public("moved", player=0, to=5)``. The engines make their
+    events with this and :func:`private`, naming the data by keyword."""
+    return Event(type_, data)
+
+
+def private(visible_to: frozenset[int], type_: str, **data: Any) -> Event:
+    """An event only the seats in ``visible_to`` see (one seat: ``frozenset((seat,))``)."""
+    return Event(type_, data, visible_to)
+
 def events_for(events: Iterable[Event], player: int | None) -> list[Event]:
     """The events ``player`` may see (None: a spectator, public events only)."""
     return [e for e in events if e.visible(player)]

@@ -153,6 +153,33 @@ def test_every_event_the_rules_emit_is_named_and_narrated_in_words() -> None:
     assert len(seen) >= 35
 
 
+
+def _emitted_names(source: str) -> set[str]:
+    """The event names a module's ``public(...)``/``private(...)`` calls can give: every string
+    constant in the name argument (a conditional name gives both)."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("public", "private"):
+            arg = node.args[0 if node.func.id == "public" else 1]
+            names |= {c.value for c in ast.walk(arg) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+    return names
+
+
+def test_every_event_name_in_the_rules_source_is_in_the_event_list() -> None:
+    """Every place that makes an event, not only those random play reaches: the name must be
+    one the narration knows (rules/events.py)."""
+    import knockabout.games.knockdown as package
+
+    root = Path(package.__file__).parent
+    files = [root / "state.py", *sorted((root / "rules").glob("*.py"))]
+    found = set().union(*(_emitted_names(f.read_text(encoding="utf-8")) for f in files))
+    assert len(found) >= 45
+    assert found - EVENT_NAMES == set()
+    assert _emitted_names('ev.append(public("a" if x else "b", player=1)); private(frozenset((0,)), "c")') == {
+        "a", "b", "c"}
+
 def test_the_templated_events_each_have_a_template_and_write_seat_names() -> None:
     from typing import get_args
 

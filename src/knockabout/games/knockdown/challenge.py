@@ -23,7 +23,7 @@ from knockabout.core.plugins import Puzzle
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.presentation.view import KnockdownView
-from knockabout.games.knockdown.rules.ko import TOWER_SECONDS
+from knockabout.games.knockdown.rules.phases import TOWER_SECONDS
 
 if TYPE_CHECKING:
     from knockabout.core.protocol import Decision

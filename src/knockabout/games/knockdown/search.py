@@ -1,5 +1,6 @@
-"""Copies of a Knockdown position for search: a full clone, and a determinization that
-re-deals what one seat cannot know (the deck order and the opponent's hidden skills)."""
+"""A Knockdown position re-dealt for search: a determinization gives one seat a copy in which
+what it cannot know (the deck order and the opponent's hidden skills) is dealt again
+(the copy itself is ``KnockdownState.clone``)."""
 
 from __future__ import annotations
 
@@ -9,63 +10,6 @@ from knockabout.core.rng import Rng
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
-
-
-def clone(self: KnockdownState) -> KnockdownState:
-    cls = type(self)
-    s = cls()
-    s._legal = self._legal
-    s.setup = self.setup
-    s.cfg = self.cfg
-    s.rng = self.rng.copy()
-    s.phase = self.phase
-    s.decider = self.decider
-    s.pend = self.pend
-    s.tasks = self.tasks[:]  # immutable records
-    s.dealt = self.dealt  # never mutated in place after the deal
-    s.keep1 = self.keep1[:]
-    s.recv = self.recv  # replaced, never mutated in place
-    s.keep2 = self.keep2[:]
-    s.up = self.up[:]
-    s.revealed = self.revealed[:]
-    s.reveal_done = self.reveal_done
-    s.symtab = self.symtab[:]
-    s.sums = self.sums[:]
-    s.victories = self.victories[:]
-    s.round_no = self.round_no
-    s.first = self.first
-    s.current = self.current
-    s.turn = self.turn
-    s.actions_done = self.actions_done
-    s.actions_allowed = self.actions_allowed
-    s.heavy = self.heavy[:]
-    s.light = self.light[:]
-    s.pos = self.pos[:]
-    h = self.hands
-    s.hands = [h[0][:], h[1][:]]
-    t = self.tokens
-    s.tokens = [t[0][:], t[1][:]]
-    s.traps = self.traps[:]
-    s.contam_left = self.contam_left
-    s.row = self.row[:]
-    s.deck = self.deck[:]
-    s.discard = self.discard[:]
-    s.candle = self.candle
-    s.combo_used = self.combo_used
-    s.reacted = self.reacted[:]
-    s.move_cancel = self.move_cancel
-    s.atk_by = self.atk_by
-    s.atk_src = self.atk_src
-    s.atk_type = self.atk_type
-    s.atk_h = self.atk_h
-    s.atk_l = self.atk_l
-    s.atk_fx = self.atk_fx
-    s.atk_ko = self.atk_ko
-    s.atk_hits = self.atk_hits
-    s.atk_blockfx = self.atk_blockfx
-    s.atk_void = self.atk_void
-    s.result = self.result
-    return s
 
 
 def determinize(self: KnockdownState, player: int, rng: Rng) -> KnockdownState:

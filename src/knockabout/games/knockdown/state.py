@@ -24,10 +24,10 @@ opponent, the opponent's picks and their face-down Skill card until it is reveal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final, assert_never
+from typing import TYPE_CHECKING, Any, ClassVar, assert_never
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event
+from knockabout.core.events import Event, public
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown import actions as A
@@ -48,7 +48,6 @@ from knockabout.games.knockdown.content.match import TK_STUN as TK_STUN
 from knockabout.games.knockdown.content.match import TK_TRAP as TK_TRAP
 from knockabout.games.knockdown.content.models import Skill
 from knockabout.games.knockdown.rules import attacks, draft, effects, hands, ko, legal, rounds, turn
-from knockabout.games.knockdown.rules.events import public
 from knockabout.games.knockdown.rules.phases import (
     BLINK,
     BLOCK,
@@ -57,17 +56,17 @@ from knockabout.games.knockdown.rules.phases import (
     C_LIMIT,
     CARD,
     COMBO,
-    COMBO_OPENING_PROMPT,
+    COMBO_OPENING_DECISIONS,
     COMBO_PLAYED,
     COUNT,
+    DECISIONS,
     OPENING,
     OVER,
     PAY,
-    PHASE_KINDS,
-    PHASE_PROMPTS,
     REACT,
     ROW,
     STEP,
+    TOWER_DECISIONS,
     CardPending,
     Phase,
     StepPending,
@@ -114,22 +113,6 @@ from knockabout.games.knockdown.rules.tasks import (
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.presentation.view import KnockdownView
-
-_DECISIONS: Final[dict[tuple[Phase, int], Decision]] = {}
-"""The pending decision by phase and seat (see ``to_act``)."""
-
-_TOWER_DECISIONS: Final[dict[tuple[int, bool], Decision]] = {
-    (seat, opened): Decision(seat, "tower_challenge", None if opened else float(ko.TOWER_SECONDS), A.TOWER_FAIL,
-                             PHASE_PROMPTS[TOWER])
-    for seat in (0, 1) for opened in (False, True)
-}
-"""The tower test by seat and whether its seconds start when it is opened (``tower_timer``):
-then the rules give it no time limit, and the table times the opened puzzle."""
-
-_COMBO_OPENING: Final[tuple[Decision, ...]] = (Decision(0, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT),
-                  Decision(1, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT))
-"""A Combo's decision before anything is played in it, by seat (it cannot be ended yet)."""
-
 
 class KnockdownState(State):
     """A position of Knockdown. Build with ``KnockdownGame.new_state``."""
@@ -186,7 +169,7 @@ class KnockdownState(State):
     )
 
     game: ClassVar[Game[Any]]
-    # the skills dealt and those passed on are replaced, never changed in place (search.clone)
+    # the skills dealt and those passed on are replaced, never changed in place (clone)
     shared_on_clone: ClassVar[frozenset[str]] = frozenset({"dealt", "recv"})
 
     setup: MatchSetup
@@ -349,16 +332,10 @@ class KnockdownState(State):
         if phase is OVER:
             return None
         if phase is COMBO and not self.pend[0]:
-            return _COMBO_OPENING[self.decider]
+            return COMBO_OPENING_DECISIONS[self.decider]
         if phase is TOWER:  # timed by the rules, unless the tower's seconds start when it is opened
-            return _TOWER_DECISIONS[(self.decider, self.cfg[4] == "when_opened")]
-        # Speed: asked before every action; decisions are immutable, so one per phase and seat is shared
-        key = (phase, self.decider)
-        found = _DECISIONS.get(key)
-        if found is None:
-            found = Decision(self.decider, PHASE_KINDS[phase], None, None, PHASE_PROMPTS[phase])
-            _DECISIONS[key] = found
-        return found
+            return TOWER_DECISIONS[self.decider][1 if self.cfg[4] == "when_opened" else 0]
+        return DECISIONS[phase][self.decider]
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -477,7 +454,60 @@ class KnockdownState(State):
         return self.turn
 
     def clone(self) -> KnockdownState:
-        return search.clone(self)
+        """A copy sharing nothing the rules change in place (every slot, field by field)."""
+        s = KnockdownState()
+        s._legal = self._legal
+        s.setup = self.setup
+        s.cfg = self.cfg
+        s.rng = self.rng.copy()
+        s.phase = self.phase
+        s.decider = self.decider
+        s.pend = self.pend
+        s.tasks = self.tasks[:]  # immutable records
+        s.dealt = self.dealt  # never mutated in place after the deal
+        s.keep1 = self.keep1[:]
+        s.recv = self.recv  # replaced, never mutated in place
+        s.keep2 = self.keep2[:]
+        s.up = self.up[:]
+        s.revealed = self.revealed[:]
+        s.reveal_done = self.reveal_done
+        s.symtab = self.symtab[:]
+        s.sums = self.sums[:]
+        s.victories = self.victories[:]
+        s.round_no = self.round_no
+        s.first = self.first
+        s.current = self.current
+        s.turn = self.turn
+        s.actions_done = self.actions_done
+        s.actions_allowed = self.actions_allowed
+        s.heavy = self.heavy[:]
+        s.light = self.light[:]
+        s.pos = self.pos[:]
+        h = self.hands
+        s.hands = [h[0][:], h[1][:]]
+        t = self.tokens
+        s.tokens = [t[0][:], t[1][:]]
+        s.traps = self.traps[:]
+        s.contam_left = self.contam_left
+        s.row = self.row[:]
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.candle = self.candle
+        s.combo_used = self.combo_used
+        s.reacted = self.reacted[:]
+        s.move_cancel = self.move_cancel
+        s.atk_by = self.atk_by
+        s.atk_src = self.atk_src
+        s.atk_type = self.atk_type
+        s.atk_h = self.atk_h
+        s.atk_l = self.atk_l
+        s.atk_fx = self.atk_fx
+        s.atk_ko = self.atk_ko
+        s.atk_hits = self.atk_hits
+        s.atk_blockfx = self.atk_blockfx
+        s.atk_void = self.atk_void
+        s.result = self.result
+        return s
 
     def determinize(self, player: int, rng: Rng) -> KnockdownState:
         return search.determinize(self, player, rng)

@@ -8,9 +8,9 @@ a phase of its own.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from knockabout.core.events import Event
+from knockabout.core.protocol import Decision
 from knockabout.games.nakmuay import actions as A
 
 ACTION: Final = 0
@@ -57,6 +57,14 @@ PHASE_PROMPTS: Final[tuple[str, ...]] = (
     "",
 )
 
+DECISIONS: Final[tuple[tuple[Decision, ...], ...]] = tuple(
+    tuple(Decision(seat, PHASE_NAMES[ph], None, None, PHASE_PROMPTS[ph]) for seat in range(A.MAX_SEATS))
+    for ph in range(len(PHASE_NAMES))
+)
+"""The decision of each phase, per seat: shared objects, since ``to_act()`` is asked before
+every action. The Countdown's carries the table's window, so it is made apart (by seat and
+length, in ``state.py``)."""
+
 # what happens once a sequence of draws completes
 THEN_END_TURN: Final = 0
 THEN_ATTACKER_DRAW: Final = 1
@@ -67,16 +75,6 @@ STEAL_TRIPLE: Final = 2
 
 KIND_MASK: Final = 15
 """A draw-pile entry is ``kind | (known_by << 4)``: this mask keeps the kind."""
-
-
-def public(type_: str, **data: Any) -> Event:
-    """An event every seat sees."""
-    return Event(type_, data)
-
-
-def private(players: frozenset[int], type_: str, **data: Any) -> Event:
-    """An event only ``players`` see."""
-    return Event(type_, data, players)
 
 
 ONLY: Final = tuple(frozenset((p,)) for p in range(A.MAX_SEATS))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event
+from knockabout.core.events import Event, private, public
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import cards as C
 from knockabout.games.nakmuay.phases import (
@@ -23,8 +23,6 @@ from knockabout.games.nakmuay.phases import (
     STEAL_PAIR,
     THEN_ATTACKER_DRAW,
     TRIPLE_NAME,
-    private,
-    public,
 )
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event
+from knockabout.core.events import Event, private, public
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import actions as A
@@ -32,6 +32,7 @@ from knockabout.games.nakmuay.phases import (
     ATTACK_REACT,
     BUSY,
     COUNTDOWN,
+    DECISIONS,
     HIDE_KO,
     KIND_MASK,
     KO_BLOCK,
@@ -48,8 +49,6 @@ from knockabout.games.nakmuay.phases import (
     THEN_ATTACKER_DRAW,
     THEN_END_TURN,
     TRIPLE_NAME,
-    private,
-    public,
 )
 
 __all__ = [  # the phases are re-exported: tests and tools build positions by them
@@ -60,9 +59,7 @@ __all__ = [  # the phases are re-exported: tests and tools build positions by th
 
 _EMPTY: Final[tuple[Action, ...]] = ()
 _MOVES_CACHE: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}
-# decisions are immutable, so shared: untimed ones by phase and seat (a few dozen in all),
-# the Countdown's by seat and length
-_DECISIONS: Final[dict[int, Decision]] = {}
+# the Countdown's decisions, shared by seat and length (the others: phases.DECISIONS)
 _TIMED_DECISIONS: Final[dict[tuple[int, float | None], Decision]] = {}
 # the cards dealt from (all but the KOs and Countdowns), in kind order: built once, not at every deal
 _BASE_DECK: Final[tuple[int, ...]] = tuple(
@@ -220,11 +217,7 @@ class NakMuayState(State):
                     self.decider, "countdown_response", self.seconds, A.NO_RESPONSE, PHASE_PROMPTS[phase]
                 )
             return decision
-        key = phase * A.MAX_SEATS + self.decider
-        decision = _DECISIONS.get(key)
-        if decision is None:
-            decision = _DECISIONS[key] = Decision(self.decider, PHASE_NAMES[phase], None, None, PHASE_PROMPTS[phase])
-        return decision
+        return DECISIONS[phase][self.decider]
 
     def outcome(self) -> Outcome | None:
         return self.result

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from knockabout.core.events import Event
+from knockabout.core.events import Event, private, public
 from knockabout.core.rng import Rng
 from knockabout.games.knockdown.content.match import MatchSetup
-from knockabout.games.knockdown.rules.events import private, public
 from knockabout.games.knockdown.rules.phases import DRAFT1, DRAFT2, FACEUP, OPENING, ROW, Phase, RowPending
 from knockabout.games.knockdown.rules.rounds import begin_round_tasks, refill, shuffle_in_candles
 from knockabout.games.knockdown.rules.tasks import AFTER_OPENING, RowPick, Take
@@ -78,19 +77,19 @@ def draft(s: KnockdownState, ph: Phase, i: int, ev: list[Event]) -> None:
     if ph == DRAFT1:
         s.keep1[p] = s.dealt[p][i]
         ev.append(public("skill_kept", player=p, step=1))
-        ev.append(private(p, "skill_kept_card", player=p, skill=skills[s.keep1[p]].name))
+        ev.append(private(frozenset((p,)), "skill_kept_card", player=p, skill=skills[s.keep1[p]].name))
         if p == 0:
             s.decide(DRAFT1, 1)
             return
         s.recv = [[c for c in s.dealt[1 - q] if c != s.keep1[1 - q]] for q in (0, 1)]
         for q in (0, 1):
             ev.append(public("skills_passed", player=1 - q, to=q))
-            ev.append(private(q, "skills_received", player=q, skills=[skills[c].name for c in s.recv[q]]))
+            ev.append(private(frozenset((q,)), "skills_received", player=q, skills=[skills[c].name for c in s.recv[q]]))
         s.decide(DRAFT2, 0)
     elif ph == DRAFT2:
         s.keep2[p] = s.recv[p][i]
         ev.append(public("skill_kept", player=p, step=2))
-        ev.append(private(p, "skill_kept_card", player=p, skill=skills[s.keep2[p]].name))
+        ev.append(private(frozenset((p,)), "skill_kept_card", player=p, skill=skills[s.keep2[p]].name))
         s.decide(DRAFT2 if p == 0 else FACEUP, 1 if p == 0 else 0)
     else:
         s.up[p] = i

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, assert_never
 
-from knockabout.core.events import Event
+from knockabout.core.events import Event, public
 from knockabout.games.knockdown.content.match import TK_TRAP, TOKEN_INDEX
 from knockabout.games.knockdown.content.ops import (
     BackwardOp,
@@ -34,7 +34,6 @@ from knockabout.games.knockdown.content.ops import (
     WoundPerSymbolOp,
 )
 from knockabout.games.knockdown.content.vocabulary import SYMBOL_INDEX, TOKENS
-from knockabout.games.knockdown.rules.events import public
 from knockabout.games.knockdown.rules.hands import gain
 from knockabout.games.knockdown.rules.phases import (
     BLINK,

@@ -1,16 +1,15 @@
-"""Knockdown's events: their names, and making public ones (everybody sees them) and
-private ones (one seat).
+"""The name of every event Knockdown's rules emit.
 
-:data:`EventName` is every event the rules emit; ``public``/``private`` accept only those
-names, and the narration matches on them exhaustively, so an event the narration does not
-know fails ``mypy --strict``.
+The rules make their events with the core's ``public`` and ``private``
+(:mod:`knockabout.core.events`), as every engine does. :data:`EventName` lists the names:
+the narration matches on it exhaustively, so a name it does not narrate fails
+``mypy --strict``, and ``tests/games/knockdown/test_engine_parts.py`` reads every
+``public``/``private`` call in the rules and fails on a name missing here.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, get_args
-
-from knockabout.core.events import Event
+from typing import Final, Literal, get_args
 
 EventName = Literal[
     "action",
@@ -66,10 +65,3 @@ EventName = Literal[
 ]
 EVENT_NAMES: Final[frozenset[str]] = frozenset(get_args(EventName))
 
-
-def public(type_: EventName, **data: Any) -> Event:
-    return Event(type_, data)
-
-
-def private(seat: int, type_: EventName, **data: Any) -> Event:
-    return Event(type_, data, frozenset((seat,)))

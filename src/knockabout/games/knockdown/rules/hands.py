@@ -7,10 +7,9 @@ from bisect import insort
 from typing import TYPE_CHECKING
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event
+from knockabout.core.events import Event, public
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.content.vocabulary import TOKENS
-from knockabout.games.knockdown.rules.events import public
 from knockabout.games.knockdown.rules.phases import (
     C_DISCARD,
     C_FOR_TOKENS,

@@ -3,21 +3,17 @@ failing it loses the round, passing it washes away half the light wounds."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event
+from knockabout.core.events import Event, public
 from knockabout.games.knockdown import actions as A
-from knockabout.games.knockdown.rules.events import public
-from knockabout.games.knockdown.rules.phases import TOWER, TowerPending
+from knockabout.games.knockdown.rules.phases import TOWER, TOWER_SECONDS, TowerPending
 from knockabout.games.knockdown.rules.rounds import round_over
 from knockabout.games.knockdown.rules.tasks import KnockdownTest, RunOps
 
 if TYPE_CHECKING:
     from knockabout.games.knockdown.state import KnockdownState
-
-TOWER_SECONDS: Final = 10
-
 
 def ko_choice(s: KnockdownState, action: Action, ev: list[Event]) -> None:
     """The attacker's answer in phase KO."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
+from knockabout.core.protocol import Decision
+from knockabout.games.knockdown import actions as A
+
 
 class Phase(IntEnum):
     DRAFT1 = 0
@@ -84,6 +87,30 @@ PHASE_PROMPTS: Final[tuple[str, ...]] = (
     "",
     "",
 )
+
+
+TOWER_SECONDS: Final = 10
+"""The tower test's time limit (the rulebook's ten seconds)."""
+
+DECISIONS: Final[tuple[tuple[Decision, ...], ...]] = tuple(
+    tuple(Decision(seat, PHASE_KINDS[ph], None, None, PHASE_PROMPTS[ph]) for seat in (0, 1)) for ph in Phase
+)
+"""The decision of each phase (by value), per seat: shared objects, since ``to_act()`` is asked
+before every action. Two phases have their own besides: the ones below."""
+
+TOWER_DECISIONS: Final[tuple[tuple[Decision, ...], ...]] = tuple(
+    tuple(Decision(seat, PHASE_KINDS[TOWER], None if opened else float(TOWER_SECONDS), A.TOWER_FAIL,
+                   PHASE_PROMPTS[TOWER]) for opened in (False, True))
+    for seat in (0, 1)
+)
+"""The tower test, per seat, then by whether its seconds start when it is opened
+(``tower_timer``): then the rules give it no time limit, and the table times the opened
+puzzle."""
+
+COMBO_OPENING_DECISIONS: Final[tuple[Decision, ...]] = tuple(
+    Decision(seat, PHASE_KINDS[COMBO], None, None, COMBO_OPENING_PROMPT) for seat in (0, 1)
+)
+"""A Combo's decision before anything is played in it, per seat (it cannot be ended yet)."""
 
 
 class CardPurpose(IntEnum):

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from knockabout.core.events import Event
+from knockabout.core.events import Event, public
 from knockabout.core.protocol import Outcome
 from knockabout.games.knockdown.content.match import TK_FLAME, TK_POISON, TK_STUN
-from knockabout.games.knockdown.rules.events import public
 from knockabout.games.knockdown.rules.phases import BUSY, OVER
 from knockabout.games.knockdown.rules.tasks import START_TURN, TURN_READY, RunOps
 

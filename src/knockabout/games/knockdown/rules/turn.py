@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event
+from knockabout.core.events import Event, public
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.content.match import TK_POTION
 from knockabout.games.knockdown.rules import legal
-from knockabout.games.knockdown.rules.events import public
 from knockabout.games.knockdown.rules.hands import to_discard
 from knockabout.games.knockdown.rules.phases import (
     COMBO,
