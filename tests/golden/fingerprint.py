@@ -27,6 +27,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"players": 2, "max_turns": 12},
         {"players": 2, "starting_block": True},
         {"players": 5, "starting_block": True, "end_turn": "strict_end_turn"},
+        {"players": 3, "hand_size": 4},
     ],
     "knockback": [
         {},
@@ -36,6 +37,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"lineup": "draft2"},
         {"lineup": "draft4"},
         {"packs": ["iron-knuckles", "tide-breakers"], "max_turns": 40},
+        {"knockout_on_tie": True},
     ],
     "knockdown": [
         {},
@@ -46,9 +48,10 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"boxes": ["nemesis", "siege_storm", "tainted_grail"], "fighters": ["puppy", "driana"]},
         {"fighters": ["mistbearer", "lost_knight"], "boxes": ["tainted_grail"], "knockdown_test": "tower",
          "max_turns": 30},
+        {"rounds_to_win": 1},
     ],
 }
-"""Option sets per game; each is played from several seeds (7 sets x 3 seeds = 21 a game)."""
+"""Option sets per game; each is played from three seeds."""
 
 BOT_GAMES: list[tuple[str, dict[str, Any], int, tuple[str, ...], int]] = [
     # (game, config, seed, seat levels, decisions to play at most)

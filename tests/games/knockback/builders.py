@@ -51,6 +51,7 @@ def battle(
     best_of: int = 3,
     max_turns: int = 200,
     max_rounds: int = 30,
+    knockout_on_tie: bool = False,
 ) -> KnockbackState:
     """A battle position: ``cards`` replaces some labels' cards (others are plain 2/2
     punchers), ``board`` puts labels on cells; labels left off the board are out."""
@@ -65,6 +66,7 @@ def battle(
         best_of=best_of,
         max_turns=max_turns,
         max_rounds=max_rounds,
+        knockout_on_tie=knockout_on_tie,
         rng=Rng(0),
     )
     s.placed = ALL_SIX

@@ -20,7 +20,7 @@ def _punch(s: KnockbackState, action: str) -> dict[str, Any]:
 
 def _numbers(got: dict[str, Any], said: str) -> None:
     """A label that names the attack and the heart names the ones the punch met."""
-    m = re.search(r"attack (\d+) (?:beats|does not beat) heart (\d+)", said)
+    m = re.search(r"attack (\d+) (?:beats|matches|does not beat) heart (\d+)", said)
     if m:
         assert (int(m[1]), int(m[2])) == (got["attack"], got["heart"]), f"{said!r}, but the punch was {got}"
 

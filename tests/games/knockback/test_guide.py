@@ -1,6 +1,6 @@
 """The KNOCKBACK guide: every punch it says knocks out (or holds) does so when applied to a
 copy of the true state, abilities and auras included, under every option that changes a
-punch (``knockback``, ``lineup``, ``scoring``); a punch on your own card is marked as yours;
+punch (``knockback``, ``lineup``, ``scoring``, ``knockout_on_tie``); a punch on your own card is marked as yours;
 and the guidance tells nothing the seat cannot see (a draft hand)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.games.knockback.guide_claims import CHECKS
 OPTION_SETS: list[dict[str, Any]] = [
     {}, {"knockback": "whole_line"}, {"lineup": "draft2"}, {"scoring": "speed"},
     {"packs": ["granite-ward", "lantern-choir"]}, {"packs": ["night-moths", "tide-breakers"]},
-    {"packs": ["iron-knuckles", "ember-rush"], "knockback": "whole_line"},
+    {"packs": ["iron-knuckles", "ember-rush"], "knockback": "whole_line"}, {"knockout_on_tie": True},
 ]
 
 
@@ -49,3 +49,18 @@ def test_a_punch_on_your_own_card_is_marked_as_yours() -> None:
                         return
             s.apply(s.legal_actions()[(seed + len(s.legal_actions())) % len(s.legal_actions())])
     raise AssertionError("no punch on one's own card met")
+
+
+def test_under_the_tie_house_rule_the_guide_says_a_tie_knocks_out() -> None:
+    from tests.games.knockback.builders import battle, play
+
+    guide = get_game("knockback").guide()
+    assert guide is not None
+    s = battle(board={"A1": (0, 0), "B1": (1, 0), "B2": (5, 5)}, knockout_on_tie=True)
+    play(s, "activate:A1")
+    words = {a.action: a.label for a in guide.advise(SeatView(s, 0), names_for(2)).actions}
+    assert "attack 2 matches heart 2, knocks it out" in words["punch:E"]
+    s = battle(board={"A1": (0, 0), "B1": (1, 0), "B2": (5, 5)})
+    play(s, "activate:A1")
+    words = {a.action: a.label for a in guide.advise(SeatView(s, 0), names_for(2)).actions}
+    assert "attack 2 does not beat heart 2, it holds" in words["punch:E"]

@@ -165,6 +165,31 @@ def test_attack_equal_to_heart_is_not_a_knockout() -> None:
     assert where(s, "B1") == (2, 0)  # still knocked back
 
 
+def test_under_the_tie_house_rule_attack_equal_to_heart_knocks_out() -> None:
+    s = battle(board={"A1": (0, 0), "B1": (1, 0), "B2": (5, 5)}, knockout_on_tie=True)
+    ev = play(s, "activate:A1", "punch:E")
+    punch = of_type(ev, "punch")[0].data
+    assert (punch["attack"], punch["heart"], punch["ko"]) == (2, 2, True)
+    assert where(s, "B1") is None
+    assert s.observe(0).knockout_on_tie is True
+    weaker = card("Weaker", edges=((1, 1), (1, 1), (1, 1), (1, 1)))  # attack 1 against heart 2: still holds
+    s = battle({"A1": weaker}, {"A1": (0, 0), "B1": (1, 0), "B2": (5, 5)}, knockout_on_tie=True)
+    assert of_type(play(s, "activate:A1", "punch:E"), "punch")[0].data["ko"] is False
+
+
+def test_the_tie_house_rule_is_off_by_default_saved_only_when_on_and_kept_by_clones() -> None:
+    from knockabout.games.knockback import GAME
+
+    assert battle(board={"A1": (0, 0), "B1": (1, 0)}).observe(0).knockout_on_tie is None
+    assert "knockout_on_tie" not in GAME.new_state({}, 3).to_dict()
+    assert GAME.new_state({}, 3).to_dict() == GAME.new_state({"knockout_on_tie": False}, 3).to_dict()
+    s = GAME.new_state({"knockout_on_tie": True}, 3)
+    assert s.knockout_on_tie and s.clone().knockout_on_tie
+    assert type(s).from_dict(s.to_dict()).knockout_on_tie
+    field = GAME.config_model.model_fields["knockout_on_tie"]
+    assert field.default is False and field.title is not None and field.title.startswith("House rule")
+
+
 def test_second_players_cards_are_turned_to_face_the_first_player() -> None:
     # B1 sits north of A1. Turned 180°, B1's printed NORTH edge faces A1 (board south).
     b1 = card("Turned", edges=((0, 1), (0, 9), (0, 9), (0, 9)))

@@ -78,7 +78,7 @@ def test_an_arranged_match_searches_and_saves_like_any_other() -> None:
     ({"hands": [["Punch"], []]}, "hands.0.0: no Attack card 'Punch' in this deck"),
     ({"row": ["Jab", "Jab", "Jab", "Jab"]}, "the deck has 3 Jab; the arrangement places 6"),
     ({"tokens": [{"gold": 1}, {}]}, "tokens.0.gold: no such token"),
-    ({"victories": [2, 0]}, "victories: a fighter with two victories has already won"),
+    ({"victories": [2, 0]}, "victories: a fighter with 2 victories has already won the match (rounds_to_win=2)"),
     ({"row": ["Jab"]}, "row.1: Field required"),
     ({"first": 2}, "first: Input should be less than or equal to 1"),
 ])

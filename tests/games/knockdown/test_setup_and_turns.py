@@ -6,7 +6,7 @@ import pytest
 
 from knockabout.core import IllegalActionError, Rng
 from knockabout.games.knockdown import GAME
-from knockabout.games.knockdown.rules.rounds import CANDLE
+from knockabout.games.knockdown.rules.rounds import CANDLE, round_over
 from tests.games.knockdown.helpers import arrange, fresh, hand, kind, legal, play, ready
 
 
@@ -157,3 +157,40 @@ def test_same_seed_and_actions_replay_the_same_match() -> None:
         a.apply(la[r1.below(len(la))])
         b.apply(lb[r2.below(len(lb))])
     assert a.to_dict() == b.to_dict()
+
+
+def _knockout(**cfg: object) -> tuple:  # type: ignore[type-arg]
+    """The Lost Knight's High Kick (a K.O. attack) and a failed tower test: the first round won."""
+    s = ready(fresh(("lost_knight", "mistbearer"), knockdown_test="tower", **cfg), skills=True)
+    me = s.current
+    arrange(s, at=((3, 1), (4, 1)), hands=([], []), row=["High Kick", "Jab", "Jab", "Jab"])
+    play(s, "attack:0", "ko:test", "tower:fail")
+    return s, me
+
+
+def test_with_rounds_to_win_one_the_first_round_won_ends_the_match() -> None:
+    s, me = _knockout(rounds_to_win=1)
+    assert s.victories[me] == 1 and s.to_act() is None
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winners == (me,) and outcome.reason == "knockdown"
+    assert s.observe(None).rounds_to_win == 1
+    again = GAME.state_type.from_dict(s.to_dict())  # type: ignore[union-attr]
+    assert again.cfg == s.cfg and again.to_dict() == s.to_dict()
+
+
+def test_by_default_two_round_wins_take_the_match_and_the_view_leaves_the_number_out() -> None:
+    s, me = _knockout()
+    assert s.victories[me] == 1 and s.round_no == 2 and s.to_act() is not None
+    assert s.observe(None).rounds_to_win is None
+    assert s.to_dict()["cfg"] == ["tower", 0.95, 0.06, 300]  # saved as before the options at their defaults
+
+
+def test_with_rounds_to_win_three_a_second_round_win_does_not_end_the_match() -> None:
+    s, me = _knockout(rounds_to_win=3)
+    s.victories[me] = 2  # as if the second round had gone the same way
+    round_over(s, me, "knockdown", [])
+    assert s.victories[me] == 3 and s.to_act() is None
+    t, me2 = _knockout(rounds_to_win=3)
+    t.victories[me2] = 1
+    round_over(t, me2, "knockdown", [])
+    assert t.victories[me2] == 2 and t.to_act() is not None and t.round_no == 3

@@ -277,3 +277,30 @@ def test_default_turn_limit_is_almost_never_reached() -> None:
             s.apply(la[r.below(len(la))])
         draws += s.outcome().draw  # type: ignore[union-attr]
     assert draws <= 1
+
+
+@pytest.mark.parametrize(("players", "hand_size", "block"), [(2, 3, False), (2, 7, False), (4, 6, True), (5, 6, False)])
+def test_the_cards_dealt_house_rule_deals_that_many_and_the_pile_keeps_the_rest(
+    players: int, hand_size: int, block: bool
+) -> None:
+    kos = C.in_play_counts(players)[C.KO]
+    countdowns = C.in_play_counts(players)[C.COUNTDOWN]
+    for seed in range(10):
+        s = GAME.new_state({"players": players, "hand_size": hand_size, "starting_block": block}, seed)
+        for p in range(players):
+            assert s.sizes[p] == hand_size + block == sum(s.hands[p])
+            assert s.hands[p][C.KO] == 0 == s.hands[p][C.COUNTDOWN]
+        assert len(s.pile) + (hand_size + block) * players == 37 + kos + countdowns
+
+
+def test_the_cards_dealt_house_rule_is_off_by_default_and_refuses_a_deal_that_leaves_no_pile() -> None:
+    assert GAME.new_state({}, 3).to_dict() == GAME.new_state({"hand_size": 5}, 3).to_dict()
+    assert GAME.new_state({"hand_size": 4}, 3).to_dict() != GAME.new_state({}, 3).to_dict()
+    field = GAME.config_model.model_fields["hand_size"]
+    assert field.default == 5 and field.title is not None and field.title.startswith("House rule")
+    with pytest.raises(ConfigError, match="deals 35 cards"):
+        GAME.new_state({"players": 5, "hand_size": 7}, 1)
+    with pytest.raises(ConfigError, match="deals 35 cards with the starting Blocks"):
+        GAME.new_state({"players": 5, "hand_size": 6, "starting_block": True}, 1)
+    with pytest.raises(ConfigError, match="deals 35 cards"):  # the player count given apart from the options
+        GAME.new_state({"hand_size": 7}, 1, players=5)

@@ -37,6 +37,11 @@ class KnockbackConfig(BaseModel):
     knockback: Literal["push", "whole_line"] = Field(
         "push", title="Knockback", description="what a punch shoves"
     )
+    knockout_on_tie: bool = Field(
+        False, title="House rule: a tie knocks out",
+        description="not in the printed game: a punch whose attack equals the heart it meets knocks the card "
+        "out too, so cards fall sooner and rounds are shorter",
+    )
     scoring: Literal["tug", "speed", "best_of"] = Field(
         "tug", title="Scoring", description="how rounds make a match"
     )

@@ -114,6 +114,7 @@ class KnockbackGame(Game[KnockbackConfig]):
             pool=[c for p in chosen for c in p.cards],
             lineup=[[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None,
             whole_line=cfg.knockback == "whole_line",
+            knockout_on_tie=cfg.knockout_on_tie,
             scoring=cfg.scoring,
             best_of=cfg.best_of,
             max_turns=cfg.max_turns,

@@ -185,7 +185,9 @@ class KnockbackGuide(Guide):
                 else:
                     if head == "hit":
                         words = f"Hit its {WORD[arg]} edge"
-                    if got["ko"]:
+                    if got["ko"] and got["attack"] == got["heart"]:  # the knockout_on_tie house rule
+                        words += f": attack {got['attack']} matches heart {got['heart']}, knocks it out"
+                    elif got["ko"]:
                         words += f": attack {got['attack']} beats heart {got['heart']}, knocks it out"
                     else:
                         words += f": attack {got['attack']} does not beat heart {got['heart']}, it holds"

@@ -127,7 +127,7 @@ def _threats(s: KnockbackState, i: int) -> int:
                 if steps is None:
                     continue
                 s.moved = steps
-                if attack_value(s, i, t, d) > _weakest_heart(s, t, d):
+                if s.knocks_out(attack_value(s, i, t, d), _weakest_heart(s, t, d)):
                     hits += 1
                     break
     finally:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def to_dict(s: KnockbackState) -> dict[str, Any]:
     """The whole state as JSON-able data (card data included: a saved game needs no files)."""
-    return {
+    out: dict[str, Any] = {
         "whole_line": s.whole_line,
         "scoring": SCORING_NAMES[s.scoring],
         "best_of": s.best_of,
@@ -49,12 +49,16 @@ def to_dict(s: KnockbackState) -> dict[str, Any]:
         "result": None if s.result is None else s.result.to_dict(),
         "rng": s.rng.state,
     }
+    if s.knockout_on_tie:  # the house rule, saved only when on: a printed game saves as before it existed
+        out["knockout_on_tie"] = True
+    return out
 
 
 def from_dict(cls: type[KnockbackState], d: Mapping[str, Any]) -> KnockbackState:
     """The state ``to_dict`` gave (KeyError, TypeError, ValueError, IndexError: not one)."""
     s = cls()
     s.whole_line = bool(d["whole_line"])
+    s.knockout_on_tie = bool(d.get("knockout_on_tie", False))  # saved only when on (older saves lack it)
     s.scoring = SCORING_NAMES.index(d["scoring"])
     s.best_of = int(d["best_of"])
     s.need = (s.best_of + 1) // 2

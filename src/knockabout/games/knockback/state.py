@@ -78,6 +78,7 @@ class KnockbackState(State):
         "has_aura_heart",
         "hrt",
         "kept",
+        "knockout_on_tie",
         "lab",
         "lineup",
         "max_rounds",
@@ -112,6 +113,7 @@ class KnockbackState(State):
     shared_on_clone: ClassVar[frozenset[str]] = frozenset({"lineup", "hands", "kept"})
 
     whole_line: bool
+    knockout_on_tie: bool
     scoring: int
     best_of: int
     need: int
@@ -165,6 +167,7 @@ class KnockbackState(State):
         lineup: Sequence[Sequence[int]] | None,
         whole_line: bool,
         scoring: str,
+        knockout_on_tie: bool = False,
         best_of: int,
         max_turns: int,
         max_rounds: int,
@@ -175,6 +178,7 @@ class KnockbackState(State):
         has kept three cards, so a 12-card pool leaves three in each hand)."""
         s = cls()
         s.whole_line = whole_line
+        s.knockout_on_tie = knockout_on_tie
         s.scoring = SCORING_NAMES.index(scoring)
         s.best_of = best_of
         s.need = (best_of + 1) // 2
@@ -408,10 +412,15 @@ class KnockbackState(State):
                 return
         self._resolve(a, t, d, OPP[d], attack, ev)
 
+    def knocks_out(self, attack: int, heart: int) -> bool:
+        """Whether a punch of ``attack`` against ``heart`` knocks the card out: a higher attack,
+        or an equal one under the ``knockout_on_tie`` house rule."""
+        return attack > heart or (attack == heart and self.knockout_on_tie)
+
     def _resolve(self, a: int, t: int, d: int, side: int, attack: int, ev: list[Event]) -> None:
         self.p_target = self.p_dir = self.p_attack = -1
         heart = heart_value(self, t, side)
-        ko = attack > heart
+        ko = self.knocks_out(attack, heart)
         me = self.current
         lab = self.lab
         ev.append(public("punch", player=me, card=LABELS[a], name=lab[a].name, target=LABELS[t],
@@ -456,6 +465,7 @@ class KnockbackState(State):
         s = KnockbackState()
         s._legal = self._legal
         s.whole_line = self.whole_line
+        s.knockout_on_tie = self.knockout_on_tie
         s.scoring = self.scoring
         s.best_of = self.best_of
         s.need = self.need

@@ -122,6 +122,9 @@ class KnockbackView(TableView):
     scoring: Scoring
     best_of: int
     knockback: Literal["push", "whole_line"]
+    knockout_on_tie: bool | None = None
+    """True when a punch whose attack equals the heart knocks out (a house rule); None: only a
+    higher attack does, as printed."""
     token: int | None
     """The seat the score token lies in front of (None: in the middle)."""
     wins: tuple[int, ...]
@@ -233,6 +236,7 @@ def observe(s: KnockbackState, player: int | None) -> KnockbackView:
         scoring=SCORING_NAMES[s.scoring],
         best_of=s.best_of,
         knockback="whole_line" if s.whole_line else "push",
+        knockout_on_tie=True if s.knockout_on_tie else None,
         token=None if s.token == MIDDLE else s.token,
         wins=tuple(s.wins),
         starter=s.starter,

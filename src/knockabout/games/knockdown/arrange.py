@@ -128,8 +128,9 @@ def arrange_match(s: KnockdownState, arr: KnockdownArrangement) -> KnockdownStat
                 if name not in TOKEN_INDEX:
                     raise ValueError(f"tokens.{seat}.{name}: no such token (tokens: {', '.join(TOKENS)})")
                 s.tokens[seat][TOKEN_INDEX[name]] = n
-    if max(arr.victories) >= 2:
-        raise ValueError("victories: a fighter with two victories has already won the match")
+    if max(arr.victories) >= s.cfg[5]:
+        raise ValueError(f"victories: a fighter with {s.cfg[5]} victories has already won the match "
+                         f"(rounds_to_win={s.cfg[5]})")
     s.victories = list(arr.victories)
     s.round_no = arr.round
     s.first = arr.first

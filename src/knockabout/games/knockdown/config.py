@@ -28,6 +28,8 @@ class KnockdownConfig(BaseModel):
     ``tower_timer``: ``at_test`` (default) - the tower's seconds start when the test comes
     up; ``when_opened`` - they start when the tested player opens the tower (the rule of
     turn-based tables, where the player may be away when the test comes up).
+    ``rounds_to_win``: how many round wins take the match: 2 as printed; 1 for a short
+    match of one round, 3 for a long one.
     ``content``: the id of an uploaded content version (the studio) whose boxes replace the
     shipped boxes of the same id; empty: the shipped boxes.
     """
@@ -53,6 +55,9 @@ class KnockdownConfig(BaseModel):
     tower_timer: Literal["at_test", "when_opened"] = Field(
         "at_test", title="Tower timer", description="when the tower's seconds start: as the test comes up, or "
         "when the tested player opens it (turn-based tables)", json_schema_extra={"advanced": True})
+    rounds_to_win: int = Field(2, ge=1, le=3, title="Rounds to win",
+                               description="how many round wins take the match: 2 as printed, 1 for a quick match, "
+                               "3 for a long one")
     max_turns: int = Field(300, ge=1, le=10_000, title="Turn limit", description="after this many turns the match "
                            "is a draw", json_schema_extra={"advanced": True})
     content: str = content_field("an uploaded content version (its id): its boxes take the place of the shipped "

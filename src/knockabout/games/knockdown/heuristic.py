@@ -306,16 +306,22 @@ ROUND_SCALE: Final = 4.0
 of `easy` against `easy` (log-likelihood -0.60 a position; a heavy wound up, 2.2 points,
 is then worth a 63 % round)."""
 
-_MATCH: Final = {(1, 1): 0.5, (1, 0): 0.75, (0, 1): 0.25, (0, 0): 0.5}
-"""Seat 0's match chance by victories (first to two), later rounds even."""
+def _first_to(a: int, b: int) -> float:
+    """The chance that a seat needing ``a`` more round wins gets them before its rival gets
+    ``b``, each round even."""
+    return sum(math.comb(a - 1 + k, k) * 0.5 ** (a + k) for k in range(b))
 
 
-def _match_chance(v0: int, v1: int) -> float:
-    if v0 >= 2:
+_MATCH: Final = {(n, v0, v1): _first_to(n - v0, n - v1) for n in (1, 2, 3) for v0 in range(n) for v1 in range(n)}
+"""Seat 0's match chance by the rounds to win and the victories so far, later rounds even."""
+
+
+def _match_chance(n: int, v0: int, v1: int) -> float:
+    if v0 >= n:
         return 1.0
-    if v1 >= 2:
+    if v1 >= n:
         return 0.0
-    return _MATCH[(v0, v1)]
+    return _MATCH[(n, v0, v1)]
 
 
 def rollout_value(state: State) -> tuple[float, float]:
@@ -326,5 +332,6 @@ def rollout_value(state: State) -> tuple[float, float]:
     x = evaluate(s, 0, s.victories) / ROUND_SCALE
     p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
     v0, v1 = s.victories
-    v = p * _match_chance(v0 + 1, v1) + (1.0 - p) * _match_chance(v0, v1 + 1)
+    n = s.cfg[5]
+    v = p * _match_chance(n, v0 + 1, v1) + (1.0 - p) * _match_chance(n, v0, v1 + 1)
     return v, 1.0 - v

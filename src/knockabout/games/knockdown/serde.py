@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def to_dict(self: KnockdownState) -> dict[str, Any]:
     return {
         "picks": self.setup.picks.to_dict(),
-        "cfg": list(self.cfg if self.cfg[4] != "at_test" else self.cfg[:4]),  # (as saved before tower_timer)
+        "cfg": _saved_cfg(self.cfg),
         "rng": self.rng.state,
         "phase": int(self.phase),
         "decider": self.decider,
@@ -67,7 +67,8 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     s = cls()
     s.setup = build_setup(Picks.from_dict(d["picks"]))
     c = d["cfg"]
-    s.cfg = (str(c[0]), float(c[1]), float(c[2]), int(c[3]), str(c[4]) if len(c) > 4 else "at_test")
+    s.cfg = (str(c[0]), float(c[1]), float(c[2]), int(c[3]), str(c[4]) if len(c) > 4 else "at_test",
+             int(c[5]) if len(c) > 5 else 2)
     s.rng = Rng(int(d["rng"]))
     s.phase = Phase(int(d["phase"]))
     s.decider = int(d["decider"])
@@ -107,6 +108,17 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     r = d["result"]
     s.result = None if r is None else Outcome.from_dict(r)
     return s
+
+
+def _saved_cfg(cfg: tuple[str, float, float, int, str, int]) -> list[Any]:
+    """The options as saved: the fields at their printed values are left off the end, as saved
+    before ``tower_timer`` and ``rounds_to_win`` were options (so such a game saves as it did)."""
+    out: list[Any] = list(cfg)
+    if out[5] == 2:
+        out.pop()
+        if out[4] == "at_test":
+            out.pop()
+    return out
 
 
 def _jsonable(x: Any) -> Any:

@@ -173,7 +173,8 @@ class KnockdownState(State):
     shared_on_clone: ClassVar[frozenset[str]] = frozenset({"dealt", "recv"})
 
     setup: MatchSetup
-    cfg: tuple[str, float, float, int, str]  # knockdown_test, tower_skill, tower_decay, max_turns, tower_timer
+    cfg: tuple[str, float, float, int, str, int]
+    """knockdown_test, tower_skill, tower_decay, max_turns, tower_timer, rounds_to_win (the options)."""
     rng: Rng
     phase: Phase
     decider: int
@@ -231,7 +232,7 @@ class KnockdownState(State):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int, str], rng: Rng) -> KnockdownState:
+    def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int, str, int], rng: Rng) -> KnockdownState:
         """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
         return draft.new_match(cls, setup, cfg, rng)
 
@@ -323,7 +324,7 @@ class KnockdownState(State):
         return (ar.minx + self.candle - 1, ar.maxx - self.candle + 1)
 
     def tower_pass_chance(self, cubes: int) -> float:
-        _, skill, decay, _, _ = self.cfg
+        skill, decay = self.cfg[1], self.cfg[2]
         return max(0.0, min(1.0, skill - decay * max(0, cubes - 3)))
 
     # ------------------------------------------------------------------ protocol

@@ -71,7 +71,7 @@ def arranged_state(cfg: NakMuayConfig, arr: NakMuayArrangement, seed: int) -> Na
             raise ValueError(f"a {n}-player game has {in_play[kind]} {C.TITLES[kind]} card(s); "
                              f"the arrangement places {count}")
     s = NakMuayState.deal(n, cfg.end_turn == "strict_end_turn", cfg.countdown_window(), cfg.max_turns, seed,
-                          cfg.starting_block)
+                          cfg.starting_block, cfg.hand_size)
     rest = [k for k in range(C.NUM_KINDS) for _ in range(in_play[k] - placed[k])]
     s.rng.shuffle(rest)
     s.pile = rest + [C.KIND_BY_NAME[c] for c in reversed(arr.pile_top)]  # top card last

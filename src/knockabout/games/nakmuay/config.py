@@ -7,6 +7,20 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 COUNTDOWN_SECONDS = 10.0
+MOST_DEALT = 30
+"""The most cards a deal may hand out in all (of the 37 dealt from), so the draw pile starts
+with at least seven besides its KOs and Countdowns."""
+
+
+def deal_problem(players: int, hand_size: int, starting_block: bool) -> str | None:
+    """Why ``players`` hands of ``hand_size`` (and a Block each with ``starting_block``)
+    cannot be dealt, or None."""
+    dealt = players * (hand_size + starting_block)
+    if dealt > MOST_DEALT:
+        return (f"hand_size {hand_size} for {players} players deals {dealt} cards"
+                f"{' with the starting Blocks' if starting_block else ''}; at most {MOST_DEALT} leave a draw pile"
+                " to play from: deal fewer cards or seat fewer players")
+    return None
 
 
 class NakMuayConfig(BaseModel):
@@ -21,6 +35,8 @@ class NakMuayConfig(BaseModel):
     cannot wait for a person who comes back tomorrow).
     ``starting_block``: a house rule, off by default (the printed game deals no sure
     Block): each fighter gets a Block on top of the five cards dealt.
+    ``hand_size``: a house rule, 5 as printed: how many cards each fighter is dealt
+    (fewer for a sharper, shorter game; more for a slower one with more choices).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -42,6 +58,11 @@ class NakMuayConfig(BaseModel):
         description="not in the printed game: each fighter gets a Block on top of the five cards dealt, so nobody "
         "is knocked out by the very first KO",
     )
+    hand_size: int = Field(
+        5, ge=3, le=7, title="House rule: cards dealt",
+        description="how many cards each fighter is dealt: 5 as printed, fewer for a quicker game, more for "
+        "more choices",
+    )
     max_turns: int = Field(
         500, ge=1, le=100_000, title="Turn limit",
         description="after this many turns the fighters still in share a draw",
@@ -51,6 +72,13 @@ class NakMuayConfig(BaseModel):
     def countdown_window(self) -> float | None:
         """The Countdown's window in seconds, or None: its target has the table's time per move."""
         return self.countdown_seconds if self.countdown == "seconds" else None
+
+    @model_validator(mode="after")
+    def _dealable(self) -> NakMuayConfig:
+        problem = deal_problem(self.players, self.hand_size, self.starting_block)
+        if problem:
+            raise ValueError(problem)
+        return self
 
     @model_validator(mode="after")
     def _one_countdown_clock(self) -> NakMuayConfig:

@@ -23,7 +23,7 @@ from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
 from knockabout.games.nakmuay import narration
-from knockabout.games.nakmuay.config import NakMuayConfig, turn_based_refusal
+from knockabout.games.nakmuay.config import NakMuayConfig, deal_problem, turn_based_refusal
 from knockabout.games.nakmuay.state import NakMuayState
 from knockabout.games.nakmuay.view import NakMuayView
 
@@ -61,13 +61,18 @@ class NakMuayGame(Game[NakMuayConfig]):
     ) -> NakMuayState:
         cfg = self.make_config(config)
         self.check_players(players)
+        n = cfg.players if players is None else players
+        problem = deal_problem(n, cfg.hand_size, cfg.starting_block)
+        if problem:
+            raise ConfigError(f"{self.id}: {problem}")
         return NakMuayState.deal(
-            cfg.players if players is None else players,
+            n,
             cfg.end_turn == "strict_end_turn",
             cfg.countdown_window(),
             cfg.max_turns,
             seed,
             cfg.starting_block,
+            cfg.hand_size,
         )
 
     def arrange(

@@ -153,9 +153,11 @@ class NakMuayState(State):
     # ------------------------------------------------------------------ setup
     @classmethod
     def deal(
-        cls, players: int, strict: bool, seconds: float | None, max_turns: int, seed: int, starting_block: bool = False
+        cls, players: int, strict: bool, seconds: float | None, max_turns: int, seed: int, starting_block: bool = False,
+        hand_size: int = C.HAND_SIZE,
     ) -> NakMuayState:
-        """A fresh game (``starting_block``: the house rule, a Block for everyone out of the deck)."""
+        """A fresh game (``starting_block``: the house rule, a Block for everyone out of the deck;
+        ``hand_size``: the house rule, how many cards each is dealt)."""
         s = cls()
         s.n = players
         s.strict = strict
@@ -169,13 +171,13 @@ class NakMuayState(State):
         s.rng.shuffle(base)
         s.hands = [[0] * C.NUM_KINDS for _ in range(players)]
         for p in range(players):
-            for _ in range(C.HAND_SIZE):
+            for _ in range(hand_size):
                 s.hands[p][base.pop()] += 1
             s.hands[p][C.BLOCK] += starting_block
         base += [C.KO] * s.in_play[C.KO] + [C.COUNTDOWN] * s.in_play[C.COUNTDOWN]
         s.rng.shuffle(base)
         s.pile = base
-        s.sizes = [C.HAND_SIZE + starting_block] * players
+        s.sizes = [hand_size + starting_block] * players
         s.discard = []
         s.active = [True] * players
         s.n_active = players

@@ -232,6 +232,8 @@ class KnockdownView(TableView):
     game: Literal["knockdown"] = "knockdown"
     round: int
     knockdown_test: Literal["dice", "tower"]
+    rounds_to_win: int | None = None
+    """How many round wins take the match, when the table changed it (None: two, as printed)."""
     first: int
     """Who played first this round."""
     current: int
@@ -443,6 +445,7 @@ def observe(s: KnockdownState, player: int | None) -> KnockdownView:
         turn=s.turn,
         max_turns=s.cfg[3],
         knockdown_test="tower" if s.cfg[0] == "tower" else "dice",
+        rounds_to_win=None if s.cfg[5] == 2 else s.cfg[5],
         first=s.first,
         current=s.current,
         phase=PHASE_KINDS[s.phase],

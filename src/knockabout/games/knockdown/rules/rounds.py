@@ -118,7 +118,7 @@ def round_over(s: KnockdownState, winner: int, reason: str, ev: list[Event]) -> 
     s.victories[winner] += 1
     ev.append(public("round_won", player=winner, round=s.round_no, reason=reason,
                      victories=list(s.victories)))
-    if s.victories[winner] >= 2:
+    if s.victories[winner] >= s.cfg[5]:  # rounds_to_win (2 as printed)
         s.result = Outcome.win(winner, 2, "knockdown" if reason == "knockdown" else "fewest wounds")
         s.decide(OVER, -1)
         ev.append(public("game_over", winners=[winner], draw=False))

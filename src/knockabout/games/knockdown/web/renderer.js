@@ -195,7 +195,8 @@ function fighterBox(view, f, ctx) {
   box.style.setProperty("--kd-t", SEAT_TEXT[f.seat]);
   box.dataset.seat = f.seat;
   const name = el("div", "name", `${ctx.names[f.seat]}: ${f.name} (${f.class}) `);
-  if (f.victories) name.append(tip(el("span", "stars", "★".repeat(f.victories)), `${f.victories} round victory (two win the match)`));
+  const toWin = ["", "one wins", "two win", "three win"][view.rounds_to_win ?? 2];  // null: two, as printed
+  if (f.victories) name.append(tip(el("span", "stars", "★".repeat(f.victories)), `${f.victories} round victory (${toWin} the match)`));
   box.append(name);
   const cubes = tip(el("div", "kd-cubes"), `Wounds: ${f.heavy} heavy (filled) and ${f.light} light (hollow). `
     + "A Knockdown Test gets harder with every cube.");
