@@ -3,8 +3,6 @@ from the seat's own observation (issue 41, item 3)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +18,14 @@ from knockabout.core.registry import all_games, get_game
 from knockabout.core.rng import Rng
 from knockabout.envs.vector import VectorEnv
 from knockabout.sim import SimSpec, run, summarize
+from tests.bots.view_only import checked_against_redeals
+from tests.script_modules import load_script
 
-ROOT = Path(__file__).parents[2]
 SHIPPED = [g.id for g in all_games() if policy_file(g) is not None]
 
 
 def _selfplay() -> Any:
-    spec = importlib.util.spec_from_file_location("selfplay_ppo", ROOT / "examples" / "selfplay_ppo.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["selfplay_ppo"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(Path("examples/selfplay_ppo.py"))
 
 
 def test_a_network_ships_for_nak_muay_at_least() -> None:
@@ -142,20 +136,7 @@ def test_learned_sees_only_its_own_observation(game_id: str) -> None:
     bot = make_bot("learned", game_id)
     assert isinstance(bot, LearnedBot)
     rng = Rng(5)
-    checked = 0
-    for seed in range(3):
-        s = game.new_state({}, seed, players=2)
-        for _ in range(80):
-            d = s.to_act()
-            if d is None:
-                break
-            legal = s.legal_actions()
-            mine = bot.choose(SeatView(s, d.player), legal, rng)
-            other = s.determinize(d.player, rng)
-            assert other.observe(d.player) == s.observe(d.player)
-            assert bot.choose(SeatView(other, d.player), other.legal_actions(), rng) == mine
-            checked += 1
-            s.apply(legal[rng.below(len(legal))])
+    checked = sum(checked_against_redeals(bot, game.new_state({}, seed, players=2), 80, rng) for seed in range(3))
     assert checked > 40
 
 

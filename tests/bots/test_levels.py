@@ -11,20 +11,17 @@ from knockabout.bots.levels import BUDGETS, LEVELS, STEP_BUDGETS, budget, levels
 from knockabout.bots.random_bot import RandomBot
 from knockabout.core.bot import SeatView
 from knockabout.core.errors import KnockaboutError
-from knockabout.core.registry import get_game, register, unregister
+from knockabout.core.registry import get_game
 from knockabout.core.rng import Rng
 from knockabout.games.nakmuay import state as S
 from tests.bots.positions import build
-from tests.sim.tiny_game import COACHED, TINY, HighCardBot
+from tests.sim.tiny_game import COACHED, HighCardBot, registered
 
 
 @pytest.fixture
 def tiny_games() -> Iterator[None]:
-    register(TINY)
-    register(COACHED)
-    yield
-    unregister(TINY.id)
-    unregister(COACHED.id)
+    with registered():
+        yield
 
 
 def test_the_levels_exist() -> None:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from knockabout.core import ConfigError, Rng, State, game_ids, get_game
+from knockabout.core import ConfigError, game_ids, get_game
 from knockabout.table.turn_based import turn_based_config
+from tests.conformance.playouts import played
 from tests.conformance.test_facts import config_variants
 
 GAMES = game_ids()
@@ -25,20 +26,6 @@ def test_a_game_with_timed_decisions_says_how_it_plays_turn_based(game_id: str) 
     if rules is not None:
         game.make_config(rules.options)  # the turn-based options are options of the game
         assert rules.refusal(game.make_config(rules.options)) is None, "its own options play turn-based"
-
-
-def played(game_id: str, cfg: dict[str, Any], seed: int, steps: int) -> list[State]:
-    """The states along a seeded random playout of at most ``steps`` actions."""
-    s = get_game(game_id).new_state(cfg, seed)
-    rng = Rng(seed + 101)
-    out = [s.clone()]
-    for _ in range(steps):
-        if s.to_act() is None:
-            break
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
-        out.append(s.clone())
-    return out
 
 
 def _turn_based_variants(game_id: str) -> list[dict[str, Any]]:

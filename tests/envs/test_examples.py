@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-EXAMPLES = Path(__file__).parents[2] / "examples"
+from tests.script_modules import load_script
 
 
-def _load(name: str):  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+def _load(name: str) -> Any:
+    return load_script(Path("examples") / f"{name}.py")
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

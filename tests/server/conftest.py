@@ -120,6 +120,22 @@ def my_turn(seat: int) -> Callable[[dict[str, Any]], bool]:
     return pred
 
 
+def three_turns_played(c: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Nak Muay table made on ``c`` for Ann against two random bots (seed 3), after three
+    of Ann's turns: the table as made, and the message of her fourth decision."""
+    made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random", "random"],
+                                       "name": "Ann", "seed": 3}).json()
+    with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+        ws.send_json({"type": "hello", "token": made["token"]})
+        for _ in range(3):
+            msg = receive_until(ws, my_turn(0))
+            assert msg["outcome"] is None, "seed 3 runs longer than three of Ann's turns"
+            ws.send_json({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
+        before = receive_until(ws, my_turn(0))
+        assert before["outcome"] is None
+    return made, before
+
+
 GAMES = ["nak-muay", "knockdown", "knockback"]
 """The three games, for tests that run a server table of each."""
 

@@ -7,23 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import my_turn, receive_until
+from tests.server.conftest import receive_until, three_turns_played
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_restarted_server_resumes_unfinished_tables_from_their_log(make_client: Any) -> None:
     with make_client() as c:
-        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random", "random"],
-                                           "name": "Ann", "seed": 3}).json()
-        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
-            ws.send_json({"type": "hello", "token": made["token"]})
-            for _ in range(3):
-                msg = receive_until(ws, my_turn(0))
-                assert msg["outcome"] is None, "seed 3 must leave the game running at the restart"
-                ws.send_json({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
-            before = receive_until(ws, my_turn(0))
-            assert before["outcome"] is None
+        made, before = three_turns_played(c)
     with make_client() as c2:
         info = c2.get(f"/api/tables/{made['id']}").json()
         assert info["status"] == "playing" and info["version"] == before["version"]

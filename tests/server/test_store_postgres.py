@@ -18,7 +18,7 @@ from knockabout.server import ServerSettings, create_app
 from knockabout.store import Store, StoredTable
 from knockabout.store.store import StoreError
 from knockabout.table import Seat, Table
-from tests.server.conftest import my_turn, receive_until
+from tests.server.conftest import receive_until, three_turns_played
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -120,16 +120,7 @@ def test_a_server_on_postgres_resumes_its_tables_after_a_restart(postgres_url: s
                                                     grace_seconds=60.0)))
 
     with server() as c:
-        made = c.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random", "random"],
-                                           "name": "Ann", "seed": 3}).json()
-        with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
-            ws.send_json({"type": "hello", "token": made["token"]})
-            for _ in range(3):
-                msg = receive_until(ws, my_turn(0))
-                assert msg["outcome"] is None, "seed 3 runs longer than three of Ann's turns"
-                ws.send_json({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
-            before = receive_until(ws, my_turn(0))
-            assert before["outcome"] is None
+        made, before = three_turns_played(c)
         with c.websocket_connect(f"/ws/tables/{made['id']}") as spectator:
             spectator.send_json({"type": "hello"})
             watched = receive_until(spectator, lambda m: m["type"] == "sync")

@@ -6,14 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from knockabout.core.registry import register, unregister
-from tests.sim.tiny_game import COACHED, TINY
+from tests.sim.tiny_game import registered
 
 
 @pytest.fixture
 def tiny_games() -> Iterator[None]:
-    register(TINY)
-    register(COACHED)
-    yield
-    unregister(TINY.id)
-    unregister(COACHED.id)
+    with registered():
+        yield

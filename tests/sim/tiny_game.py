@@ -14,7 +14,8 @@ and bot budgets of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -35,6 +36,7 @@ from knockabout.core.plugins import (
     RateTable,
 )
 from knockabout.core.protocol import Decision, Game, Outcome, State
+from knockabout.core.registry import register, unregister
 from knockabout.core.rng import Rng
 from knockabout.core.view import View
 
@@ -256,3 +258,15 @@ TINY = TinyDuel()
 TinyState.game = TINY
 COACHED = TinyDuelCoached()
 CoachedState.game = COACHED
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """Both tiny games in the registry for the duration, forgotten after."""
+    register(TINY)
+    register(COACHED)
+    try:
+        yield
+    finally:
+        unregister(TINY.id)
+        unregister(COACHED.id)

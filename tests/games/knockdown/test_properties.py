@@ -38,6 +38,18 @@ def _check(s: KnockdownState) -> None:
     assert all(h == sorted(h) for h in s.hands)
 
 
+def _after(seed: int, cut: int) -> KnockdownState:
+    """A new match of ``seed`` after at most ``cut`` random actions."""
+    s = GAME.new_state({}, seed)
+    rng = Rng(seed)
+    for _ in range(cut):
+        if s.to_act() is None:
+            break
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+    return s
+
+
 @given(seed=st.integers(0, 10_000), box=st.sampled_from(BOXES), test=st.sampled_from(["dice", "tower"]))
 def test_random_play_keeps_every_card_and_rule_invariant(seed: int, box: list[str], test: str) -> None:
     s = GAME.new_state({"boxes": box, "knockdown_test": test}, seed)
@@ -53,13 +65,7 @@ def test_random_play_keeps_every_card_and_rule_invariant(seed: int, box: list[st
 
 @given(seed=st.integers(0, 10_000), cut=st.integers(0, 400))
 def test_a_players_view_never_shows_the_opponents_hidden_skills_or_the_deck_order(seed: int, cut: int) -> None:
-    s = GAME.new_state({}, seed)
-    rng = Rng(seed)
-    for _ in range(cut):
-        if s.to_act() is None:
-            break
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
+    s = _after(seed, cut)
     for p in (0, 1):
         view = s.observe(p)
         o = 1 - p
@@ -78,13 +84,7 @@ def test_a_players_view_never_shows_the_opponents_hidden_skills_or_the_deck_orde
 
 @given(seed=st.integers(0, 10_000), cut=st.integers(0, 300))
 def test_determinize_keeps_the_public_table_and_reshuffles_the_deck(seed: int, cut: int) -> None:
-    s = GAME.new_state({}, seed)
-    rng = Rng(seed)
-    for _ in range(cut):
-        if s.to_act() is None:
-            break
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
+    s = _after(seed, cut)
     for p in (0, 1):
         d = s.determinize(p, Rng(seed + 7))
         assert d.observe(p) == s.observe(p)
