@@ -5,6 +5,7 @@
 // only the frame's own fields (decision, legal, outcome); the view is the renderer's.
 // After its sync a connection gets patch frames: RFC 6902 JSON Patches of the last
 // message, applied with fast-json-patch (vendored, MIT) to the copy kept in `follow`.
+import { notifyToggle, turnAlerts } from "./alerts.js";
 import { chatPanel, replayChat } from "./chat.js";
 import { actionButton, decisionWords, hintLines, labeller, promptBox } from "./decision.js";
 import { directPlay, installDirectPlay } from "./direct_play.js";
@@ -106,6 +107,7 @@ function connect(id, token, link = null) {
   if (chat) ui.logPanel.after(chat.el);  // below the log, which keeps its lines beside the players
   installDirectPlay(ui);
   const recap = recapper();
+  const alerts = turnAlerts();  // the title, the tab's icon, a sound and a notification when your move opens (alerts.js)
 
   let inbox = Promise.resolve();  // messages are handled one after another, in order
   let startLine = null;  // "X goes first": its name is filled in again once seats are taken
@@ -150,15 +152,18 @@ function connect(id, token, link = null) {
     if (helpFor === game) return;
     helpFor = game;
     const legend = rend.legend ? rend.legend() : [];
-    ui.help.replaceChildren(
+    ui.help.replaceChildren(...[
       h("div", { class: "row" }, h("b", {}, "Help"),
         h("button", { id: "rules-open", "data-part": "rules", "aria-label": `Rules of ${name}`,
           onclick: (e) => openRules(game, e.currentTarget) }, "Rules"),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-on", checked: hints.on(),
           onchange: (e) => { hints.set(e.target.checked); redraw(); } }), " hints"), soundToggle()),
+      // where you wait for other people (not bots), a notification can call you back to the table
+      !lesson && cur.seat !== null && cur.table.seats.some((s, i) => i !== cur.seat && s.kind !== "bot")
+        ? h("p", { class: "notify-row" }, notifyToggle()) : null,
       legend.length ? h("details", { id: "legend" }, h("summary", {}, "Legend: symbols and marks"),
         h("dl", { class: "legend" }, legend.flatMap(([mark, text]) => [h("dt", {}, mark), h("dd", {}, text)]))) : null,
-      h("p", { class: "muted small" }, "Hover, focus or long-press any card, symbol or chip for its full text."));
+      h("p", { class: "muted small" }, "Hover, focus or long-press any card, symbol or chip for its full text.")].filter(Boolean));
   }
 
   function endPanel(o, nm) {
@@ -229,7 +234,7 @@ function connect(id, token, link = null) {
     const undoReq = lesson ? null : undoRequestPanel(cur, nm, send);
     if (undoReq) ui.decide.append(undoReq);
     const undoBtn = lesson ? null : undoButton(cur, send);
-    document.title = myMove ? "● Your move · knockabout" : "knockabout";
+    alerts.update(myMove, { game: t.game_name, prompt: words ? words.title : "" });
     const hintLine = words && hints.on() && !cur.outcome ? hintLines(words) : null;
     if (myMove && closed) {
       ui.decide.append(h("div", { class: "panel your-turn", id: "challenge", "data-kind": d.kind },
@@ -363,7 +368,7 @@ function connect(id, token, link = null) {
     });
   }
   tick = setInterval(() => { if (cur && cur.clock) drawTimer(); if (cur) tickUndo(ui.decide, cur); }, 200);
-  cleanup = () => { closedForGood = true; clearInterval(tick); if (ws) ws.close(); if (link) link.close(); };
+  cleanup = () => { closedForGood = true; clearInterval(tick); alerts.stop(); if (ws) ws.close(); if (link) link.close(); };
   open();
 }
 
