@@ -42,7 +42,10 @@ def finished(store: Store, table_id: str, seats: list[dict[str, Any]], winner: i
 
 
 def rate(store: Store, table_id: str, accounts: dict[int, str]) -> list[dict[str, Any]]:
-    return asyncio.run(rate_finished(store, table_id, lambda _: accounts))
+    """Rate a table as the server does, on an event loop of its own in a thread of its own
+    (whatever loop an earlier test left in this one: a full run once met one here)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, rate_finished(store, table_id, lambda _: accounts)).result()
 
 
 @pytest.fixture
