@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from knockabout.store import Store, action_op, clock_op, create_op, finish_op
+from knockabout.store import Store, action_op, clock_op, create_op, finish_op, undo_op
 from knockabout.store.fence import LeaseLost
 from knockabout.store.leases import Lease, Leases, preferred
 from knockabout.store.schema import ActionRow, LeaseRow
@@ -70,6 +70,11 @@ def test_a_lease_that_ran_out_is_taken_with_the_next_generation_and_the_old_one_
     with pytest.raises(LeaseLost):
         store.run(finish_op("t", {"winner": 0}, lease=1))
     store.run(action_op("t", 0, 0, "draw", "person", lease=2))
+    store.run(action_op("t", 1, 0, "pass", "person", lease=2))
+    with pytest.raises(LeaseLost):  # moves taken back on the old holder's table: nothing goes
+        store.run(undo_op("t", 1, lease=1))
+    assert actions(store, "t") == [(0, "draw", 2), (1, "pass", 2)]
+    store.run(undo_op("t", 1, lease=2))  # the holder's undo takes step 1 out of the log
     assert actions(store, "t") == [(0, "draw", 2)]
     t = store.get("t")
     assert t is not None and t.status == "waiting" and t.clock_deadline is None

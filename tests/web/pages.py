@@ -128,3 +128,18 @@ def wait_until(pred: Any, seconds: float = 10.0) -> None:
     while not pred():
         assert time.monotonic() < deadline, "timed out waiting"
         time.sleep(0.02)
+
+
+def my_move(page: Any) -> bool:
+    """Whether the page offers this seat a move (a button, or one of the board's in their list)."""
+    return bool(page.locator("#decide .your-turn button[data-action]:not([disabled])").count())
+
+
+def play_first(page: Any) -> None:
+    """Choose the first move on offer: a button, or the first of the board's moves in their
+    folded list."""
+    button = page.locator("#actions button[data-action]")
+    if not button.count():
+        page.click("#decide .board-list summary")
+        button = page.locator("#board-actions button[data-action]")
+    button.first.click()

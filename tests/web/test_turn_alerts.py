@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.web.conftest import LiveServer
-from tests.web.pages import made_table, new_page, sit, wait_until
+from tests.web.pages import made_table, my_move, new_page, play_first, sit, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -45,18 +45,6 @@ STATE = """async () => {
   return { title: document.title, icon: href === ICONS.alert ? "alert" : href === ICONS.plain ? "plain" : href,
            notes: window.__notes, tones: window.__tones };
 }"""
-
-
-def my_move(page: Any) -> bool:
-    return bool(page.locator("#decide .your-turn button[data-action]:not([disabled])").count())
-
-
-def play_first(page: Any) -> None:
-    button = page.locator("#actions button[data-action]")
-    if not button.count():
-        page.click("#decide .board-list summary")
-        button = page.locator("#board-actions button[data-action]")
-    button.first.click()
 
 
 def until_turn_of(mover: Any, other: Any) -> None:

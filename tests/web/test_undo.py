@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import LiveServer
-from tests.web.pages import create_table, new_page, record_frames, wait_until
+from tests.web.pages import create_table, my_move, new_page, play_first, record_frames, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -19,20 +19,6 @@ SEEN = """() => ({
   hand: document.querySelector('#hand-dock').innerText,
   prompt: (document.querySelector('#prompt-title') || {}).textContent || null,
 })"""
-
-
-def my_move(page: Any) -> bool:
-    return bool(page.locator("#decide button[data-action]:not([disabled])").count())
-
-
-def play_first(page: Any) -> None:
-    """Choose the first move on offer: a button, or the first of the board's moves in their
-    folded list."""
-    button = page.locator("#actions button[data-action]")
-    if not button.count():
-        page.click("#decide .board-list summary")
-        button = page.locator("#board-actions button[data-action]")
-    button.first.click()
 
 
 def last_log_line(page: Any) -> str:
