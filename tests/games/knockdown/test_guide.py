@@ -52,3 +52,38 @@ def test_the_hand_limit_says_what_it_is_and_skills_carry_their_text() -> None:
             legal = s.legal_actions()
             s.apply(legal[(seed * 7 + step) % len(legal)])
     raise AssertionError(f"only met {found}")
+
+
+def test_an_ability_on_the_row_is_used_and_a_blocked_card_is_read_as_words() -> None:
+    """An Ability taken from the Attack Row (it needs no reach) is offered as used, not as an
+    attack; the Block decision's hint reads the attacking card without its symbol list."""
+    g = get_game("knockdown")
+    guide = g.guide()
+    assert guide is not None
+    found: set[str] = set()
+    for seed in range(40):
+        s = g.new_state({}, seed)
+        for step in range(600):
+            d = s.to_act()
+            if d is None:
+                break
+            got = guide.advise(SeatView(s, d.player), names_for(2))
+            view = s.observe(d.player)
+            for a in got.actions:
+                head, _, arg = a.action.partition(":")
+                if head == "attack":
+                    name = view.row[int(arg)]
+                    info = view.cards.get(name or "")
+                    if info is not None and info.type == "ability" and "reach" not in a.label:
+                        assert a.label.startswith(f"Use {name} ("), a.label
+                        found.add("ability")
+                    assert not a.label.startswith("Attack with") or "(in reach)" in a.label, a.label
+            if d.kind == "block":
+                assert got.hints and not got.hints[0].text.startswith("["), got.hints
+                assert got.hints[0].text.startswith(f"{view.attack.name}: ")
+                found.add("block")
+            if found == {"ability", "block"}:
+                return
+            legal = s.legal_actions()
+            s.apply(legal[(seed * 5 + step) % len(legal)])
+    raise AssertionError(f"only met {found}")

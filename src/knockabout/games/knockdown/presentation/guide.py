@@ -96,6 +96,13 @@ def _row_name(view: KnockdownView, i: int) -> str:
     return f"{name} (#{i + 1})" if sum(1 for n in view.row if n == name) > 1 else name
 
 
+def _card_words(name: str, text: str) -> str:
+    """A card's generated text as one sentence after its name: without the symbols and the
+    name it starts with, its lines joined."""
+    body = text.split(" - ", 1)[1] if " - " in text else text
+    return f"{name}: " + "; ".join(line.strip() for line in body.splitlines() if line.strip())
+
+
 def label(text: str, view: KnockdownView, names: Sequence[str]) -> str:
     """Plain words for one action text, given the deciding seat's view."""
     d = view.decision
@@ -228,6 +235,8 @@ class KnockdownGuide(Guide):
                     misses.append(text)
                 elif _first(events, "sequence") is not None or _first(events, "attack_ignored") is not None:
                     words, claim = f"Attack with {name} (in reach)", "reaches"
+                elif name in v.cards and v.cards[name].type == "ability":
+                    words = f"Use {name} (an Ability: it works at any distance), then keep it"
             elif head == "block" and arg != "none":
                 got = self._block(sample, seat.player, text)
                 if got is not None:
@@ -244,7 +253,7 @@ class KnockdownGuide(Guide):
             actions.append(GuidedAction(text, words, detail=detail, tone=tone, claim=claim))
         prompt = self._prompt(v, names, me)
         if d.kind == "block" and v.attack is not None and v.attack.name in v.cards:
-            hints.append(Hint(f"{v.attack.name}: {v.cards[v.attack.name].text}"))
+            hints.append(Hint(_card_words(v.attack.name, v.cards[v.attack.name].text)))
         if d.kind == "turn" and misses:
             hints.append(Hint(f"{names[rival]} is out of reach of some row cards: taking one puts it in your hand "
                               "but hits nothing.", "misses", tuple(misses)))
