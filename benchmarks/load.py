@@ -57,13 +57,14 @@ import orjson
 import psutil
 import uvloop
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from knockabout.server.frames import Follower, OutOfStep
 
 GAMES = ["nak-muay", "knockdown", "knockback"]
 MAX_TABLES = 1000
 MAX_SECONDS = 600.0
-START_SECONDS = 120.0
+START_SECONDS = 300.0
 """How long a server started here may take to answer (a loaded machine, or --trace-memory, is slow to start)."""
 
 
@@ -123,7 +124,7 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
             return proc
         except httpx.TransportError:
             time.sleep(0.05)
@@ -155,59 +156,68 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
             tally.errors += 1
             await asyncio.sleep(1)
             continue
-        async with connect(f"ws{base.removeprefix('http')}/ws/tables/{made['id']}", max_size=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
-            sent: tuple[int, float] | None = None
-            planned: tuple[int, str, float] | None = None  # (version, action, when to send it)
-            last = -1
-            copy = Follower(keep=False)
-            while time.monotonic() < stop:
-                if planned is not None and time.monotonic() >= planned[2]:
-                    version, action, _ = planned
-                    planned = None
-                    sent = (version, time.perf_counter())
-                    await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
-                    continue
-                until = stop if planned is None else min(stop, planned[2])
-                try:
-                    async with asyncio.timeout(max(0.001, until - time.monotonic())):
-                        raw = await ws.recv()
-                except TimeoutError:
-                    if planned is None:
-                        break
-                    continue
-                tally.frames += 1
-                tally.bytes += len(raw)
-                try:
-                    msg = copy.read(orjson.loads(raw))  # a patch read as the update it stands for
-                except OutOfStep:
-                    tally.errors += 1
-                    await ws.send(json.dumps({"type": "sync"}))
-                    continue
-                if msg.get("type") == "error":
-                    tally.errors += 1
-                    sent = None
-                    continue
-                if msg.get("type") not in ("sync", "update"):
-                    continue
-                if sent is not None and msg["version"] > sent[0]:
-                    tally.rtts.append(time.perf_counter() - sent[1])
-                    sent = None
-                if msg["outcome"] is not None:
-                    tally.games += 1
-                    break
-                if planned is not None and msg["version"] != planned[0]:
-                    planned = None  # the table moved on meanwhile (a timeout): decide again
-                d = msg["decision"]
-                if d is not None and d["player"] == msg["seat"] and msg["legal"] and msg["version"] > last:
-                    last = msg["version"]
-                    action = rng.choice(msg["legal"])
-                    pause = think_time(think, rng, msg.get("clock"))
-                    if pause <= 0:
-                        sent = (msg["version"], time.perf_counter())
-                        await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
-                    else:
-                        planned = (msg["version"], action, time.monotonic() + pause)
+        over = False  # the game ended, or the level did
+        while not over and time.monotonic() < stop:  # a table moved to another host: connect again
+            try:
+                async with connect(f"ws{base.removeprefix('http')}/ws/tables/{made['id']}", max_size=None) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                    sent: tuple[int, float] | None = None
+                    planned: tuple[int, str, float] | None = None  # (version, action, when to send it)
+                    last = -1
+                    copy = Follower(keep=False)
+                    while time.monotonic() < stop:
+                        if planned is not None and time.monotonic() >= planned[2]:
+                            version, action, _ = planned
+                            planned = None
+                            sent = (version, time.perf_counter())
+                            await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+                            continue
+                        until = stop if planned is None else min(stop, planned[2])
+                        try:
+                            async with asyncio.timeout(max(0.001, until - time.monotonic())):
+                                raw = await ws.recv()
+                        except TimeoutError:
+                            if planned is None:
+                                break
+                            continue
+                        tally.frames += 1
+                        tally.bytes += len(raw)
+                        try:
+                            msg = copy.read(orjson.loads(raw))  # a patch read as the update it stands for
+                        except OutOfStep:
+                            tally.errors += 1
+                            await ws.send(json.dumps({"type": "sync"}))
+                            continue
+                        if msg.get("type") == "error":
+                            tally.errors += 1
+                            sent = None
+                            continue
+                        if msg.get("type") not in ("sync", "update"):
+                            continue
+                        if sent is not None and msg["version"] > sent[0]:
+                            tally.rtts.append(time.perf_counter() - sent[1])
+                            sent = None
+                        if msg["outcome"] is not None:
+                            tally.games += 1
+                            break
+                        if planned is not None and msg["version"] != planned[0]:
+                            planned = None  # the table moved on meanwhile (a timeout): decide again
+                        d = msg["decision"]
+                        if d is not None and d["player"] == msg["seat"] and msg["legal"] and msg["version"] > last:
+                            last = msg["version"]
+                            action = rng.choice(msg["legal"])
+                            pause = think_time(think, rng, msg.get("clock"))
+                            if pause <= 0:
+                                sent = (msg["version"], time.perf_counter())
+                                await ws.send(json.dumps({"type": "act", "action": action,
+                                                          "version": msg["version"]}))
+                            else:
+                                planned = (msg["version"], action, time.monotonic() + pause)
+                over = True
+            except ConnectionClosed as exc:  # 1012: the table moved (HAProxy sends us to its new host)
+                if exc.rcvd is None or exc.rcvd.code != 1012:
+                    tally.errors += 1  # (anything else is counted, and the person connects again too)
+                await asyncio.sleep(0.2)
 
 
 def arrival(i: int, tables: int, ramp: float) -> float:

@@ -11,6 +11,8 @@
 # with its server lines for those hosts; then runs benchmarks/load.py against HAProxy with
 # every host's pid (its CPU and RSS columns add the hosts up), and stops what it started.
 # The database must exist and be empty of other servers' tables (a fresh one per run).
+# The hosts take the environment's KNOCKABOUT_* settings too (e.g. KNOCKABOUT_LEASE_SECONDS=15 on a
+# machine so busy that a host's renewal may wait longer than the default 5 s).
 # The hosts' logs and HAProxy's configuration are left in $KNOCKABOUT_LOAD_DIR (default: a
 # temporary folder, printed).
 set -euo pipefail

@@ -6,15 +6,18 @@ and writes nothing more, and a server that stops gracefully lets its tables go a
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from knockabout.core.replay import GameRecord, replay
@@ -136,3 +139,42 @@ def test_a_server_that_stops_lets_its_tables_go_at_once(db_url: str) -> None:
         assert time.monotonic() - stopped < LEASE + 1, "taken at the next renewal, not after the lease ran out"
         wait_for(lambda: two.get(f"/api/tables/{made['id']}").json()["status"] == "finished", 60)
     replays_to_its_result(db_url, made["id"])
+
+
+def test_a_late_renewal_lets_nothing_go_and_failing_ones_do(tmp_path: Path) -> None:
+    """A renewal that works but whose round ends late (a long sweep after it, a busy
+    machine) keeps the tables; renewals that fail for a lease time (the database away)
+    let every table go and turn the health check to 503 until one works again."""
+    with host(f"sqlite:///{tmp_path / 'k.db'}", "h1") as one:
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "open"]}).json()
+        tables = one.app.state.manager.tables  # type: ignore[attr-defined]
+        ownership = one.app.state.manager.ownership  # type: ignore[attr-defined]
+        sweep, renew, let_go = ownership.sweep, ownership.leases.renew, ownership.let_go
+        slow: list[float] = []
+        gone: list[str] = []
+
+        def letting_go(live: Any, why: str) -> None:
+            gone.append(live.id)
+            let_go(live, why)
+
+        ownership.let_go = letting_go
+
+        async def slow_sweep() -> None:
+            if not slow:
+                slow.append(time.monotonic())
+                await asyncio.sleep(1.5 * LEASE)  # the round ends past the lease time
+            await sweep()
+
+        ownership.sweep = slow_sweep
+        wait_for(lambda: slow and time.monotonic() - slow[0] > 2 * LEASE)
+        assert one.get("/healthz").status_code == 200 and made["id"] in tables
+        assert gone == [], "a renewal that worked, late, let the tables go"
+
+        def away() -> int:
+            raise OperationalError("renew", {}, Exception("the database is away"))
+
+        ownership.leases.renew = away
+        wait_for(lambda: one.get("/healthz").status_code == 503, 4 * LEASE)
+        assert gone == [made["id"]] and made["id"] not in tables
+        ownership.leases.renew = renew
+        wait_for(lambda: one.get("/healthz").status_code == 200, 4 * LEASE)

@@ -112,6 +112,7 @@ class Ownership:
         self.counts = Counts()
         self.renewed_at = time.monotonic()  # the last renewal that worked
         self.healthy = True
+        self.renew_failing = False  # the last renewal raised (set until one works)
         self._task: asyncio.Task[None] | None = None
         self._acquiring: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._unplayable: set[str] = set()  # tables this build cannot replay: left to others
@@ -198,7 +199,11 @@ class Ownership:
                 raise
             except Exception as exc:  # the database is away: try again at the next turn
                 log.warning("could not renew the table leases of %s: %s", self.holder, exc)
-            if time.monotonic() - self.renewed_at > self.seconds and self.healthy:
+            # Let go only when the renewals themselves fail (the database is away) for a lease
+            # time. A renewal that worked but came late (a busy machine, a long sweep after it)
+            # lets nothing go: the next one follows at once, and a table another holder took
+            # meanwhile is found at that renewal, or by the fence at its next write.
+            if self.renew_failing and time.monotonic() - self.renewed_at > self.seconds and self.healthy:
                 self.healthy = False
                 log.error("%s could not renew its leases for %.1f s: letting its tables go", self.holder,
                           self.seconds)
@@ -209,8 +214,9 @@ class Ownership:
     async def tick(self) -> None:
         """One renewal: renew, let go what was lost or asked for, take what nobody holds."""
         started = time.monotonic()
+        self.renew_failing = True
         renewed = await asyncio.to_thread(self.leases.renew)
-        self.renewed_at, self.healthy = started, True
+        self.renewed_at, self.healthy, self.renew_failing = started, True, False
         held = self.held()
         if renewed != len(held):
             current = await asyncio.to_thread(self.leases.held)
