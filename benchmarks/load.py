@@ -57,7 +57,7 @@ import orjson
 import psutil
 import uvloop
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from knockabout.server.frames import Follower, OutOfStep
 
@@ -151,7 +151,10 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
     await asyncio.sleep(delay)
     while time.monotonic() < stop:
         game = GAMES[n % len(GAMES)]
-        made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
+        try:
+            made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
+        except (httpx.HTTPError, ValueError):  # no answer, or not JSON (a load balancer's 502 page)
+            made = {}
         if "id" not in made:
             tally.errors += 1
             await asyncio.sleep(1)
@@ -218,6 +221,9 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
                 if exc.rcvd is None or exc.rcvd.code != 1012:
                     tally.errors += 1  # (anything else is counted, and the person connects again too)
                 await asyncio.sleep(0.2)
+            except (InvalidHandshake, OSError, TimeoutError):  # refused (a 502 or 503 while the table moves)
+                tally.errors += 1  # or too slow to open: counted, and tried again
+                await asyncio.sleep(1.0)
 
 
 def arrival(i: int, tables: int, ramp: float) -> float:
