@@ -9,12 +9,16 @@
   learn     GET /learn/{game}, POST /api/learn/{game} (a game's tutorial, one input at a time)
   studio    GET/POST /api/studio/... (the content editor: schema, shipped documents, checks,
             previews, TOML files)
+  accounts  GET /api/account, POST /api/account/{signup,login,logout,password,delete,claim},
+            GET /api/accounts/{name} (a profile), and their pages (optional accounts)
   pages     GET /, /t/{id}, /replay/{id}, /studio, /games/{game}/renderer.js (and /static)
   host      GET /healthz (a load balancer's health check), /api/host (this host's leases)
 
 Each route's own module lists what it takes and answers. The routers share the running
 server's :class:`~knockabout.server.app_state.ServerState` (settings, quotas, replay cache,
-store, table manager) through a dependency; the lifespan below makes it.
+store, table manager, sessions, passwords, log-in limits) through a dependency; the
+lifespan below makes it. Who is asking (a logged-in account or a guest) is another
+dependency, :data:`~knockabout.server.sessions.Me`.
 
 Input guards (:mod:`.guards`): every refusal is ``{"error": ...}``, request bodies stop at
 64 KiB, WebSocket messages at 16 Ki characters; bad frames get one error and change nothing.
@@ -27,6 +31,7 @@ error message, or a close with code 4429.
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -48,11 +53,13 @@ from knockabout.server.live import Manager
 from knockabout.server.lobby_feed import LobbyFeed
 from knockabout.server.match_tickets import ticket_store
 from knockabout.server.memory_probe import MemoryProbe
+from knockabout.server.passwords import Passwords
 from knockabout.server.quickmatch import BOT_LEVELS, QuickMatch
-from knockabout.server.quotas import LimitReached, Quotas
-from knockabout.server.ratings import bot_ratings, end_hook, no_accounts
+from knockabout.server.quotas import LimitReached, LoginLimits, Quotas
+from knockabout.server.ratings import bot_ratings, end_hook
 from knockabout.server.replays import ReplayCache
-from knockabout.server.routes import chat, host, ladder, learn, lobby, pages, play, replays, studio, tables
+from knockabout.server.routes import accounts, chat, host, ladder, learn, lobby, pages, play, replays, studio, tables
+from knockabout.server.sessions import Sessions
 from knockabout.server.settings import ServerSettings
 from knockabout.server.shards import OneRequestPerConnection
 from knockabout.server.studio_jobs import StudioJobs
@@ -65,6 +72,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # a bad rate fails here, before serving
     quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate, storage=cfg.redis_url)
     replay_cache = ReplayCache()
+    logins = LoginLimits(cfg.login_rate, cfg.account_login_rate, cfg.signup_rate, cfg.shards)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -75,13 +83,16 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         bus = make_bus(cfg.redis_url)  # what the hosts tell each other (Redis; in memory for a server alone)
         lobby_feed = LobbyFeed(bus)
         manager = Manager(cfg, store, quotas, bus=bus, lobby=lobby_feed)
-        manager.on_end = end_hook(store, no_accounts)  # a finished table is rated, its people told
+        manager.on_end = end_hook(store, store.accounts.account_ids_at)  # a finished table is rated, its people told
         quickmatch = QuickMatch(manager, MatchPolicy(bot_after=cfg.bot_fill_after),
                                 bot_ratings=lambda game: bot_ratings(store, game, BOT_LEVELS),
                                 store=ticket_store(cfg.redis_url, manager.holder), bus=bus)
         studio_jobs = StudioJobs(cfg.studio_workers, cfg.studio_jobs, shard=cfg.shard, shards=cfg.shards)
+        key = store.accounts.secret("session-key", lambda: secrets.token_urlsafe(48))  # one per database
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager,
-                             quickmatch=quickmatch, studio=studio_jobs)
+                             quickmatch=quickmatch, studio=studio_jobs, sessions=Sessions(key, cfg.secure_cookies),
+                             passwords=Passwords(), logins=logins)
+        quickmatch.on_seated = server.link_ticket  # a logged-in person's quick-match seat is their account's
         app.state.server = server
         app.state.store = store  # (the parts tests and tools reach for by name)
         app.state.manager = manager
@@ -122,7 +133,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(OneRequestPerConnection)
     install_error_handlers(app)
     install_refusals(app)
-    for routes in (lobby, tables, play, chat, ladder, replays, learn, studio, pages, host):
+    for routes in (lobby, tables, play, chat, ladder, replays, learn, studio, accounts, pages, host):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

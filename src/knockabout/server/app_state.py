@@ -9,21 +9,29 @@ whole state on ``app.state.server``. A route asks for it with a parameter typed
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from knockabout.server.live import LiveTable, Manager
 from knockabout.server.ownership import TableMoving
-from knockabout.server.quickmatch import QuickMatch
-from knockabout.server.quotas import Quotas
+from knockabout.server.passwords import Passwords
+from knockabout.server.quickmatch import QuickMatch, Ticket
+from knockabout.server.quotas import LoginLimits, Quotas
 from knockabout.server.replays import ReplayCache
 from knockabout.server.settings import ServerSettings
 from knockabout.server.studio_jobs import StudioJobs
 from knockabout.store import Store
+
+if TYPE_CHECKING:
+    from knockabout.server.sessions import Sessions
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -46,11 +54,25 @@ class ServerState:
     manager: Manager
     quickmatch: QuickMatch
     studio: StudioJobs
+    sessions: Sessions  # session cookies and CSRF tokens (see .sessions)
+    passwords: Passwords
+    logins: LoginLimits  # log-in and sign-up rates
+
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn(*args)`` on a worker thread (the store's reads and account writes)."""
+        return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def names_of(self, players: Sequence[str]) -> dict[str, str]:
-        """The names of the ladder players (``account:ID`` keys) that are accounts, by key;
-        none while the server has no accounts."""
-        return {}
+        """The names of the ladder players (``account:ID`` keys) that are living accounts,
+        by key (a deleted account is left out of every ladder)."""
+        ids = {p.partition(":")[2]: p for p in players if p.startswith("account:")}
+        names = await self.run(self.store.accounts.names, list(ids))
+        return {ids[i]: name for i, name in names.items()}
+
+    async def link_ticket(self, ticket: Ticket) -> None:
+        """A quick-match seat taken by a logged-in person is their account's."""
+        if ticket.account is not None and ticket.table is not None and ticket.seat is not None:
+            await self.run(self.store.accounts.link_seat, ticket.table, ticket.seat, ticket.account)
 
 
 def server_state(conn: HTTPConnection) -> ServerState:

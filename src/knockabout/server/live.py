@@ -315,6 +315,15 @@ class LiveTable:
                          self.write_lease),
                 *self.clock_ops()]
 
+    async def rename(self, seat: int, name: str) -> None:
+        """Show another name for a seat (a deleted account's), stored and sent to everyone."""
+        async with self.lock:
+            if not 0 <= seat < len(self.table.seats) or self.table.seats[seat].name == name:
+                return
+            self.table.seats[seat].name = name
+            await self.save(self.seat_ops())
+        await self.broadcast()
+
     async def save(self, ops: list[Op]) -> None:
         """Make ``ops`` durable (on the store's writer); call with the lock held. Raises
         :class:`~.ownership.TableMoved` (nothing written) once another server holds the table."""

@@ -168,3 +168,37 @@ def _share(item: RateLimitItem | None, shards: int) -> RateLimitItem | None:
     if item is None or shards <= 1:
         return item
     return type(item)(share(item.amount, shards), item.multiples, item.namespace)
+
+
+class LoginLimits:
+    """How often one address may try to log in or sign up, and how often anyone may try to
+    log in to one name. A name is limited whether or not an account has it, with the same
+    refusal, so the limit tells nothing about which names exist; changing the password or
+    deleting the account (which ask for the password again) count against the same limits."""
+
+    def __init__(self, address_rate: str | None, name_rate: str | None, signup_rate: str | None,
+                 shards: int = 1) -> None:
+        # with serve --workers, requests that name no table go to the workers in turn, so
+        # each worker allows its share of each rate
+        self.address_rate = _share(rate(address_rate), shards)
+        self.name_rate = _share(rate(name_rate), shards)
+        self.signup_rate = _share(rate(signup_rate), shards)
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def check_login(self, address: str, name_key: str) -> None:
+        """Count one attempt at a password from ``address`` for the name ``name_key``;
+        :class:`LimitReached` (counting nothing) past either limit."""
+        by_address = self.address_rate is not None and not self._limiter.test(self.address_rate, "login", address)
+        by_name = self.name_rate is not None and not self._limiter.test(self.name_rate, "login-name", name_key)
+        if by_address or by_name:
+            raise LimitReached("too many attempts to log in from your address or to this account; "
+                               "wait a few minutes and try again")
+        if self.address_rate is not None:
+            self._limiter.hit(self.address_rate, "login", address)
+        if self.name_rate is not None:
+            self._limiter.hit(self.name_rate, "login-name", name_key)
+
+    def check_signup(self, address: str) -> None:
+        if self.signup_rate is not None and not self._limiter.hit(self.signup_rate, "signup", address):
+            raise LimitReached(f"too many new accounts from your address: at most {describe(self.signup_rate)}; "
+                               "try again later")

@@ -30,6 +30,10 @@ class ServerSettings:
     # new tables on the whole server, every address together ("off": no limit); with the
     # per-address rate alone, many addresses (a botnet, or a loopback's 127.0.0.0/8) were unbounded
     server_create_rate: str | None = "600/minute"
+    login_rate: str | None = "10/minute"  # attempts to log in per address
+    account_login_rate: str | None = "20/hour"  # attempts to log in to one account (name), from anywhere
+    signup_rate: str | None = "10/hour"  # new accounts per address
+    secure_cookies: bool = False  # mark cookies Secure always (else only on requests that came over HTTPS)
     max_tables: int = 2000  # live tables (not finished) at once, whoever made them
     max_bot_tables: int = 20  # live tables without a person seat (bots only), at once
     max_spectators: int = 100  # spectators per table

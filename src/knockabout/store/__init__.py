@@ -1,5 +1,6 @@
-"""Game records and results for live tables, and uploaded content (SQLAlchemy; SQLite by default)."""
+"""Game records and results for live tables, accounts, and uploaded content (SQLAlchemy; SQLite by default)."""
 
+from knockabout.store.accounts import DELETED_NAME, Account, AccountGame, AccountStore, NameTaken
 from knockabout.store.content import ContentStore, ContentVersion, TooManyVersions
 from knockabout.store.store import (
     Op,
@@ -16,8 +17,13 @@ from knockabout.store.store import (
 )
 
 __all__ = [
+    "DELETED_NAME",
+    "Account",
+    "AccountGame",
+    "AccountStore",
     "ContentStore",
     "ContentVersion",
+    "NameTaken",
     "Op",
     "Store",
     "StoredTable",

@@ -13,6 +13,10 @@ to play one).
 Hosts sharing one database (:mod:`knockabout.store.leases`): ``table_leases`` (which server
 holds each unfinished table, and the lease's generation, which fences every write) and
 ``lease_holders`` (each server's hold, with the time it runs out unless renewed).
+Accounts: ``accounts``, ``account_seats`` (which account sat in which seat of which
+table), ``sessions`` (logged-in browsers, by the hash of their session id) and
+``server_secrets`` (the key session cookies are signed with, made once per database so
+that every worker and restart of a server shares it).
 """
 
 from __future__ import annotations
@@ -174,3 +178,50 @@ class HolderRow(Base):
     name: Mapped[str] = mapped_column(String(128), primary_key=True)
     host: Mapped[str] = mapped_column(String(128))
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class AccountRow(Base):
+    """A person's account. ``name_key`` is the name as compared (case folded), unique
+    while the account lives; a deleted account keeps its row (its games still point at
+    it) with the name replaced, no key and no password."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    deleted_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class AccountSeatRow(Base):
+    """An account sat in ``seat`` of table ``table_id`` (made when the seat was taken while
+    logged in, or claimed later with the seat's token)."""
+
+    __tablename__ = "account_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    linked_at: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the SHA-256 of its session id (the cookie holds the id, signed)."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class SecretRow(Base):
+    """A server secret kept in the database (``session-key``: what session cookies are signed with)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(255))

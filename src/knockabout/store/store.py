@@ -55,6 +55,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from knockabout.core.errors import KnockaboutError
+from knockabout.store.accounts import AccountStore
 from knockabout.store.content import ContentStore
 from knockabout.store.fence import Fenced, fence_plain, fence_session, lease_lost, pairs_of
 from knockabout.store.migrations import upgrade
@@ -548,6 +549,7 @@ class Store:
         self._writer: Writer | ProcessWriter | None = None
         self.ratings = RatingStore(self.engine)  # each player's rating at each game (see .ratings)
         self.content = ContentStore(self.engine)  # uploaded content versions (see .content)
+        self.accounts = AccountStore(self.engine)  # accounts, their seats and sessions (see .accounts)
 
     def close(self) -> None:
         self.close_writer()

@@ -24,9 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.core.content_versions import CONTENT_OPTION
 from knockabout.core.errors import KnockaboutError
-from knockabout.server.app_state import ApiError, Server, client_address, live_table
+from knockabout.server.app_state import ApiError, Server, ServerState, client_address, live_table
 from knockabout.server.live import LiveTable
 from knockabout.server.ownership import TableMoving
+from knockabout.server.sessions import Me, Viewer
 
 router = APIRouter()
 
@@ -56,14 +57,22 @@ class Rematch(BaseModel):
     token: str = Field(min_length=1, max_length=200)
 
 
+async def link(server: ServerState, me: Viewer, table_id: str, seat: int | None) -> None:
+    """A seat a logged-in person took is their account's (see the accounts' profiles)."""
+    if me.account is not None and seat is not None:
+        await server.run(server.store.accounts.link_seat, table_id, seat, me.account.id)
+
+
 @router.post("/api/tables")
-async def create(body: CreateTable, request: Request, server: Server) -> dict[str, Any]:
+async def create(body: CreateTable, request: Request, server: Server, me: Me) -> dict[str, Any]:
     if body.config.get(CONTENT_OPTION):
         raise ApiError(400, "a table of an uploaded content version is made in the studio, by its uploader")
     # (the manager checks the request and the caps first, then counts the table against the rates)
-    live, seat, token = await server.manager.create(body.game, body.seats, body.config, body.name, body.seed,
+    name = me.account.name if me.account is not None else body.name  # a logged-in person plays by their name
+    live, seat, token = await server.manager.create(body.game, body.seats, body.config, name, body.seed,
                                                     listed=body.listed, address=client_address(request),
                                                     move_time=body.move_time, undo=body.undo)
+    await link(server, me, live.id, seat)
     return made(live, seat, token)
 
 
@@ -96,19 +105,21 @@ async def table_info(table_id: str, server: Server) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/join")
-async def join(table_id: str, body: JoinTable, server: Server) -> dict[str, Any]:
+async def join(table_id: str, body: JoinTable, server: Server, me: Me) -> dict[str, Any]:
     live = await live_table(server, table_id)
     if live.table.over:
         raise ApiError(409, "this game is over; watch its replay instead")
     try:
-        seat, token = await server.manager.join(live, body.name, body.seat, body.invite)
+        name = me.account.name if me.account is not None else body.name
+        seat, token = await server.manager.join(live, name, body.seat, body.invite)
     except KnockaboutError as exc:
         raise ApiError(409, str(exc)) from None
+    await link(server, me, live.id, seat)
     return {"id": live.id, "seat": seat, "token": token, "url": f"/t/{live.id}"}
 
 
 @router.post("/api/tables/{table_id}/rematch")
-async def rematch(table_id: str, body: Rematch, server: Server) -> dict[str, Any]:
+async def rematch(table_id: str, body: Rematch, server: Server, me: Me) -> dict[str, Any]:
     live = await live_table(server, table_id)
     try:
         again, seat, token = await server.manager.rematch(live, body.token)
@@ -116,4 +127,5 @@ async def rematch(table_id: str, body: Rematch, server: Server) -> dict[str, Any
         raise ApiError(409, str(exc)) from None
     if again.table.record.config.get(CONTENT_OPTION):  # a playtest's rematch is one of its version's tables
         await asyncio.to_thread(server.store.content.link_rematch, live.id, again.id)
+    await link(server, me, again.id, seat)
     return {"id": again.id, "seat": seat, "token": token, "url": f"/t/{again.id}"}

@@ -1,0 +1,57 @@
+"""Accounts: accounts, the seats they sat in, their sessions and the server's secrets.
+
+Revision ID: 0007
+Revises: 0006
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "accounts",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("name", sa.String(32), nullable=False),
+        sa.Column("name_key", sa.String(32), nullable=True, unique=True),
+        sa.Column("password_hash", sa.String(255), nullable=True),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("deleted_at", sa.Float(), nullable=True),
+    )
+    op.create_table(
+        "account_seats",
+        sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("linked_at", sa.Float(), nullable=False),
+    )
+    op.create_index("ix_account_seats_account_id", "account_seats", ["account_id"])
+    op.create_table(
+        "sessions",
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+    )
+    op.create_index("ix_sessions_account_id", "sessions", ["account_id"])
+    op.create_table(
+        "server_secrets",
+        sa.Column("name", sa.String(64), primary_key=True),
+        sa.Column("value", sa.String(255), nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("server_secrets")
+    op.drop_index("ix_sessions_account_id", "sessions")
+    op.drop_table("sessions")
+    op.drop_index("ix_account_seats_account_id", "account_seats")
+    op.drop_table("account_seats")
+    op.drop_table("accounts")
