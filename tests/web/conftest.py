@@ -28,8 +28,10 @@ class LiveServer:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        # (every page comes from 127.0.0.1: the log-in and sign-up limits have their own tests)
         settings = ServerSettings(**{"db_url": f"sqlite:///{data / 'web.db'}", "bot_delay": 0.2, "bot_pace": 0.03,
-                                     "grace_seconds": 60, **settings_over})
+                                     "grace_seconds": 60, "login_rate": "off", "account_login_rate": "off",
+                                     "signup_rate": "off", **settings_over})
         self.app = create_app(settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)

@@ -13,12 +13,13 @@ import { leaderboardPage, ratingBox } from "./ladder.js";
 import { fitText } from "./fit.js";
 import { installTips, openRules } from "./help.js";
 import { lessonLink } from "./learn.js";
+import { accountBar, loginPage, profilePage, settingsPage, signupPage } from "./account.js";
 import { lobby } from "./lobby.js";
 import { motion } from "./motion.js";
 import { recapper } from "./recap.js";
 import { playSound, soundToggle } from "./sound.js";
 import { placeParts, showLastLine, tableLayout } from "./table_layout.js";
-import { api, go, h, hints, inviteCode, invites, myName, nav, seats, setRouter, toast } from "./page.js";
+import { api, go, h, hints, inviteCode, invites, loadSession, myName, nav, seats, setRouter, toast } from "./page.js";
 import { timeWords } from "./turns.js";
 import { tickUndo, undoButton, undoRequestPanel, undoResult } from "./undo.js";
 import { applyPatch } from "./vendor/fast-json-patch/core.mjs";
@@ -435,10 +436,16 @@ function route() {
   if (parts[0] === "leaderboard" && parts[1]) return done(leaderboardPage(app, crumb, decodeURIComponent(parts[1])));
   if (parts[0] === "learn" && parts[1]) return connect(null, null, lessonLink(decodeURIComponent(parts[1])));
   if (parts[0] === "studio") return done(import("./studio.js").then((m) => m.studio(app, crumb)).then((c) => { cleanup = c; }));
+  if (parts[0] === "signup") return signupPage(app, crumb);
+  if (parts[0] === "login") return loginPage(app, crumb);
+  if (parts[0] === "account") return done(loadSession().then(() => settingsPage(app, crumb)));
+  if (parts[0] === "u" && parts[1]) return done(profilePage(app, crumb, decodeURIComponent(parts[1])));
   return done(lobby(app, crumb));
 }
 
 setRouter(route);
+loadSession();
+accountBar(document.getElementById("account"));
 installTips();
 window.addEventListener("popstate", route);
 route();

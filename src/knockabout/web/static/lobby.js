@@ -3,7 +3,7 @@
 // (remembered in this browser) and every recent table with its created time.
 import { openRules } from "./help.js";
 import { optionControls } from "./options.js";
-import { ago, api, go, h, invites, myName, nav, seats, toast } from "./page.js";
+import { ago, api, go, h, invites, myName, nav, seats, session, toast } from "./page.js";
 import { quickMatch } from "./ladder.js";
 import { moveTimeSelect, turnBasedConfig, turnsPanel } from "./turns.js";
 
@@ -31,6 +31,8 @@ export async function lobby(app, crumb) {
   const defaultBot = bots.includes("easy") ? "easy" : bots[0];
   const gameSel = h("select", { id: "game", "aria-label": "game" }, games.map((g) => h("option", { value: g.id }, g.name)));
   const nameIn = h("input", { id: "name", value: myName.get(), placeholder: "your name", maxlength: 24, autocomplete: "nickname" });
+  if (session.ready) await session.ready;
+  if (session.account) { nameIn.value = session.account.name; nameIn.disabled = true; }  // you play by your account's name
   const playersIn = h("input", { id: "players", type: "number", value: 3, inputmode: "numeric" });
   const playersHint = h("small", { class: "hint", id: "players-hint" });
   const seatsBox = h("div", { id: "seats" });
@@ -67,7 +69,7 @@ export async function lobby(app, crumb) {
   drawSeats(); drawOptions(); drawInfo();
 
   async function start(body) {
-    myName.set(nameIn.value.trim());
+    if (!session.account) myName.set(nameIn.value.trim());
     try {
       const made = await api("/api/tables", { name: nameIn.value, listed: listedIn.checked, ...body });
       seats.set(made.id, made.seat, made.token);

@@ -35,9 +35,29 @@ export function toast(message, kind = "error") {
   toastTimer = setTimeout(() => { t.hidden = true; }, 6000);
 }
 
+// who this browser is (an account, or null for a guest) and the token the server wants on
+// every POST (CSRF); loadSession() asks the server, and each account answer brings a new one
+export const session = {
+  account: null,
+  csrf: "",
+  ready: null,
+  onchange: null,
+  set(answer) {
+    this.account = answer.account;
+    this.csrf = answer.csrf;
+    if (this.onchange) this.onchange();
+  },
+};
+export function loadSession() {
+  session.ready = fetch("/api/account").then((r) => r.json()).then((a) => session.set(a)).catch(() => {});
+  return session.ready;
+}
+
 export async function api(path, body) {
+  if (body !== undefined && session.ready) await session.ready;
   const opts = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "content-type": "application/json", "x-csrf-token": session.csrf },
+    body: JSON.stringify(body),
   };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({ error: `server answered ${res.status}` }));
