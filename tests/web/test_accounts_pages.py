@@ -38,6 +38,10 @@ def finished_game(server: LiveServer, names: list[str]) -> str:
         assert time.monotonic() < deadline
         time.sleep(0.1)
     store.update_seats(made["id"], [{**s, "name": n} for s, n in zip(st.seats, names, strict=True)], "finished")
+    live = server.app.state.manager.get(made["id"])
+    if live is not None:  # still in memory (the lobby shows it from there)
+        for seat, n in zip(live.table.seats, names, strict=True):
+            seat.name = n
     return str(made["id"])
 
 
@@ -46,7 +50,7 @@ def test_a_guest_signs_up_keeps_their_table_and_finds_it_on_their_profile(browse
     ctx, page = new_page(browser)
     try:
         table_id = create_table(page, server, name=PAYLOADS[0], seats={1: "random"})
-        page.wait_for_selector(".seat")
+        page.wait_for_selector(".seatline")
         no_markup_ran(page)
         assert PAYLOADS[0] in page.inner_text("#app"), "the name shows, as text"
         page.click("#account a[href='/signup']")
@@ -78,7 +82,7 @@ def test_a_guest_signs_up_keeps_their_table_and_finds_it_on_their_profile(browse
         wait_until(lambda: PAYLOADS[1] in page.inner_text("#app"))
         no_markup_ran(page)
         page.goto(server.url + "/")
-        page.wait_for_selector(f"tr[data-table='{done}']")
+        page.wait_for_selector(f"[data-table='{done}']")
         assert page.is_disabled("#name") and page.input_value("#name") == "Pat_01", "you play by your account's name"
         assert PAYLOADS[1] in page.inner_text("#tables") and PAYLOADS[0] in page.inner_text("#tables")
         no_markup_ran(page)
@@ -133,7 +137,7 @@ def test_a_table_with_markup_in_every_seat_name_shows_them_as_text(browser: Any,
         page.wait_for_selector("#join-name")
         page.fill("#join-name", PAYLOADS[0])
         page.click("button[data-seat='1']")
-        page.wait_for_selector(".seat")
+        page.wait_for_selector(".seatline")
         text = page.inner_text("#app")
         assert PAYLOADS[2] in text and PAYLOADS[0] in text
         no_markup_ran(page)
