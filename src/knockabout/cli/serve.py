@@ -103,6 +103,12 @@ def serve(
         help="the Redis the hosts share, e.g. redis://127.0.0.1:6379/0: the lobby's updates, the hand-over of"
         " tables and the per-address limits go through it (needs knockabout[multihost])",
     ),
+    secure_cookies: bool = typer.Option(
+        False, "--secure-cookies",
+        help="mark the accounts' cookies Secure on every request (without it: on requests that came over HTTPS,"
+        " from the socket or a trusted proxy's X-Forwarded-Proto; FORWARDED_ALLOW_IPS names the proxies,"
+        " 127.0.0.1 by default)",
+    ),
     compress: bool = typer.Option(
         False, "--compress/--no-compress",
         help="compress WebSocket frames (permessage-deflate) for browsers that offer it: less traffic on a"
@@ -125,7 +131,7 @@ def serve(
         max_spectators=max_spectators, bot_threads=bot_threads, bot_fill_after=bot_fill_after,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
         full_gc_every=full_gc_every, studio_jobs=studio_jobs, studio_workers=studio_workers,
-        host_name=host_name, lease_seconds=lease_seconds, redis_url=redis,
+        host_name=host_name, lease_seconds=lease_seconds, redis_url=redis, secure_cookies=secure_cookies,
     )
     with friendly_errors():
         holder_name(settings)  # a name that cannot be a host's fails now, in one line

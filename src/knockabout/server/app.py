@@ -89,6 +89,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                                 store=ticket_store(cfg.redis_url, manager.holder), bus=bus)
         studio_jobs = StudioJobs(cfg.studio_workers, cfg.studio_jobs, shard=cfg.shard, shards=cfg.shards)
         key = store.accounts.secret("session-key", lambda: secrets.token_urlsafe(48))  # one per database
+        store.accounts.end_expired_sessions()
         server = ServerState(settings=cfg, quotas=quotas, replays=replay_cache, store=store, manager=manager,
                              quickmatch=quickmatch, studio=studio_jobs, sessions=Sessions(key, cfg.secure_cookies),
                              passwords=Passwords(), logins=logins)
