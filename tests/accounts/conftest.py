@@ -79,6 +79,13 @@ class Site:
         b.load()
         return b
 
+    def played(self, b: Browser, **table: Any) -> dict[str, Any]:
+        """A table ``b`` makes (by default against a bot) and stand-ins play to the end (a
+        site made with ``grace=0``: nobody connects)."""
+        made = b.table(**table)
+        self.wait_finished(made["id"])
+        return made
+
     def wait_finished(self, table_id: str, within: float = 60.0) -> None:
         deadline = time.monotonic() + within
         while self.app.state.store.get(table_id).status != "finished":

@@ -61,9 +61,7 @@ def test_a_profile_shows_recent_games_with_their_replays_and_the_win_rate_per_ga
     with make_site(grace=0.0) as site:  # nobody connects: stand-ins play the person's seats to the end
         ann = site.browser()
         ann.signup("ann")
-        ids = [ann.table(game=g)["id"] for g in ("nak-muay", "nak-muay", "knockback")]
-        for table_id in ids:
-            site.wait_finished(table_id)
+        ids = [site.played(ann, game=g)["id"] for g in ("nak-muay", "nak-muay", "knockback")]
         viewer = site.browser("198.51.100.7")  # anyone may look
         profile = viewer.client.get("/api/accounts/ANN").json()
     assert profile["name"] == "ann" and profile["own"] is False
@@ -105,8 +103,7 @@ def test_deleting_the_account_keeps_its_games_under_another_name(make_site: Any)
     with make_site(grace=0.0) as site:
         dee = site.browser()
         dee.signup("dee")
-        done = dee.table()
-        site.wait_finished(done["id"])
+        done = site.played(dee)
         live = dee.table(seats=["me", "open"])
         watcher = site.browser("198.51.100.4")
         assert dee.post("/api/account/delete", {"password": "wrong password"}).status_code == 401
@@ -132,8 +129,7 @@ def test_a_rematch_asked_while_logged_in_is_the_account_s_too(make_site: Any) ->
     with make_site(grace=0.0) as site:
         eve = site.browser()
         eve.signup("eve")
-        first = eve.table()
-        site.wait_finished(first["id"])
+        first = site.played(eve)
         again = eve.post(f"/api/tables/{first['id']}/rematch", {"token": first["token"]})
         assert again.status_code == 200, again.text
         at = site.app.state.store.accounts.accounts_at(again.json()["id"])
