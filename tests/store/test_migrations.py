@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 from sqlalchemy import MetaData, create_engine, insert, inspect, select
 
@@ -207,3 +208,70 @@ def test_an_older_database_gains_the_columns_added_before_migrations(db_url: str
     assert st is not None and st.listed and st.seed == 7 and st.clock_deadline is None
     store.close()
     assert differences(db_url) == []
+
+
+# -- the accounts' migration, on a database of the release before it
+def revision_before_accounts() -> str:
+    """The revision the accounts' migration follows (the previous release's head)."""
+    script = ScriptDirectory.from_config(migrations.config())
+    (accounts,) = [r for r in script.walk_revisions() if Path(r.path).name.endswith("_accounts.py")]
+    assert isinstance(accounts.down_revision, str)
+    return accounts.down_revision
+
+
+LATER = ("chat_lines", "ratings", "rating_changes")  # the tables of the migrations after release 0.1.0
+
+
+def all_rows(url: str, names: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            meta = MetaData()
+            meta.reflect(conn, only=names)
+            return {name: [dict(r._mapping) for r in conn.execute(
+                select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns))] for name in names}
+    finally:
+        engine.dispose()
+
+
+def test_a_database_from_before_accounts_upgrades_keeping_its_tables_chat_and_ratings(db_url: str) -> None:
+    """A database of the release before accounts (live and finished tables, chat, ratings)
+    gains the accounts' tables and loses nothing; its finished games replay, and an
+    account can claim a seat of one of its tables."""
+    make_release_database(db_url)
+    engine = create_engine(db_url)
+    migrations.upgrade(engine, revision_before_accounts())
+    assert migrations.current(engine) == revision_before_accounts()
+    assert "accounts" not in inspect(engine).get_table_names()
+    finished = next(t for t in RELEASE["live_tables"] if t["status"] == "finished")
+    playing = next(t for t in RELEASE["live_tables"] if t["status"] == "playing")
+    with engine.begin() as conn:
+        meta = MetaData()
+        meta.reflect(conn, only=LATER)
+        conn.execute(insert(meta.tables["chat_lines"]), [
+            {"table_id": finished["id"], "n": 0, "channel": "players", "sender": "seat:0", "seat": 0,
+             "name": "<b>Ann</b>", "text": "good game <script>x</script>", "step": 3, "at": 10.0, "phrase": None},
+            {"table_id": playing["id"], "n": 0, "channel": "spectators", "sender": "watcher", "seat": None,
+             "name": "Kim", "text": "Well played", "step": 1, "at": 11.0, "phrase": "well-played"}])
+        conn.execute(insert(meta.tables["ratings"]), [
+            {"game": finished["game"], "player": "bot:easy", "mu": 23.1, "sigma": 7.9, "games": 1, "wins": 0,
+             "draws": 0, "updated_at": 12.0}])
+        conn.execute(insert(meta.tables["rating_changes"]), [
+            {"table_id": finished["id"], "seat": 1, "player": "bot:easy", "game": finished["game"],
+             "mu_before": 24.0, "mu_after": 23.1, "sigma_after": 7.9, "at": 12.0}])
+    engine.dispose()
+    before = {**rows(db_url), **all_rows(db_url, LATER)}
+    store = Store(db_url, writer="thread")  # opening it upgrades it
+    assert migrations.current(store.engine) == migrations.head()
+    st = store.get(finished["id"])
+    assert st is not None
+    state = replay(GameRecord(game=st.game, rules_version=st.rules_version, config=st.config, seed=st.seed,
+                              content_hash=st.content_hash, actions=st.actions))
+    assert state.outcome() is not None and state.outcome().to_dict() == st.result  # type: ignore[union-attr]
+    ann = store.accounts.create("ann", "(a hash)")
+    assert store.accounts.link_seat(playing["id"], 0, ann.id)
+    assert {seat: a.name for seat, a in store.accounts.accounts_at(playing["id"]).items()} == {0: "ann"}
+    assert store.ratings.changes(finished["id"])[0]["player"] == "bot:easy"
+    store.close()
+    assert {**rows(db_url), **all_rows(db_url, LATER)} == before, "nothing lost or changed"
+    assert differences(db_url) == [], "and the schema is the declared one"

@@ -69,10 +69,10 @@ class ServerState:
         names = await self.run(self.store.accounts.names, list(ids))
         return {ids[i]: name for i, name in names.items()}
 
-    async def link_ticket(self, ticket: Ticket) -> None:
+    async def link_ticket(self, ticket: Ticket, table_id: str, seat: int) -> None:
         """A quick-match seat taken by a logged-in person is their account's."""
-        if ticket.account is not None and ticket.table is not None and ticket.seat is not None:
-            await self.run(self.store.accounts.link_seat, ticket.table, ticket.seat, ticket.account)
+        if ticket.account is not None:
+            await self.run(self.store.accounts.link_seat, table_id, seat, ticket.account)
 
 
 def server_state(conn: HTTPConnection) -> ServerState:

@@ -97,7 +97,9 @@ class QuickMatch:
     manager: Manager
     policy: MatchPolicy = field(default_factory=MatchPolicy)
     bot_ratings: BotRatings = _no_ratings
-    on_seated: Callable[[Ticket], Awaitable[None]] | None = None  # (accounts: link the seat)
+    on_seated: Callable[[Ticket, str, int], Awaitable[None]] | None = None
+    """Told of each (ticket, table id, seat) of a new table before its tickets say where they
+    sit: the server links a logged-in person's seat to their account there."""
     store: TicketStore = field(default_factory=MemoryTickets)  # where the tickets are (see .match_tickets)
     bus: Bus | None = None  # tells the other hosts' matchers that someone joined or left
     queues: dict[tuple[str, int], MatchQueue] = field(default_factory=dict)  # as of the last round
@@ -219,13 +221,15 @@ class QuickMatch:
             live, _, _ = await self.manager.create(game, texts, {}, people[0].name)
             codes = dict(live.new_invites)
             live.new_invites = {}
-            for i, ticket in enumerate(people):
-                seat, token = await self.manager.join(live, ticket.name, i, codes[i])
+            joined = [(ticket, *await self.manager.join(live, ticket.name, i, codes[i]))
+                      for i, ticket in enumerate(people)]
+            if self.on_seated is not None:  # before anyone learns the seat (and can move)
+                for ticket, seat, _ in joined:
+                    await self.on_seated(ticket, live.id, seat)
+            for ticket, seat, token in joined:
                 ticket.table, ticket.seat, ticket.token = live.id, seat, token
                 ticket.seated_at, ticket.bots, ticket.gap = self.clock(), pairing.bots, pairing.gap
                 await self.store.put(ticket)
-                if self.on_seated is not None:
-                    await self.on_seated(ticket)
         except KnockaboutError as exc:  # a server at its caps: say so to each ticket
             log.warning("quick match: could not make a %s table: %s", game, exc)
             for ticket in people:

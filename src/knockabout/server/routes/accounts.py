@@ -10,8 +10,9 @@
                                         seats named "deleted player"
   POST /api/account/claim               {claim: [{table, token}, ...]}: the seats a guest's
                                         browser holds become the account's
-  GET  /api/accounts/{name}             a profile: recent games, and per game the games
-                                        played, won, drawn, lost and the win rate
+  GET  /api/accounts/{name}             a profile: recent games (with what each rated one
+                                        did to the rating), and per game the games played,
+                                        won, drawn, lost, the win rate and the rating
   GET  /signup, /login, /account, /u/{name}   the front end's pages
 
 Every POST here carries the page's CSRF token (``X-CSRF-Token``; see :mod:`..sessions`).
@@ -24,6 +25,7 @@ passwords 8 to 256 characters.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -32,13 +34,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import get_game
+from knockabout.ladder.ratings import account_key, shown
 from knockabout.server import passwords
 from knockabout.server.app_state import ApiError, Server, ServerState, client_address
 from knockabout.server.live import token_hash
+from knockabout.server.ratings import rating_json
 from knockabout.server.routes.pages import INDEX
 from knockabout.server.sessions import SESSION_LIFETIME, Me, Viewer, id_hash
 from knockabout.store import DELETED_NAME, Account, AccountGame, NameTaken
 from knockabout.store.accounts import name_key
+from knockabout.store.ratings import StoredRating
 
 router = APIRouter()
 
@@ -221,16 +226,22 @@ async def claim(body: ClaimSeats, server: Server, me: Me) -> dict[str, Any]:
     return {"claimed": await claim_seats(server, account, body.claim)}
 
 
-def game_json(g: AccountGame) -> dict[str, Any]:
+def game_json(g: AccountGame, change: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One of an account's tables; ``change`` what it did to the account's rating (rated
+    tables only): ``{"before", "after"}`` on the shown scale."""
     finished = g.finished
     return {"id": g.table_id, "game": g.game, "status": g.status, "seat": g.seat, "names": g.names,
             "outcome": g.result, "created_at": g.created_at, "finished_at": g.finished_at,
             "result": ("won" if g.won else "drawn" if g.drawn else "lost") if finished else None,
+            "rating_change": None if change is None else {"before": shown(change["mu_before"]),
+                                                           "after": shown(change["mu_after"])},
             "url": f"/replay/{g.table_id}" if finished else f"/t/{g.table_id}"}
 
 
-def game_stats(results: list[AccountGame]) -> list[dict[str, Any]]:
-    """Per game: games played to the end, won, drawn, lost, and the share won."""
+def game_stats(results: list[AccountGame], ratings: Sequence[StoredRating] = ()) -> list[dict[str, Any]]:
+    """Per game: games played to the end, won, drawn, lost, the share won, and the
+    account's rating there (``rating``: None until a rated table counted it; see
+    :func:`~knockabout.server.ratings.rating_json` for its fields)."""
     out: dict[str, dict[str, Any]] = {}
     for g in results:
         row = out.setdefault(g.game, {"game": g.game, "name": game_name(g.game), "played": 0, "won": 0,
@@ -239,6 +250,11 @@ def game_stats(results: list[AccountGame]) -> list[dict[str, Any]]:
         row["won" if g.won else "drawn" if g.drawn else "lost"] += 1
     for row in out.values():
         row["win_rate"] = row["won"] / row["played"]
+        row["rating"] = None
+    for r in ratings:
+        row = out.setdefault(r.game, {"game": r.game, "name": game_name(r.game), "played": 0, "won": 0,
+                                      "drawn": 0, "lost": 0, "win_rate": None})
+        row["rating"] = rating_json(r, r.player)
     return sorted(out.values(), key=lambda r: (-r["played"], r["game"]))
 
 
@@ -259,8 +275,11 @@ async def profile(name: str, server: Server, me: Me) -> dict[str, Any]:
     games = await server.run(server.store.accounts.games, account.id, RECENT_GAMES, listed_only=not own,
                              finished_only=not own)
     results = await server.run(server.store.accounts.results, account.id)
+    key = account_key(account.id)
+    ratings = await server.run(server.store.ratings.of_player, key)
+    changes = {c["table_id"]: c for c in await server.run(server.store.ratings.player_changes, key, RECENT_GAMES)}
     return {"name": account.name, "created_at": account.created_at, "own": own,
-            "games": [game_json(g) for g in games], "stats": game_stats(results)}
+            "games": [game_json(g, changes.get(g.table_id)) for g in games], "stats": game_stats(results, ratings)}
 
 
 @router.get("/signup", include_in_schema=False)

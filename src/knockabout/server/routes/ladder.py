@@ -3,6 +3,7 @@
   POST   /api/quickmatch {game, players?, name?}
                                         start waiting for a table of that game and number of
                                         players -> {ticket, status: "waiting", rating, ...}
+                                        (logged in: as the account, by its name and rating)
   GET    /api/quickmatch/{ticket}       how the wait goes: "waiting" (with the seconds
                                         waited), "seated" (table, seat, token: go and play)
                                         or "failed" (why)
@@ -25,11 +26,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import get_game
-from knockabout.ladder.ratings import SHOWN_START, bot_key
+from knockabout.ladder.ratings import SHOWN_START, account_key, bot_key
 from knockabout.server.app_state import ApiError, Server
 from knockabout.server.live import clean_name
 from knockabout.server.quickmatch import BOT_LEVELS
-from knockabout.server.ratings import bot_ratings, change_json, rating_json
+from knockabout.server.ratings import account_rating, bot_ratings, change_json, rating_json
+from knockabout.server.sessions import Me
 
 router = APIRouter()
 
@@ -42,10 +44,18 @@ class QuickMatchRequest(BaseModel):
 
 
 @router.post("/api/quickmatch")
-async def quick_match(body: QuickMatchRequest, server: Server) -> dict[str, Any]:
+async def quick_match(body: QuickMatchRequest, server: Server, me: Me) -> dict[str, Any]:
+    """A logged-in person waits as their account (by its name and its rating at the game,
+    their seat then linked to it, so the table can be rated); a guest as a new player."""
     try:
-        ticket = await server.quickmatch.join(body.game, body.players, clean_name(body.name) or "Player", None,
-                                        float(SHOWN_START))
+        game = get_game(body.game)
+        if me.account is not None:
+            rating = await account_rating(server.store, game.id, me.account.id)
+            ticket = await server.quickmatch.join(game.id, body.players, me.account.name, account_key(me.account.id),
+                                                  float(rating.shown), me.account.id)
+        else:
+            ticket = await server.quickmatch.join(game.id, body.players, clean_name(body.name) or "Player", None,
+                                                  float(SHOWN_START))
     except KnockaboutError as exc:
         raise ApiError(409, str(exc)) from None
     return await server.quickmatch.status(ticket.id)

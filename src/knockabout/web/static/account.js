@@ -133,6 +133,20 @@ export function settingsPage(app, crumb) {
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 
+// A rating as a person reads it: "1523 ±180", marked while it rests on few games ("–": none yet).
+function ratingText(r) {
+  if (!r) return h("span", { class: "muted", title: "No rated games of this game yet" }, "–");
+  return h("span", { title: `${r.games} rated game${r.games === 1 ? "" : "s"}` }, String(r.rating),
+    h("span", { class: "muted small" }, ` ±${r.plus_minus}`), r.provisional ? h("span", { class: "muted small" }, " (new)") : "");
+}
+
+// What a rated game did to the rating: " (+23)" beside its result.
+function changeText(c) {
+  if (!c) return "";
+  const d = c.after - c.before;
+  return h("span", { class: "rating-delta muted small", title: `rating ${c.before} → ${c.after}` }, ` (${d >= 0 ? "+" : "−"}${Math.abs(d)})`);
+}
+
 export async function profilePage(app, crumb, name) {
   crumb.textContent = `player ${name}`;
   let p;
@@ -144,9 +158,10 @@ export async function profilePage(app, crumb, name) {
   const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
   const stats = p.stats.length
     ? h("table", { class: "list", id: "stats" }, h("caption", {}, "Per game"),
-      h("thead", {}, h("tr", {}, ["Game", "Played", "Won", "Drawn", "Lost", "Win rate"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, p.stats.map((s) => h("tr", { "data-game": s.game }, h("td", {}, s.name), h("td", {}, s.played),
-        h("td", {}, s.won), h("td", {}, s.drawn), h("td", {}, s.lost), h("td", {}, pct(s.win_rate))))))
+      h("thead", {}, h("tr", {}, ["Game", "Rating", "Played", "Won", "Drawn", "Lost", "Win rate"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, p.stats.map((s) => h("tr", { "data-game": s.game }, h("td", {}, s.name),
+        h("td", { class: "rating" }, ratingText(s.rating)), h("td", {}, s.played),
+        h("td", {}, s.won), h("td", {}, s.drawn), h("td", {}, s.lost), h("td", {}, s.win_rate == null ? "–" : pct(s.win_rate))))))
     : h("p", { class: "muted" }, "No finished games yet.");
   const word = { won: "won", lost: "lost", drawn: "draw" };
   const recent = p.games.length
@@ -155,7 +170,7 @@ export async function profilePage(app, crumb, name) {
       h("tbody", {}, p.games.map((g) => h("tr", { "data-table": g.id },
         h("td", {}, gameName[g.game] || g.game),
         h("td", {}, g.names.map((n, i) => (i === g.seat ? h("b", {}, n) : n)).flatMap((x, i) => (i ? [", ", x] : [x]))),
-        h("td", { class: g.result ? `res-${g.result}` : "" }, g.result ? word[g.result] : g.status),
+        h("td", { class: g.result ? `res-${g.result}` : "" }, g.result ? word[g.result] : g.status, changeText(g.rating_change)),
         h("td", {}, h("time", { datetime: new Date(g.created_at * 1000).toISOString() }, ago(g.created_at))),
         h("td", {}, h("a", { class: "btn", href: g.url, onclick: nav }, g.result ? "Replay" : "Open"))))))
     : h("p", { class: "muted" }, "No games yet.");
