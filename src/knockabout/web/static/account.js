@@ -137,7 +137,7 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 function ratingText(r) {
   if (!r) return h("span", { class: "muted", title: "No rated games of this game yet" }, "–");
   return h("span", { title: `${r.games} rated game${r.games === 1 ? "" : "s"}` }, String(r.rating),
-    h("span", { class: "muted small" }, ` ±${r.plus_minus}`), r.provisional ? h("span", { class: "muted small" }, " (new)") : "");
+    h("span", { class: "muted small" }, ` ±${r.plus_minus}`), r.provisional ? h("span", { class: "muted small" }, " (provisional)") : "");
 }
 
 // What a rated game did to the rating: " (+23)" beside its result.

@@ -71,7 +71,7 @@ export async function leaderboardPage(app, crumb, gameId) {
     return;
   }
   crumb.textContent = `${lb.name} · leaderboard`;
-  const people = lb.people.length ? lb.people.map((r) => row(r, r.name))
+  const people = lb.people.length ? lb.people.map((r) => row(r, h("a", { href: `/u/${encodeURIComponent(r.name)}`, onclick: nav }, r.name)))
     : [h("tr", {}, h("td", { colspan: 5, class: "muted" }, "Nobody is rated yet: rated games are quick matches and tables of signed-in players on the standard options."))];
   app.replaceChildren(h("section", { class: "panel", id: "leaderboard" },
     h("h1", {}, `${lb.name}: leaderboard`),
