@@ -11,6 +11,15 @@ size, the server's CPU and RSS.
     .venv/bin/python benchmarks/load.py --levels 100 --db postgresql://user:pw@localhost/knockabout
     .venv/bin/python benchmarks/load.py --levels 50 --soak 60      # one hour: is memory flat?
 
+With ``--accounts SHARE`` that share of the people play logged in (the session cookie and
+CSRF token on every request and WebSocket, their tables against a bot rating the bot, their
+profile read after each game: the ``profiles`` column counts these reads, and a profile
+that does not show the game just played is an error). They are people who come back: their
+accounts are made before each level (signed up as a browser does), and the line before the
+level's says how long that took (each sign-up hashes a password with Argon2id).
+
+    .venv/bin/python benchmarks/load.py --levels 100 --accounts 0.5
+
 With ``--soak MINUTES`` the first level runs that long, in windows of ``--seconds``
 (default 60 then), one line per window, and ends with the RSS of the first and last
 windows and its growth per hour (a leak shows as steady growth).
@@ -22,10 +31,10 @@ load client can run on another machine and take none of the server's cores. Give
 columns (without it they show as ``-``). Start such a server with ``--create-rate off
 --server-create-rate off --max-tables 1000000 --message-rate off`` (the people create
 tables and send messages far faster than a person would, and leave tables half played at
-each level's end) and a long ``--grace``.
+each level's end), a long ``--grace``, and with ``--accounts`` ``--signup-rate off``.
 
     knockabout serve --port 8765 --create-rate off --server-create-rate off --max-tables 1000000 \\
-        --message-rate off --grace 86400 &
+        --message-rate off --signup-rate off --grace 86400 &
     .venv/bin/python benchmarks/load.py --server http://127.0.0.1:8765 --server-pid $! --levels 100
 
 Bounded: at most 1,000 tables and 600 s per level.
@@ -41,6 +50,7 @@ import math
 import multiprocessing
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -49,6 +59,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +86,7 @@ class Tally:
     bytes: int = 0  # of the frames' text
     games: int = 0
     errors: int = 0
+    profiles: int = 0  # profiles read (a logged-in person reads theirs after each game)
 
 
 def is_worker(p: psutil.Process) -> bool:
@@ -111,6 +123,8 @@ def start_server(db: str, port: int, pace: float, bot_delay: float, bot: str,
     cmd = [sys.executable, "-m", "knockabout.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--pace", str(pace), "--bot-delay", str(bot_delay), "--create-rate", "off",
            "--server-create-rate", "off", "--max-tables", "1000000", "--message-rate", "off", "--finished-ttl", "5",
+           # the logged-in people all sign up from 127.0.0.1, far faster than people would
+           "--signup-rate", "off", "--login-rate", "off", "--account-login-rate", "off",
            # a level's people leave their last tables half played: no stand-in bot takes them
            # over (it would go on playing them through the next level, as extra load)
            "--grace", "86400"]
@@ -139,20 +153,88 @@ def http_client(base: str) -> httpx.AsyncClient:
     of a 1,000-table level, which the round trips then measured. No kept-alive
     connections: a game outlasts the server's keep-alive timeout, and reusing a connection
     the server is just closing fails the next create with a ReadError."""
-    return httpx.AsyncClient(base_url=base, timeout=30, trust_env=False,
-                             limits=httpx.Limits(max_connections=None, max_keepalive_connections=0))
+    client = httpx.AsyncClient(base_url=base, timeout=30, trust_env=False,
+                               limits=httpx.Limits(max_connections=None, max_keepalive_connections=0))
+    # the people share the client, so it keeps no cookies: a logged-in person sends its own (Account)
+    client.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+    return client
+
+
+@dataclass
+class Account:
+    """A logged-in person's browser: its session cookie and the page's CSRF token."""
+
+    name: str
+    headers: dict[str, str]
+
+
+async def sign_up(http: httpx.AsyncClient, n: int) -> Account:
+    """Sign up as a browser does: load a page (a guest's cookie and CSRF token), then send
+    the form with them; the answer's session cookie and token are the account's from then on."""
+    page = await http.get("/api/account")
+    page.raise_for_status()
+    guest = page.cookies.get("knockabout_csrf")
+    name = f"load{n}-{secrets.token_hex(4)}"
+    form = await http.post("/api/account/signup", json={"name": name, "password": f"{name} load test"},
+                           headers={"cookie": f"knockabout_csrf={guest}", "x-csrf-token": page.json()["csrf"]})
+    form.raise_for_status()
+    session = form.cookies.get("knockabout_session")
+    if not session:
+        raise RuntimeError("signing up set no session cookie")
+    return Account(name, {"cookie": f"knockabout_session={session}", "x-csrf-token": form.json()["csrf"]})
+
+
+def logged_in(n: int, share: float) -> bool:
+    """Whether person ``n`` is logged in, ``share`` of the people being so, spread evenly."""
+    return int((n + 1) * share) > int(n * share)
+
+
+async def sign_up_all(base: str, ids: list[int]) -> dict[int, Account]:
+    """An account for each of the people ``ids``, a few sign-ups at a time (the server
+    hashes two passwords at once, and a sign-up queued behind dozens would time out)."""
+    http = http_client(base)
+    gate = asyncio.Semaphore(4)
+
+    async def one(n: int) -> Account:
+        async with gate:
+            return await sign_up(http, n)
+
+    try:
+        made = await asyncio.gather(*(one(n) for n in ids))
+    finally:
+        await http.aclose()
+    return dict(zip(ids, made, strict=True))
+
+
+def accounts_for(base: str, tables: int, share: float) -> dict[int, Account]:
+    """The logged-in people of a level of ``tables`` (``share`` of them), signed up now;
+    says how long it took."""
+    ids = [i for i in range(tables) if logged_in(i, share)]
+    if not ids:
+        return {}
+    began = time.perf_counter()
+    made = uvloop.run(sign_up_all(base, ids))
+    took = time.perf_counter() - began
+    print(f"signed up {len(made)} logged-in people in {took:.1f} s ({len(made) / took:.1f} per second)", flush=True)
+    return made
 
 
 async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: float, tally: Tally,
-                 rng: random.Random, think: float = 0.0, delay: float = 0.0) -> None:
+                 rng: random.Random, think: float = 0.0, delay: float = 0.0, me: Account | None = None) -> None:
     """One seat at a time: create a table, play it to the end, repeat; each action sent as
     soon as allowed (``think`` 0) or after a person's thinking time (:func:`think_time`).
-    The first table is created ``delay`` seconds in (:func:`arrival`)."""
+    The first table is created ``delay`` seconds in (:func:`arrival`). With an account
+    ``me`` the person plays logged in (its session cookie and CSRF token on every request
+    and on its WebSocket; its table against a bot rates the bot), and reads its profile
+    after each game."""
     await asyncio.sleep(delay)
+    headers = me.headers if me is not None else {}
+    cookie = {"cookie": headers["cookie"]} if me is not None else {}
     while time.monotonic() < stop:
         game = GAMES[n % len(GAMES)]
         try:
-            made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]})).json()
+            made = (await http.post("/api/tables", json={"game": game, "seats": ["me", bot]},
+                                    headers=headers)).json()
         except (httpx.HTTPError, ValueError):  # no answer, or not JSON (a load balancer's 502 page)
             made = {}
         if "id" not in made:
@@ -162,7 +244,8 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
         over = False  # the game ended, or the level did
         while not over and time.monotonic() < stop:  # a table moved to another host: connect again
             try:
-                async with connect(f"ws{base.removeprefix('http')}/ws/tables/{made['id']}", max_size=None) as ws:
+                async with connect(f"ws{base.removeprefix('http')}/ws/tables/{made['id']}", max_size=None,
+                                   additional_headers=cookie) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
                     sent: tuple[int, float] | None = None
                     planned: tuple[int, str, float] | None = None  # (version, action, when to send it)
@@ -224,6 +307,12 @@ async def person(http: httpx.AsyncClient, base: str, n: int, bot: str, stop: flo
             except (InvalidHandshake, OSError, TimeoutError):  # refused (a 502 or 503 while the table moves)
                 tally.errors += 1  # or too slow to open: counted, and tried again
                 await asyncio.sleep(1.0)
+        if me is not None and time.monotonic() < stop:
+            profile = await http.get(f"/api/accounts/{me.name}", headers=headers)
+            if profile.status_code == 200 and any(g["id"] == made["id"] for g in profile.json()["games"]):
+                tally.profiles += 1
+            else:
+                tally.errors += 1  # the profile does not show the game just played
 
 
 def arrival(i: int, tables: int, ramp: float) -> float:
@@ -269,6 +358,7 @@ class Window:
     def _look(self) -> None:
         t = self.tally
         self.rtts, self.frames, self.games, self.errors = len(t.rtts), t.frames, t.games, t.errors
+        self.profiles = t.profiles
         self.bytes = t.bytes
         self.cpu, self.kids = self._cpu()
         self.mine, self.at = self._client_cpu(), time.monotonic()
@@ -332,6 +422,7 @@ class Window:
                "rss_mb": self._rss(),
                "games": t.games - self.games,
                "errors": t.errors - self.errors,
+               "profiles": t.profiles - self.profiles,
                "all_actions": len(self.every), "all_p50_ms": whole[49] * 1000, "all_p99_ms": whole[98] * 1000}
         self._look()
         return out
@@ -339,8 +430,9 @@ class Window:
 
 async def level(base: str, tables: int, seconds: float, bot: str, proc: list[psutil.Process],
                 windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
-                think: float = 0.0, ramp: float = 0.0) -> dict[str, float]:
-    """N people each playing table after table for ``windows`` x ``seconds``; with ``report``,
+                think: float = 0.0, ramp: float = 0.0, logins: dict[int, Account] | None = None) -> dict[str, float]:
+    """N people each playing table after table for ``windows`` x ``seconds`` (those in
+    ``logins`` logged in, with those accounts); with ``report``,
     each window's line is given to it as the window closes (the people play on across
     windows, so no table is left half played at a window's end). Returns the last window."""
     tally = Tally()
@@ -349,7 +441,7 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: list[psu
     rng = random.Random(tables)
     http = http_client(base)
     people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think,
-                                     arrival(i, tables, ramp)) for i in range(tables)))
+                                     arrival(i, tables, ramp), (logins or {}).get(i)) for i in range(tables)))
     line: dict[str, float] = {}
     for k in range(windows):
         await asyncio.sleep(max(0.0, stop - seconds * (windows - k - 1) - time.monotonic()))
@@ -364,7 +456,8 @@ async def level(base: str, tables: int, seconds: float, bot: str, proc: list[psu
 def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: list[psutil.Process],
                        clients: int,
                        windows: int = 1, report: Callable[[dict[str, float]], None] | None = None,
-                       think: float = 0.0, ramp: float = 0.0) -> dict[str, float]:
+                       think: float = 0.0, ramp: float = 0.0,
+                       logins: dict[int, Account] | None = None) -> dict[str, float]:
     """:func:`level` with the people shared out over ``clients`` processes (table i in
     process i mod clients), so that at hundreds of tables the load client's own event
     loop is not what the round trips measure. Each process reports its window's tally at
@@ -375,7 +468,7 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: l
     rng = random.Random(tables)
     procs = [ctx.Process(target=people_apart, daemon=True, args=(
         base, list(range(k, tables, clients)), bot, start, seconds, windows, rng.random(), out, think, ramp,
-        tables))
+        tables, {i: a for i, a in (logins or {}).items() if i % clients == k}))
         for k in range(clients)]
     for p in procs:
         p.start()
@@ -392,6 +485,7 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: l
             tally.bytes += part.bytes
             tally.games += part.games
             tally.errors += part.errors
+            tally.profiles += part.profiles
         line = window.close(tables)
         if report is not None:
             report(line)
@@ -401,7 +495,8 @@ def level_in_processes(base: str, tables: int, seconds: float, bot: str, proc: l
 
 
 def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: float, windows: int, seed: float,
-                 out: Any, think: float = 0.0, ramp: float = 0.0, tables: int = 0) -> None:
+                 out: Any, think: float = 0.0, ramp: float = 0.0, tables: int = 0,
+                 logins: dict[int, Account] | None = None) -> None:
     """A client process of :func:`level_in_processes`: the people of tables ``ids``,
     sending each window's tally (``(window, Tally)``) as the window ends."""
     async def run() -> None:
@@ -411,12 +506,12 @@ def people_apart(base: str, ids: list[int], bot: str, start: float, seconds: flo
         rng = random.Random(seed)
         http = http_client(base)
         people = asyncio.gather(*(person(http, base, i, bot, stop, tally, random.Random(rng.random()), think,
-                                         arrival(i, tables, ramp)) for i in ids))
+                                         arrival(i, tables, ramp), (logins or {}).get(i)) for i in ids))
         for k in range(windows):
             await asyncio.sleep(max(0.0, start + seconds * (k + 1) - time.monotonic()))
             out.put((k, Tally(tally.rtts[len(told.rtts):], tally.frames - told.frames, tally.bytes - told.bytes,
-                              tally.games - told.games, tally.errors - told.errors)))
-            told = Tally(list(tally.rtts), tally.frames, tally.bytes, tally.games, tally.errors)
+                              tally.games - told.games, tally.errors - told.errors, tally.profiles - told.profiles)))
+            told = Tally(list(tally.rtts), tally.frames, tally.bytes, tally.games, tally.errors, tally.profiles)
         await people
         await http.aclose()
 
@@ -449,6 +544,10 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
                     help="the people arrive evenly over the first SECONDS of each level (0, the default: all at"
                     " once; the first window then holds every table's creation)")
+    ap.add_argument("--accounts", type=float, default=0.0, metavar="SHARE",
+                    help="the share of the people (0-1) who play logged in: their session cookie and CSRF token on"
+                    " every request, their tables rating the bot, their profile read after each game (their"
+                    " accounts are made before each level; 0, the default: every person a guest)")
     ap.add_argument("--workers", type=int, default=1,
                     help="the server's --workers (server processes sharing the tables; 1: one process)")
     ap.add_argument("--server", default=None, metavar="URL",
@@ -474,6 +573,8 @@ def main() -> None:
         raise SystemExit("--think takes 0-60 seconds (the mean thinking time before each action)")
     if not 0 <= args.ramp <= args.seconds:
         raise SystemExit(f"--ramp takes 0 to --seconds ({args.seconds:g}) seconds")
+    if not 0 <= args.accounts <= 1:
+        raise SystemExit("--accounts takes a share of the people from 0 to 1")
     if not 1 <= args.clients <= 16:
         raise SystemExit("--clients takes 1-16 processes")
     if not 1 <= args.workers <= 64:
@@ -504,7 +605,7 @@ def main() -> None:
             shared = f" ({args.workers} worker processes)" if args.workers > 1 else ""
             print(f"server pid {server.pid}{shared}, {db.split('://')[0]}, bot {args.bot}, pace {args.pace}s, "
                   f"frames {'compressed' if args.compress else 'not compressed'}, {args.seconds:.0f}s per level, "
-                  f"people {people_text(args.think, args.ramp)}")
+                  f"people {people_text(args.think, args.ramp, args.accounts)}")
             run_levels(args, levels, f"http://127.0.0.1:{port}", proc)
         finally:
             server.terminate()
@@ -522,9 +623,10 @@ def pids(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x.strip()]
 
 
-def people_text(think: float, ramp: float = 0.0) -> str:
+def people_text(think: float, ramp: float = 0.0, accounts: float = 0.0) -> str:
     text = f"think {think:g} s on average" if think else "act at once"
-    return text + (f", arriving over {ramp:g} s" if ramp else "")
+    text += f", arriving over {ramp:g} s" if ramp else ""
+    return text + (f", {100 * accounts:g} % logged in" if accounts else "")
 
 
 def play_given(args: argparse.Namespace, levels: list[int]) -> None:
@@ -544,7 +646,7 @@ def play_given(args: argparse.Namespace, levels: list[int]) -> None:
             raise SystemExit(f"--server-pid {pid}: no such process on this machine") from None
     pids = ", ".join(str(p.pid) for p in proc)
     print(f"server {base} (started elsewhere{f', pid {pids}' if proc else ''}), bot {args.bot}, "
-          f"{args.seconds:.0f}s per level, people {people_text(args.think, args.ramp)}")
+          f"{args.seconds:.0f}s per level, people {people_text(args.think, args.ramp, args.accounts)}")
     run_levels(args, levels, base, proc)
     print("server tracebacks: not seen here (read the server's own log)")
 
@@ -557,7 +659,7 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: lis
     if args.hard_tables:
         print(f"+ {min(args.hard_tables, 20)} bot-only tables of hard bots")
     print("tables  actions  p50 ms  p99 ms  frames/s  cpu %  rss MB  games  errors  client cpu %"
-          "  bot procs cpu %  writer cpu %  B/frame")
+          "  bot procs cpu %  writer cpu %  B/frame  profiles")
     rss: list[float] = []
     lines: list[dict[str, float]] = []
 
@@ -568,23 +670,26 @@ def run_levels(args: argparse.Namespace, levels: list[int], base: str, proc: lis
               f"{r['frames_per_s']:8.0f}  {shown(r['cpu_pct'], 5)}  {shown(r['rss_mb'], 6)}  {r['games']:5.0f}  "
               f"{r['errors']:6.0f}  {r['client_cpu_pct']:12.0f}  {shown(r['bots_cpu_pct'], 15)}  "
               f"{shown(r['writer_cpu_pct'], 12)}  "
-              f"{r['bytes_per_frame']:7.0f}", flush=True)
+              f"{r['bytes_per_frame']:7.0f}  {r['profiles']:8.0f}", flush=True)
 
     if args.soak is None:
         for n in levels:
+            logins = accounts_for(base, n, args.accounts)
             if args.clients > 1:
                 show(level_in_processes(base, n, args.seconds, args.bot, proc, args.clients,
-                                        think=args.think, ramp=args.ramp))
+                                        think=args.think, ramp=args.ramp, logins=logins))
             else:
-                show(uvloop.run(level(base, n, args.seconds, args.bot, proc, think=args.think, ramp=args.ramp)))
+                show(uvloop.run(level(base, n, args.seconds, args.bot, proc, think=args.think, ramp=args.ramp,
+                                      logins=logins)))
     else:  # one level, played on across windows
         windows = max(1, round(args.soak * 60 / args.seconds))
         if args.clients > 1:
             level_in_processes(base, levels[0], args.seconds, args.bot, proc, args.clients, windows, show,
-                               args.think, args.ramp)
+                               args.think, args.ramp, accounts_for(base, levels[0], args.accounts))
         else:
+            logins = accounts_for(base, levels[0], args.accounts)
             uvloop.run(level(base, levels[0], args.seconds, args.bot, proc, windows, show, args.think,
-                             args.ramp))
+                             args.ramp, logins))
     if args.soak is not None and lines:
         last, over = lines[-1], sum(1 for r in lines if r["p99_ms"] > 50)
         print(f"soak: {last['all_actions']:.0f} actions in {len(lines)} windows, round trip p50 "

@@ -56,6 +56,38 @@ def test_a_few_tables_against_a_real_server(load: ModuleType, tmp_path: Path) ->
     assert "server tracebacks: 0" in out
 
 
+def test_logged_in_people_sign_up_play_and_find_their_games_on_their_profiles(load: ModuleType,
+                                                                               tmp_path: Path) -> None:
+    """``--accounts 0.5``: half the people sign up (as a browser does, with the page's CSRF
+    token) and play logged in; their seats are their accounts', and each profile they read
+    after a game shows it (a profile that did not would be an error)."""
+    assert [load.logged_in(i, 0.5) for i in range(4)] == [False, True, False, True]
+    assert not any(load.logged_in(i, 0.0) for i in range(10)) and all(load.logged_in(i, 1.0) for i in range(10))
+    db = tmp_path / "load.db"
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--levels", "4", "--seconds", "8", "--think", "0.2", "--pace", "0.1",
+         "--bot-delay", "0.2", "--accounts", "0.5", "--db", f"sqlite:///{db}"],
+        capture_output=True, text=True, timeout=180, check=True).stdout
+    assert "50 % logged in" in out, out
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 1, out
+    actions, errors, signups = float(rows[0][1]), float(rows[0][8]), float(rows[0][13])
+    assert actions >= 5 and errors == 0 and signups == 2, out
+    assert "server tracebacks: 0" in out
+
+    from sqlalchemy import create_engine, select
+
+    from knockabout.store.schema import AccountRow, AccountSeatRow
+
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.connect() as conn:
+        names = conn.execute(select(AccountRow.name)).scalars().all()
+        linked = conn.execute(select(AccountSeatRow.account_id).distinct()).scalars().all()
+    engine.dispose()
+    assert len(names) == 2 and all(n.startswith("load") for n in names)
+    assert len(linked) == 2, "each logged-in person's tables are their account's"
+
+
 def test_the_store_writer_is_told_apart_from_the_bot_processes(load: ModuleType, tmp_path: Path) -> None:
     """The writer process's CPU has its own column: found among the server's children by
     what it runs, and a bot process is not taken for it."""

@@ -55,6 +55,15 @@ def serve(
         "600/minute", "--server-create-rate",
         help="new tables on the whole server, every address together ('off': no limit)",
     ),
+    login_rate: str = typer.Option(
+        "10/minute", "--login-rate", help="log-in attempts per client address ('off': no limit)"
+    ),
+    account_login_rate: str = typer.Option(
+        "20/hour", "--account-login-rate", help="log-in attempts to one account, from any address ('off': no limit)"
+    ),
+    signup_rate: str = typer.Option(
+        "10/hour", "--signup-rate", help="new accounts per client address ('off': no limit)"
+    ),
     max_tables: int = typer.Option(
         2000, "--max-tables", min=1, help="live tables (not finished) at once, whoever made them"
     ),
@@ -118,7 +127,7 @@ def serve(
     console = Console(highlight=False)
     folder = data_dir or default_data_dir()
     with friendly_errors():
-        for text in (create_rate, message_rate, server_create_rate):
+        for text in (create_rate, message_rate, server_create_rate, login_rate, account_login_rate, signup_rate):
             rate(text)  # a rate that does not parse fails now, in one line
         store = Store(db, folder, writer=store_writer)  # fail now, in one line, on a bad database or writer
         where = store.url
@@ -127,7 +136,8 @@ def serve(
         db_url=db, data_dir=str(folder), store_writer=store_writer, bot_delay=bot_delay, bot_pace=pace,
         grace_seconds=grace,
         finished_ttl=finished_ttl, create_rate=create_rate, message_rate=message_rate,
-        server_create_rate=server_create_rate, max_tables=max_tables, max_bot_tables=max_bot_tables,
+        server_create_rate=server_create_rate, login_rate=login_rate, account_login_rate=account_login_rate,
+        signup_rate=signup_rate, max_tables=max_tables, max_bot_tables=max_bot_tables,
         max_spectators=max_spectators, bot_threads=bot_threads, bot_fill_after=bot_fill_after,
         bot_processes=default_bot_processes(workers) if bot_processes is None else bot_processes, warm_bots=True,
         full_gc_every=full_gc_every, studio_jobs=studio_jobs, studio_workers=studio_workers,
