@@ -5,7 +5,9 @@ their ratings on the end panel, on their profiles and on the game's leaderboard.
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from tests.web.pages import click_some_action, new_page, wait_until
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
 GAME = "nak-muay"
+SHOTS = Path(os.environ.get("KNOCKABOUT_SCREENSHOTS") or "/tmp/knockabout-screens")
 
 
 def sign_up(page: Any, server: LiveServer, name: str) -> None:  # noqa: F811
@@ -109,6 +112,8 @@ def test_two_accounts_match_chat_finish_a_rated_game_and_see_their_ratings(
         row = p.inner_text(f"#recent tr[data-table='{table_id}']")
         diff = after[name] - 1500
         assert f"({'+' if diff >= 0 else '−'}{abs(diff)})" in row, row
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        p.screenshot(path=str(SHOTS / f"rated-profile-{'desktop' if p is ann else 'phone'}.png"), full_page=True)
     # and the game's leaderboard lists both, by name, each a link to the profile
     ann.goto(f"{server.url}/leaderboard/{GAME}")
     ann.wait_for_selector("#leaderboard")
@@ -116,6 +121,10 @@ def test_two_accounts_match_chat_finish_a_rated_game_and_see_their_ratings(
         row = ann.locator("#leaderboard tr", has=ann.locator(f"a[href='/u/{name}']"))
         assert row.count() == 1, name
         assert str(after[name]) in row.inner_text()
+    ann.screenshot(path=str(SHOTS / "leaderboard-desktop.png"), full_page=True)
+    bo.goto(f"{server.url}/leaderboard/{GAME}")
+    bo.wait_for_selector("#leaderboard")
+    bo.screenshot(path=str(SHOTS / "leaderboard-phone.png"), full_page=True)
     ann.locator(f"#leaderboard a[href='/u/{names[1]}']").click()
     ann.wait_for_selector("#profile-name")
     assert ann.inner_text("#profile-name") == names[1]

@@ -137,7 +137,7 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 function ratingText(r) {
   if (!r) return h("span", { class: "muted", title: "No rated games of this game yet" }, "–");
   return h("span", { title: `${r.games} rated game${r.games === 1 ? "" : "s"}` }, String(r.rating),
-    h("span", { class: "muted small" }, ` ±${r.plus_minus}`), r.provisional ? h("span", { class: "muted small" }, " (provisional)") : "");
+    h("span", { class: "muted small" }, ` ±${r.plus_minus}`), r.provisional ? h("span", { class: "muted small prov" }, " (provisional)") : "");
 }
 
 // What a rated game did to the rating: " (+23)" beside its result.
@@ -158,20 +158,23 @@ export async function profilePage(app, crumb, name) {
   const gameName = Object.fromEntries(games.map((g) => [g.id, g.name]));
   const stats = p.stats.length
     ? h("table", { class: "list", id: "stats" }, h("caption", {}, "Per game"),
-      h("thead", {}, h("tr", {}, ["Game", "Rating", "Played", "Won", "Drawn", "Lost", "Win rate"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, [["Game"], ["Rating"], ["Played"], ["Won"], ["Drawn", "wide"], ["Lost", "wide"], ["Win rate"]]
+        .map(([t, cls]) => h("th", { scope: "col", class: cls || "" }, t)))),
       h("tbody", {}, p.stats.map((s) => h("tr", { "data-game": s.game }, h("td", {}, s.name),
         h("td", { class: "rating" }, ratingText(s.rating)), h("td", {}, s.played),
-        h("td", {}, s.won), h("td", {}, s.drawn), h("td", {}, s.lost), h("td", {}, s.win_rate == null ? "–" : pct(s.win_rate))))))
+        h("td", {}, s.won), h("td", { class: "wide" }, s.drawn), h("td", { class: "wide" }, s.lost),
+        h("td", {}, s.win_rate == null ? "–" : pct(s.win_rate))))))
     : h("p", { class: "muted" }, "No finished games yet.");
   const word = { won: "won", lost: "lost", drawn: "draw" };
   const recent = p.games.length
     ? h("table", { class: "list", id: "recent" }, h("caption", {}, "Recent games"),
-      h("thead", {}, h("tr", {}, ["Game", "Players", "Result", "When", ""].map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr" }, "open"))))),
+      h("thead", {}, h("tr", {}, [["Game"], ["Players"], ["Result"], ["When", "wide"], [""]]
+        .map(([t, cls]) => h("th", { scope: "col", class: cls || "" }, t || h("span", { class: "sr" }, "open"))))),
       h("tbody", {}, p.games.map((g) => h("tr", { "data-table": g.id },
         h("td", {}, gameName[g.game] || g.game),
         h("td", {}, g.names.map((n, i) => (i === g.seat ? h("b", {}, n) : n)).flatMap((x, i) => (i ? [", ", x] : [x]))),
         h("td", { class: g.result ? `res-${g.result}` : "" }, g.result ? word[g.result] : g.status, changeText(g.rating_change)),
-        h("td", {}, h("time", { datetime: new Date(g.created_at * 1000).toISOString() }, ago(g.created_at))),
+        h("td", { class: "wide" }, h("time", { datetime: new Date(g.created_at * 1000).toISOString() }, ago(g.created_at))),
         h("td", {}, h("a", { class: "btn", href: g.url, onclick: nav }, g.result ? "Replay" : "Open"))))))
     : h("p", { class: "muted" }, "No games yet.");
   app.replaceChildren(h("section", { class: "panel profile" },

@@ -48,11 +48,11 @@ export async function quickMatch(game, players = null, name = myName.get()) {
 }
 
 function row(r, who) {
-  const pct = r.win_rate === null ? "–" : `${Math.round(100 * r.win_rate)} %`;
+  const pct = r.win_rate === null ? "–" : `${Math.round(100 * r.win_rate)}\u00a0%`;
   return h("tr", { "data-player": r.player },
     h("td", {}, r.rank ?? ""), h("td", { class: "lb-name" }, who),
     h("td", {}, String(r.rating), h("span", { class: "muted small" }, ` ±${r.plus_minus}`),
-      r.provisional ? h("span", { class: "muted small" }, " (provisional)") : null),
+      r.provisional ? h("span", { class: "muted small prov" }, " (provisional)") : null),
     h("td", {}, String(r.games)), h("td", {}, pct));
 }
 
