@@ -92,8 +92,8 @@ def client_address(conn: HTTPConnection) -> str:
 
 def owner_of(conn: HTTPConnection) -> str:
     """Whose a request's own things are (a content version it uploads, the tables made with
-    it): the person's key. Until the server has accounts, a guest is known by their
-    address (``guest:ADDRESS``)."""
+    it) when no account is logged in: a guest is known by their address
+    (``guest:ADDRESS``); the studio's routes give a logged-in account's own key instead."""
     return f"guest:{client_address(conn)}"
 
 

@@ -60,8 +60,10 @@ from knockabout.core.content_versions import CONTENT_OPTION, install, valid_id
 from knockabout.core.errors import KnockaboutError
 from knockabout.core.plugins import ContentEditor, ContentProblem
 from knockabout.core.registry import all_games, get_game
+from knockabout.ladder.ratings import account_key
 from knockabout.server.app_state import ApiError, Server, client_address, owner_of
 from knockabout.server.routes.tables import made
+from knockabout.server.sessions import Me, Viewer
 from knockabout.server.studio_jobs import BOTS, MAX_GAMES, JobRefused, Kind
 from knockabout.store import ContentVersion, TooManyVersions
 
@@ -183,7 +185,7 @@ def _version_json(v: ContentVersion) -> dict[str, Any]:
 
 
 @router.post("/api/studio/{game_id}/versions")
-async def upload_version(game_id: str, body: Document, request: Request, server: Server) -> dict[str, Any]:
+async def upload_version(game_id: str, body: Document, request: Request, server: Server, me: Me) -> dict[str, Any]:
     editor = editor_of(game_id)
     _valid(editor, body.data)
     texts = editor.files(body.data)
@@ -196,7 +198,7 @@ async def upload_version(game_id: str, body: Document, request: Request, server:
     except ValueError as exc:
         raise ApiError(400, f"this {editor.kind} cannot be played at a table: {exc}") from None
     try:
-        version, new = await asyncio.to_thread(server.store.content.add, owner_of(request), get_game(game_id).id,
+        version, new = await asyncio.to_thread(server.store.content.add, _owner(request, me), get_game(game_id).id,
                                                editor.kind, play.name[:80], texts, MAX_VERSIONS)
     except TooManyVersions as exc:
         raise ApiError(409, str(exc)) from None
@@ -204,16 +206,21 @@ async def upload_version(game_id: str, body: Document, request: Request, server:
 
 
 @router.get("/api/studio/{game_id}/versions")
-async def my_versions(game_id: str, request: Request, server: Server) -> dict[str, Any]:
+async def my_versions(game_id: str, request: Request, server: Server, me: Me) -> dict[str, Any]:
     editor_of(game_id)
     game = get_game(game_id).id
-    mine = await asyncio.to_thread(server.store.content.mine, owner_of(request), game)
+    mine = await asyncio.to_thread(server.store.content.mine, _owner(request, me), game)
     return {"versions": [_version_json(v) for v in mine]}
 
 
-async def _own(server: Server, request: Request, ident: str) -> tuple[ContentVersion, dict[str, str]]:
+def _owner(request: Request, me: Viewer) -> str:
+    """Whose a request's content versions are: the logged-in account's, else the guest's
+    (known by address)."""
+    return account_key(me.account.id) if me.account is not None else owner_of(request)
+
+
+async def _own(server: Server, owner: str, ident: str) -> tuple[ContentVersion, dict[str, str]]:
     """The requester's version ``ident`` and its files; 404 when it is not theirs (or none)."""
-    owner = owner_of(request)
     version = await asyncio.to_thread(server.store.content.get, owner, ident) if valid_id(ident) else None
     texts = None if version is None else await asyncio.to_thread(server.store.content.files_of, owner, ident)
     if version is None or texts is None:
@@ -231,16 +238,16 @@ def _document(version: ContentVersion, texts: dict[str, str]) -> Any:
 
 
 @router.get("/api/studio/versions/{ident}")
-async def one_version(ident: str, request: Request, server: Server) -> dict[str, Any]:
-    version, texts = await _own(server, request, ident)
-    tables = await asyncio.to_thread(server.store.content.tables, owner_of(request), ident)
+async def one_version(ident: str, request: Request, server: Server, me: Me) -> dict[str, Any]:
+    version, texts = await _own(server, _owner(request, me), ident)
+    tables = await asyncio.to_thread(server.store.content.tables, _owner(request, me), ident)
     return {"version": _version_json(version), "data": _document(version, texts), "tables": tables}
 
 
 @router.delete("/api/studio/versions/{ident}")
-async def remove_version(ident: str, request: Request, server: Server) -> dict[str, Any]:
-    await _own(server, request, ident)
-    await asyncio.to_thread(server.store.content.remove, owner_of(request), ident)
+async def remove_version(ident: str, request: Request, server: Server, me: Me) -> dict[str, Any]:
+    await _own(server, _owner(request, me), ident)
+    await asyncio.to_thread(server.store.content.remove, _owner(request, me), ident)
     return {"removed": ident}
 
 
@@ -254,8 +261,8 @@ class PlaytestTable(BaseModel):
 
 
 @router.post("/api/studio/versions/{ident}/tables")
-async def playtest_table(ident: str, body: PlaytestTable, request: Request, server: Server) -> dict[str, Any]:
-    version, texts = await _own(server, request, ident)
+async def playtest_table(ident: str, body: PlaytestTable, request: Request, server: Server, me: Me) -> dict[str, Any]:
+    version, texts = await _own(server, _owner(request, me), ident)
     game = get_game(version.game)
     play = editor_of(game.id).playtest(_document(version, texts))
     seats = body.seats or ["me", *["invite"] * (game.facts.default_players - 1)]
@@ -263,7 +270,7 @@ async def playtest_table(ident: str, body: PlaytestTable, request: Request, serv
     live, seat, token = await server.manager.create(
         game.id, seats, {**body.config, **play.config, CONTENT_OPTION: ident}, body.name, listed=False,
         address=client_address(request))
-    await asyncio.to_thread(server.store.content.link_table, ident, live.id, owner_of(request))
+    await asyncio.to_thread(server.store.content.link_table, ident, live.id, _owner(request, me))
     return {**made(live, seat, token), "version": _version_json(version)}
 
 

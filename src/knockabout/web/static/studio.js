@@ -5,7 +5,7 @@
 // Save a version on the server and playtest it at a table of its own, with invite links.
 import { JSONEditor } from "./vendor/json-editor/index.mjs";
 import { optionControls } from "./options.js";
-import { ago, api, go, h, invites, myName, seats, toast } from "./page.js";
+import { ago, api, go, h, invites, myName, seats, session, toast } from "./page.js";
 
 const WAIT_MS = 250;  // how long typing pauses before the server checks the document
 const POLL_MS = 700;  // how often a running test's page asks for its numbers
@@ -82,7 +82,8 @@ function playtestOptions(game, sets) {
 }
 
 async function removeVersion(id) {
-  const res = await fetch(`/api/studio/versions/${id}`, { method: "DELETE" });
+  if (session.ready) await session.ready;
+  const res = await fetch(`/api/studio/versions/${id}`, { method: "DELETE", headers: { "x-csrf-token": session.csrf } });
   if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `server answered ${res.status}`);
 }
 
