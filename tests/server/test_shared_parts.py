@@ -1,11 +1,13 @@
 """What hosts share through Redis (``serve --redis``), with two servers in this process
 and a Redis of the test's own on a loopback port: the lobby's updates reach the lobby
 pages of every host, the per-address limits count an address's requests to every host
-together, and a table asked for is let go at once (not at the holder's next renewal).
-Without Redis, a server's own lobby pages still hear its own tables."""
+together (and the log-in attempts at one name too), and a table asked for is let go at
+once (not at the holder's next renewal). Without Redis, a server's own lobby pages still
+hear its own tables."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 from collections.abc import Iterator
@@ -17,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from knockabout.server import ServerSettings, create_app
+from knockabout.server.quotas import LimitReached, LoginLimits
 from tests.server.conftest import free_port, receive_until
 from tests.server.multihost import LOOPBACK, program
 
@@ -128,3 +131,65 @@ def test_quick_match_pairs_people_waiting_on_two_hosts(tmp_path: Path, redis_url
         info = one.get(f"/api/tables/{sa['table']}").json()
         assert sorted(s["name"] for s in info["seats"]) == ["Ann", "Bo"] and info["status"] == "playing"
         assert two.delete(f"/api/quickmatch/{a['ticket']}").status_code == 404, "a seated ticket cannot leave"
+
+
+def account_post(client: TestClient, path: str, name: str, password: str) -> Any:
+    """An account form as the page sends it (with the CSRF token of this client's guest cookie)."""
+    csrf = client.get("/api/account").json()["csrf"]
+    return client.post(path, json={"name": name, "password": password}, headers={"x-csrf-token": csrf})
+
+
+def test_log_ins_to_one_name_count_on_every_host_together(tmp_path: Path, redis_url: str) -> None:
+    """Guesses at one name spread over two hosts (and, with two workers each, over their
+    workers) meet one limit, not one per host; a name with no account is refused alike."""
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    rates = {"login_rate": "off", "account_login_rate": "3/minute", "shards": 2}
+    with host(db, "h1", redis_url, **rates) as one, host(db, "h2", redis_url, **rates) as two:
+        assert account_post(one, "/api/account/signup", "Ann", "correct horse battery").status_code == 200
+        one.cookies.clear()
+        guesses = [account_post(c, "/api/account/login", name, "guess guess").status_code
+                   for c in (one, two, one) for name in ("ann", "nobody-here")]
+        assert guesses == [401] * 6
+        refused = {name: account_post(c, "/api/account/login", name, pw)
+                   for c, name, pw in ((two, "ann", "correct horse battery"), (one, "nobody-here", "guess guess"))}
+        assert refused["ann"].status_code == 429, "the right password too, past the limit"
+        assert (refused["ann"].status_code, refused["ann"].json()) == \
+            (refused["nobody-here"].status_code, refused["nobody-here"].json())
+        assert account_post(two, "/api/account/login", "ANN", "correct horse battery").status_code == 429
+
+
+def test_log_in_limits_over_redis_are_counted_whole(redis_url: str) -> None:
+    """With Redis the count is shared, so no worker's share divides the rate; in memory it does."""
+    shared = LoginLimits("10/minute", "20/hour", "10/hour", shards=4, storage=redis_url)
+    alone = LoginLimits("10/minute", "20/hour", "10/hour", shards=4)
+    assert [r.amount for r in (shared.address_rate, shared.name_rate, shared.signup_rate) if r] == [10, 20, 10]
+    assert [r.amount for r in (alone.address_rate, alone.name_rate, alone.signup_rate) if r] == [3, 5, 3]
+
+
+def test_two_login_limits_on_one_redis_share_the_count(redis_url: str) -> None:
+    async def attempts() -> None:
+        a = LoginLimits("2/minute", "off", "2/hour", storage=redis_url)
+        b = LoginLimits("2/minute", "off", "2/hour", storage=redis_url)
+        await a.check_login("203.0.113.9", "someone")
+        await b.check_login("203.0.113.9", "someone-else")
+        with pytest.raises(LimitReached, match="too many attempts to log in"):
+            await a.check_login("203.0.113.9", "a third")
+        await b.check_login("203.0.113.10", "someone")  # another address is not held up
+        await a.check_signup("203.0.113.9")
+        await b.check_signup("203.0.113.9")
+        with pytest.raises(LimitReached, match="at most 2 per hour"):
+            await a.check_signup("203.0.113.9")
+
+    asyncio.run(attempts())
+
+
+def test_log_ins_stay_limited_while_redis_does_not_answer() -> None:
+    """A Redis that does not answer does not open the door to guessing: this process counts."""
+    async def attempts() -> None:
+        limits = LoginLimits("off", "2/minute", None, storage=f"redis://{LOOPBACK}:{free_port()}/0")
+        for _ in range(2):
+            await limits.check_login("203.0.113.9", "ann")
+        with pytest.raises(LimitReached):
+            await limits.check_login("203.0.113.11", "ann")
+
+    asyncio.run(attempts())

@@ -72,7 +72,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # a bad rate fails here, before serving
     quotas = Quotas(cfg.create_rate, cfg.message_rate, cfg.shards, cfg.server_create_rate, storage=cfg.redis_url)
     replay_cache = ReplayCache()
-    logins = LoginLimits(cfg.login_rate, cfg.account_login_rate, cfg.signup_rate, cfg.shards)
+    logins = LoginLimits(cfg.login_rate, cfg.account_login_rate, cfg.signup_rate, cfg.shards, storage=cfg.redis_url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -125,11 +125,12 @@ class MemoryLimiter:
 
 class RedisLimiter:
     """Counts in Redis (the ``limits`` library's Redis storage, through the ``redis`` client),
-    shared by every server given the same Redis."""
+    shared by every server given the same Redis. While Redis does not answer, ``fallback``
+    counts instead, or with none every request goes through."""
 
     WARN_EVERY = 30.0  # seconds between two log lines about a Redis that does not answer
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, fallback: Limiter | None = None) -> None:
         try:
             import redis.asyncio  # noqa: F401 - (the storage's client)
             from limits.aio.storage import RedisStorage
@@ -140,6 +141,7 @@ class RedisLimiter:
             raise ConfigError(f"{url!r} is not a Redis URL (e.g. redis://127.0.0.1:6379/0)")
         storage = RedisStorage(f"async+{url}", implementation="redispy", key_prefix="knockabout-limits")
         self._limiter = SharedLimiter(storage)
+        self._fallback = fallback
         self._warned = -self.WARN_EVERY
 
     async def test(self, item: RateLimitItem, *ids: str) -> bool:
@@ -147,20 +149,21 @@ class RedisLimiter:
             return bool(await self._limiter.test(item, *ids))
         except Exception as exc:
             self._warn(exc)
-            return True
+            return True if self._fallback is None else await self._fallback.test(item, *ids)
 
     async def hit(self, item: RateLimitItem, *ids: str) -> bool:
         try:
             return bool(await self._limiter.hit(item, *ids))
         except Exception as exc:
             self._warn(exc)
-            return True
+            return True if self._fallback is None else await self._fallback.hit(item, *ids)
 
     def _warn(self, exc: Exception) -> None:
         now = time.monotonic()
         if now - self._warned >= self.WARN_EVERY:
             self._warned = now
-            log.warning("the rate limits' Redis does not answer (%s): requests go through unlimited meanwhile", exc)
+            meanwhile = "requests go through unlimited" if self._fallback is None else "this process counts alone"
+            log.warning("the rate limits' Redis does not answer (%s): %s meanwhile", exc, meanwhile)
 
 
 def _share(item: RateLimitItem | None, shards: int) -> RateLimitItem | None:
@@ -174,31 +177,41 @@ class LoginLimits:
     """How often one address may try to log in or sign up, and how often anyone may try to
     log in to one name. A name is limited whether or not an account has it, with the same
     refusal, so the limit tells nothing about which names exist; changing the password or
-    deleting the account (which ask for the password again) count against the same limits."""
+    deleting the account (which ask for the password again) count against the same limits.
+
+    ``storage``: a Redis URL, where every server given the same one counts together (an
+    attacker spreading guesses at one name over the hosts gets the one limit, not one per
+    host), else this process's memory. Unlike :class:`Quotas`, a Redis that does not answer
+    does not let attempts through: meanwhile each process counts them in its own memory."""
 
     def __init__(self, address_rate: str | None, name_rate: str | None, signup_rate: str | None,
-                 shards: int = 1) -> None:
-        # with serve --workers, requests that name no table go to the workers in turn, so
-        # each worker allows its share of each rate
-        self.address_rate = _share(rate(address_rate), shards)
-        self.name_rate = _share(rate(name_rate), shards)
-        self.signup_rate = _share(rate(signup_rate), shards)
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+                 shards: int = 1, storage: str | None = None) -> None:
+        # with serve --workers and no shared storage, requests that name no table go to the
+        # workers in turn, so each worker allows its share of each rate; in Redis every
+        # worker counts the whole together
+        self.shared = bool(storage)
+        parts = 1 if self.shared else shards
+        self.address_rate = _share(rate(address_rate), parts)
+        self.name_rate = _share(rate(name_rate), parts)
+        self.signup_rate = _share(rate(signup_rate), parts)
+        self._limiter: Limiter = RedisLimiter(storage, fallback=MemoryLimiter()) if storage else MemoryLimiter()
 
-    def check_login(self, address: str, name_key: str) -> None:
+    async def check_login(self, address: str, name_key: str) -> None:
         """Count one attempt at a password from ``address`` for the name ``name_key``;
         :class:`LimitReached` (counting nothing) past either limit."""
-        by_address = self.address_rate is not None and not self._limiter.test(self.address_rate, "login", address)
-        by_name = self.name_rate is not None and not self._limiter.test(self.name_rate, "login-name", name_key)
+        by_address = self.address_rate is not None and not await self._limiter.test(self.address_rate, "login",
+                                                                                     address)
+        by_name = self.name_rate is not None and not await self._limiter.test(self.name_rate, "login-name", name_key)
         if by_address or by_name:
             raise LimitReached("too many attempts to log in from your address or to this account; "
                                "wait a few minutes and try again")
+        # (tested first, then counted, as in Quotas.check_create)
         if self.address_rate is not None:
-            self._limiter.hit(self.address_rate, "login", address)
+            await self._limiter.hit(self.address_rate, "login", address)
         if self.name_rate is not None:
-            self._limiter.hit(self.name_rate, "login-name", name_key)
+            await self._limiter.hit(self.name_rate, "login-name", name_key)
 
-    def check_signup(self, address: str) -> None:
-        if self.signup_rate is not None and not self._limiter.hit(self.signup_rate, "signup", address):
+    async def check_signup(self, address: str) -> None:
+        if self.signup_rate is not None and not await self._limiter.hit(self.signup_rate, "signup", address):
             raise LimitReached(f"too many new accounts from your address: at most {describe(self.signup_rate)}; "
                                "try again later")

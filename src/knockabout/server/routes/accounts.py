@@ -139,7 +139,7 @@ async def signup(body: Credentials, request: Request, response: Response, server
     name = body.name.strip()
     check_name(name)
     check_new_password(body.password, name)
-    server.logins.check_signup(client_address(request))
+    await server.logins.check_signup(client_address(request))
     hashed = await server.passwords.hash(body.password)
     try:
         account = await server.run(server.store.accounts.create, name, hashed)
@@ -154,7 +154,7 @@ async def signup(body: Credentials, request: Request, response: Response, server
 async def login(body: Credentials, request: Request, response: Response, server: Server, me: Me) -> dict[str, Any]:
     guest_form(server, request, me)
     key = name_key(body.name.strip())
-    server.logins.check_login(client_address(request), key)
+    await server.logins.check_login(client_address(request), key)
     facts = await server.run(server.store.accounts.login_facts, body.name.strip())
     # the same work whether the name has an account or not: the hash is checked either way
     ok = await server.passwords.verify(facts[1] if facts else None, body.password)
@@ -181,7 +181,7 @@ async def logout(request: Request, response: Response, server: Server, me: Me) -
 
 async def reauthenticate(server: ServerState, request: Request, account: Account, password: str) -> None:
     """Ask for the password again (changing it, deleting the account), counted like a log-in."""
-    server.logins.check_login(client_address(request), name_key(account.name))
+    await server.logins.check_login(client_address(request), name_key(account.name))
     if not await server.passwords.verify(await server.run(server.store.accounts.password_hash, account.id),
                                          password):
         raise ApiError(401, "wrong password")
