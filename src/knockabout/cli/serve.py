@@ -110,7 +110,7 @@ def serve(
     redis: str | None = typer.Option(
         None, "--redis", envvar="KNOCKABOUT_REDIS", metavar="URL",
         help="the Redis the hosts share, e.g. redis://127.0.0.1:6379/0: the lobby's updates, the hand-over of"
-        " tables and the per-address limits go through it (needs knockabout[multihost])",
+        " tables and the per-address limits go through it (needs knockabout\\[multihost])",
     ),
     secure_cookies: bool = typer.Option(
         False, "--secure-cookies",
