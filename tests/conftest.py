@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 
@@ -24,3 +25,13 @@ def content_versions_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterato
         os.environ.pop("KNOCKABOUT_CONTENT", None)
     else:
         os.environ["KNOCKABOUT_CONTENT"] = before
+
+
+@pytest.fixture(autouse=True)
+def _no_event_loop_left_running() -> Iterator[None]:
+    """A test that fails or times out inside a running event loop can leave the main thread
+    marked as running one; every later ``asyncio.run()`` would then refuse to start. That
+    test has failed already: clear the mark so the failure stays its own."""
+    yield
+    if asyncio._get_running_loop() is not None:
+        asyncio._set_running_loop(None)
