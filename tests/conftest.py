@@ -28,10 +28,21 @@ def content_versions_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 @pytest.fixture(autouse=True)
-def _no_event_loop_left_running() -> Iterator[None]:
-    """A test that fails or times out inside a running event loop can leave the main thread
-    marked as running one; every later ``asyncio.run()`` would then refuse to start. That
-    test has failed already: clear the mark so the failure stays its own."""
-    yield
-    if asyncio._get_running_loop() is not None:
-        asyncio._set_running_loop(None)
+def _no_event_loop_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Keep one test's event-loop mark from reaching another.
+
+    Playwright's sync API (the browser tests) keeps its loop marked as running in the main
+    thread between calls, on purpose; a test that fails or times out inside a running loop
+    can leave the same mark by accident. Either way, a later ``asyncio.run()`` would refuse
+    to start. So a test that does not drive the browser runs with no mark, and whatever
+    mark was there before it is put back after it (a mark it left itself is dropped). A
+    browser test is left alone: clearing Playwright's mark would cut its connection."""
+    if "browser" in request.fixturenames:
+        yield
+        return
+    before = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(before)

@@ -218,6 +218,7 @@ class Seen:
     outcome: dict[str, Any] | None = None
     connections: int = 0
     went_back: list[str] = field(default_factory=list)  # what broke the rule, if anything did
+    other: list[str] = field(default_factory=list)  # other messages and connection errors (for a failure's message)
 
 
 async def make_table(http: httpx.AsyncClient, base: str, game: str, seats: list[str],
@@ -244,7 +245,9 @@ async def play(ws_base: str, table_id: str, token: str, seat: int, deadline: flo
     lower than one already shown, and a sync's events begin with every event shown so far."""
     seen = Seen(table_id)
     while seen.outcome is None:
-        assert time.monotonic() < deadline, f"table {table_id} did not finish (last version {seen.versions[-1:]})"
+        assert time.monotonic() < deadline, (f"table {table_id} did not finish (last version {seen.versions[-1:]}, "
+                                             f"{seen.connections} connections; last other messages and "
+                                             f"connection errors: {seen.other[-5:]})")
         try:
             async with connect(f"{ws_base}/ws/tables/{table_id}", open_timeout=10, close_timeout=1) as ws:
                 seen.connections += 1
@@ -257,6 +260,7 @@ async def play(ws_base: str, table_id: str, token: str, seat: int, deadline: flo
                         await ws.send(json.dumps({"type": "sync"}))
                         continue
                     if msg.get("type") not in ("sync", "update", "patch"):
+                        seen.other.append(str(msg)[:200])
                         continue
                     _check(seen, msg)
                     if msg["outcome"] is not None:
@@ -266,8 +270,8 @@ async def play(ws_base: str, table_id: str, token: str, seat: int, deadline: flo
                     if d is not None and d["player"] == seat and msg["legal"] and msg["table"]["status"] == "playing":
                         await ws.send(json.dumps({"type": "act", "action": msg["legal"][0],
                                                   "version": msg["version"]}))
-        except (ConnectionClosed, InvalidHandshake, InvalidStatus, OSError, TimeoutError):
-            pass
+        except (ConnectionClosed, InvalidHandshake, InvalidStatus, OSError, TimeoutError) as e:
+            seen.other.append(repr(e)[:200])
         if seen.outcome is None:
             await asyncio.sleep(0.3)
     return seen
