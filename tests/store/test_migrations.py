@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +276,35 @@ def test_a_database_from_before_accounts_upgrades_keeping_its_tables_chat_and_ra
     store.close()
     assert {**rows(db_url), **all_rows(db_url, LATER)} == before, "nothing lost or changed"
     assert differences(db_url) == [], "and the schema is the declared one"
+
+
+def test_a_server_waits_for_another_servers_slow_upgrade_of_the_same_sqlite_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upgrade that takes longer than a connection's usual wait for a lock (a busy
+    machine) still makes a second server opening the file wait for it, not fail."""
+    url = f"sqlite:///{tmp_path / 'slow.db'}"
+    real = migrations.command.upgrade
+    started = threading.Event()
+
+    def slow(cfg: Any, revision: str) -> None:
+        started.set()
+        time.sleep(migrations.SQLITE_WAIT_MS / 1000 + 1.5)
+        real(cfg, revision)
+
+    monkeypatch.setattr(migrations.command, "upgrade", slow)
+    problems: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            Store(url, writer="thread").close()
+        except BaseException as exc:
+            problems.append(exc)
+
+    first = threading.Thread(target=open_it)
+    first.start()
+    assert started.wait(30)
+    monkeypatch.setattr(migrations.command, "upgrade", real)  # the second finds it upgraded
+    open_it()
+    first.join(60)
+    assert problems == []
+    assert migrations.current(create_engine(url)) == migrations.head()

@@ -58,7 +58,7 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.store.accounts import AccountStore
 from knockabout.store.content import ContentStore
 from knockabout.store.fence import Fenced, fence_plain, fence_session, lease_lost, pairs_of
-from knockabout.store.migrations import upgrade
+from knockabout.store.migrations import SQLITE_WAIT_MS, upgrade
 from knockabout.store.ratings import RatingStore
 from knockabout.store.schema import ActionRow, ChatRow, LeaseRow, TableRow
 from knockabout.store.writer import Writer
@@ -685,9 +685,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     that was never stored is refused on both databases, as PostgreSQL always does); WAL
     lets readers go on while the writer commits, and a commit costs one sync, not two."""
     cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_WAIT_MS}")  # first: switching to WAL may wait too
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.execute("PRAGMA journal_mode = WAL")
-    cursor.execute("PRAGMA busy_timeout = 5000")
     cursor.close()
 
 

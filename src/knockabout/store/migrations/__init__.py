@@ -28,6 +28,8 @@ from sqlalchemy import Connection, Engine, text
 
 HERE = Path(__file__).resolve().parent
 LOCK_KEY = 0x6B6E6F636B  # the PostgreSQL advisory lock the upgrade holds ("knock")
+SQLITE_WAIT_MS = 5000  # how long a SQLite connection waits for another's write lock (the store's pragma)
+UPGRADE_WAIT_MS = 120_000  # how long an upgrade waits for another server's upgrade of the same file
 
 
 def config(connection: Connection | None = None) -> Config:
@@ -60,8 +62,13 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         return
     with engine.connect() as conn:
         if conn.dialect.name == "sqlite":
+            # Another server may be upgrading this database: wait for its whole upgrade (the
+            # connection's usual 5 s wait can run out on a busy machine), then go back.
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {UPGRADE_WAIT_MS}")
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         elif conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
         command.upgrade(config(conn), revision)
         conn.commit()
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {SQLITE_WAIT_MS}")
