@@ -12,6 +12,7 @@ import pytest
 from knockabout.core.replay import GameRecord, replay
 from knockabout.server.undo import UndoPolicy
 from knockabout.store import Store
+from knockabout.table.turn_based import HOUR
 from tests.server.conftest import my_turn, receive
 
 pytestmark = pytest.mark.timeout(180)
@@ -143,9 +144,10 @@ def test_undo_is_refused_where_the_table_does_not_allow_it_and_for_stale_or_spec
             ws.__exit__(None, None, None)
 
 
-def two_people(c: Any) -> tuple[dict[str, Any], Seen, Seen]:
+def two_people(c: Any, **body: Any) -> tuple[dict[str, Any], Seen, Seen]:
     """A KNOCKBACK table of two people (every step public), both connected and synced."""
-    made = make(c, "knockback", ["me", "open"], undo=True)  # (no seed: a table with an open seat is dealt secretly)
+    # (no seed: a table with an open seat is dealt secretly)
+    made = make(c, "knockback", ["me", "open"], undo=True, **body)
     joined = c.post(f"/api/tables/{made['id']}/join", json={"name": "Bo"}).json()
     a = Seen(hello(c, made["id"], made["token"]))
     b = Seen(hello(c, made["id"], joined["token"]))
@@ -222,6 +224,22 @@ def test_a_refused_or_expired_request_changes_nothing_and_the_asker_waits(make_c
         assert result["result"] == "expired" and result["by"] is None and time.monotonic() - t0 < 5
         assert c.get(f"/api/tables/{made['id']}").json()["version"] == before["version"]
         assert len(stored_actions(c, made["id"])) == before["version"]
+        for ws in (a.ws, b.ws):
+            ws.__exit__(None, None, None)
+
+
+def test_at_a_turn_based_table_a_request_waits_as_long_as_a_move_may_take(make_client: Any) -> None:
+    """The other person may be away for hours: the request waits the table's time per move
+    (and a live table's request its policy's seconds)."""
+    with make_client(undo=UndoPolicy(seconds=30.0)) as c:
+        _, a, b = two_people(c, move_time=HOUR)
+        _, req = move_then_ask(a, b)
+        assert req["limit"] == HOUR and HOUR - 60 < req["left"] <= HOUR
+        for ws in (a.ws, b.ws):
+            ws.__exit__(None, None, None)
+        _, a, b = two_people(c)
+        _, req = move_then_ask(a, b)
+        assert req["limit"] == 30.0
         for ws in (a.ws, b.ws):
             ws.__exit__(None, None, None)
 

@@ -83,8 +83,31 @@ def test_a_quick_game_starts_against_a_bot_in_one_click(server: LiveServer, brow
     page.click(".game-card[data-game='knockback'] .quick")
     page.wait_for_selector("#board .kb-top")
     table_id = page.input_value("#invite").rsplit("/", 1)[1]
-    seats = server.app.state.manager.get(table_id).table.seats
-    assert [s.kind for s in seats] == ["person", "bot"] and seats[1].level == "easy"
+    table = server.app.state.manager.get(table_id).table
+    assert [s.kind for s in table.seats] == ["person", "bot"] and table.seats[1].level == "easy"
+    assert table.undo_allowed, "a guest's quick game lets them take back moves"
+    ctx.close()
+
+
+def test_a_signed_in_players_quick_game_is_rated_so_it_has_no_undo(server: LiveServer, browser: Any) -> None:
+    """A table that allows undo rates nobody, so a signed-in player's quick game leaves it
+    off: it counts for their rating and the bot's."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/signup")
+    page.fill("#su-name", "Quickly")
+    page.fill("#su-pass", "quick secret!")
+    page.click("form button[type=submit]")
+    page.wait_for_selector("#profile-name")
+    page.goto(server.url + "/")
+    button = page.locator(".game-card[data-game='knockback'] .quick")
+    assert "rated" in (button.get_attribute("title") or "")
+    button.click()
+    page.wait_for_selector("#board .kb-top")
+    table_id = page.input_value("#invite").rsplit("/", 1)[1]
+    table = server.app.state.manager.get(table_id).table
+    assert not table.undo_allowed
+    assert page.locator("#undo").count() == 0
     ctx.close()
 
 

@@ -605,7 +605,7 @@ class LiveTable:
             d = t.decision()
             if d is not None and d.time_limit is not None:
                 raise TableError("a timed decision is open; ask to take back your move once it is over")
-            desk.open(seat, t.version, steps, others)
+            desk.open(seat, t.version, steps, others, move_time=t.move_time)
             await self.broadcast()
         self.wake.set()
 

@@ -7,7 +7,8 @@ made with undo allowed). Here is who decides and how often one may ask:
 * At a table where no other **person** sits (against bots, as in the terminal), the move
   is taken back at once.
 * Otherwise it is a **request** every other person must accept within
-  :attr:`UndoPolicy.seconds`. One refusal ends it; so does the time running out, and so
+  :attr:`UndoPolicy.seconds` (at a turn-based table, within its time per move: the others
+  may be away for hours). One refusal ends it; so does the time running out, and so
   does any move made meanwhile (the request was about the table as it stood: it is then
   *void*). While it waits, the table holds (bots wait to move), and no request is taken
   while a timed decision (a reaction window, a puzzle) is open.
@@ -99,11 +100,15 @@ class UndoDesk:
         """Count an ask of ``seat`` (one taken at once, or a request opened)."""
         self._recent(seat, self.clock()).append(self.clock())
 
-    def open(self, seat: int, version: int, steps: int, others: Iterable[int]) -> UndoRequest:
-        """Open a request of ``seat`` to the seats ``others`` (call :meth:`check_ask` first)."""
+    def open(self, seat: int, version: int, steps: int, others: Iterable[int],
+             move_time: float | None = None) -> UndoRequest:
+        """Open a request of ``seat`` to the seats ``others`` (call :meth:`check_ask` first).
+        At a turn-based table (``move_time``: its seconds per move) the others may be away
+        for hours, so the request waits as long as a move may take, and never less than
+        :attr:`UndoPolicy.seconds`."""
         self._ids += 1
         self.asked(seat)
-        limit = self.policy.seconds
+        limit = max(self.policy.seconds, move_time or 0.0)
         self.pending = UndoRequest(self._ids, seat, version, steps, self.clock() + limit, limit, set(others))
         return self.pending
 

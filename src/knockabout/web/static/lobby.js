@@ -16,7 +16,9 @@ function gameCard(g, pick, quick) {
     h("p", { class: "facts" }, players(g), l ? ` · ${l.minutes[0]}–${l.minutes[1]} min` : ""),
     l ? h("p", { class: "blurb" }, l.summary) : null,
     h("div", { class: "row" },
-      h("button", { class: "primary quick", "data-game": g.id, onclick: () => quick(g) }, "Quick game vs a bot"),
+      h("button", { class: "primary quick", "data-game": g.id, onclick: () => quick(g),
+        title: session.account ? "A rated game against a bot (no undo)" : "A game against a bot; you may take back moves" },
+        "Quick game vs a bot"),
       h("button", { class: "setup", onclick: () => pick(g) }, "Set up a table"),
       h("button", { class: "quickmatch-btn", "data-game": g.id, onclick: () => quickMatch(g) }, "Quick match"),
       h("a", { class: "btn leaderboard-link", href: `/leaderboard/${g.id}`, onclick: nav }, "Leaderboard"),
@@ -84,9 +86,11 @@ export async function lobby(app, crumb) {
     start({ game: gameSel.value, seats: seatList, config: moveTime ? turnBasedConfig(game(), readOptions()) : readOptions(),
       undo: undoIn.checked, ...(moveTime ? { move_time: moveTime } : {}) });
   }
-  // a quick game against bots lets you take back moves, as the terminal does
+  // A guest's quick game against bots lets them take back moves, as the terminal does (a
+  // guest is never rated). A signed-in player's is a rated game instead: no undo, so it
+  // counts for their rating and the bot's (a table that allows undo rates nobody).
   const quick = (g) => start({ game: g.id, seats: ["me", ...Array(g.default_players - 1).fill(defaultBot)], config: {},
-    undo: true });
+    undo: !session.account });
   const pick = (g) => {
     gameSel.value = g.id; gameSel.dispatchEvent(new Event("change"));
     form.scrollIntoView({ behavior: "smooth", block: "start" }); gameSel.focus();

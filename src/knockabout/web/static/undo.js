@@ -5,6 +5,7 @@
 // ended comes as an `undo_result` frame; the moves taken back come as a fresh sync, whose
 // log ends with the table's own line ("Ann took back 1 step.").
 import { h, toast } from "./page.js";
+import { timeWords } from "./turns.js";
 
 // the Undo button, where this seat may ask now (null elsewhere)
 export function undoButton(frame, send) {
@@ -29,7 +30,7 @@ export function undoRequestPanel(frame, names, send) {
   const asker = r.seat === frame.seat ? "You" : names[r.seat];
   const what = `${r.steps} step${r.steps === 1 ? "" : "s"}`;
   const waiting = r.waiting.map((i) => names[i]).join(", ");
-  const secs = h("span", { class: "undo-left", id: "undo-left", "data-deadline": String(r.left) }, `${left(r, frame)} s`);
+  const secs = h("span", { class: "undo-left", id: "undo-left", "data-deadline": String(r.left) }, timeWords(left(r, frame)));
   const answer = (accept) => (e) => {
     for (const b of e.currentTarget.parentElement.querySelectorAll("button")) b.disabled = true;
     send({ type: "undo_answer", id: r.id, accept });
@@ -51,7 +52,7 @@ export function undoRequestPanel(frame, names, send) {
 export function tickUndo(root, frame) {
   const r = frame && frame.table.undo_request;
   const el = root.querySelector("#undo-left");
-  if (r && el) el.textContent = `${left(r, frame)} s`;
+  if (r && el) el.textContent = timeWords(left(r, frame));
 }
 
 // How a request ended, said once (a move taken back is also in the log).
