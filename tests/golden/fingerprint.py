@@ -49,6 +49,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"fighters": ["mistbearer", "lost_knight"], "boxes": ["tainted_grail"], "knockdown_test": "tower",
          "max_turns": 30},
         {"rounds_to_win": 1},
+        {"hand_limit": 4},
     ],
 }
 """Option sets per game; each is played from three seeds."""

@@ -194,3 +194,36 @@ def test_with_rounds_to_win_three_a_second_round_win_does_not_end_the_match() ->
     t.victories[me2] = 1
     round_over(t, me2, "knockdown", [])
     assert t.victories[me2] == 2 and t.to_act() is not None and t.round_no == 3
+
+
+def test_with_hand_limit_four_a_fifth_card_must_be_discarded_and_the_game_saves_it() -> None:
+    s = ready(fresh(hand_limit=4))
+    me = s.current
+    arrange(s, hands=(["Jab"] * 2 + ["Parry"] * 2, ["Jab"] * 3), at=((1, 1), (7, 1)),
+            row=["High Punch", "Jab", "Parry", "High Kick"])
+    assert s.hand_limit(me) == 4 and s.observe(me).fighters[me].hand_limit == 4
+    play(s, "attack:0")
+    assert kind(s) == "choose_card" and s.decider == me
+    assert s.observe(me).pending.purpose == "hand_limit"
+    play(s, "card:0")
+    assert len(s.hands[me]) == 4
+    assert s.to_dict()["cfg"][-1] == 4, "the option is saved"
+    again = GAME.state_type.from_dict(s.to_dict())  # type: ignore[union-attr]
+    assert again.cfg == s.cfg and again.hand_limit(me) == 4
+
+
+def test_with_hand_limit_eight_a_seventh_card_is_kept() -> None:
+    s = ready(fresh(hand_limit=8))
+    me = s.current
+    arrange(s, hands=(["Jab"] * 3 + ["Parry"] * 3, ["Jab"] * 3), at=((1, 1), (7, 1)),
+            row=["High Punch", "Jab", "Parry", "High Kick"])
+    play(s, "attack:0")
+    assert kind(s) != "choose_card" and len(s.hands[me]) == 7
+
+
+def test_a_hand_limit_outside_three_to_ten_is_refused_with_its_range() -> None:
+    from knockabout.core import ConfigError
+
+    for bad in (2, 11):
+        with pytest.raises(ConfigError, match="hand_limit"):
+            fresh(hand_limit=bad)

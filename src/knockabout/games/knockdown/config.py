@@ -58,6 +58,9 @@ class KnockdownConfig(BaseModel):
     rounds_to_win: int = Field(2, ge=1, le=3, title="Rounds to win",
                                description="how many round wins take the match: 2 as printed, 1 for a quick match, "
                                "3 for a long one")
+    hand_limit: int = Field(6, ge=3, le=10, title="Hand limit",
+                            description="how many cards a hand may hold before its owner must discard: 6 as "
+                            "printed (skills still add to it)")
     max_turns: int = Field(300, ge=1, le=10_000, title="Turn limit", description="after this many turns the match "
                            "is a draw", json_schema_extra={"advanced": True})
     content: str = content_field("an uploaded content version (its id): its boxes take the place of the shipped "

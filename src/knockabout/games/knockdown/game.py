@@ -133,7 +133,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         # one cached setup per picks: the same call a saved state's reload makes (serde)
         setup = build_setup(picks) if version is None else build_setup(picks, version)
         return KnockdownState.start(setup, (cfg.knockdown_test, cfg.tower_skill, cfg.tower_decay, cfg.max_turns,
-                                            cfg.tower_timer, cfg.rounds_to_win), rng)
+                                            cfg.tower_timer, cfg.rounds_to_win, cfg.hand_limit), rng)
 
     def arrange(
         self, config: Mapping[str, Any] | BaseModel | None, arrangement: Mapping[str, Any], seed: int = 0

@@ -68,7 +68,7 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     s.setup = build_setup(Picks.from_dict(d["picks"]))
     c = d["cfg"]
     s.cfg = (str(c[0]), float(c[1]), float(c[2]), int(c[3]), str(c[4]) if len(c) > 4 else "at_test",
-             int(c[5]) if len(c) > 5 else 2)
+             int(c[5]) if len(c) > 5 else 2, int(c[6]) if len(c) > 6 else 6)
     s.rng = Rng(int(d["rng"]))
     s.phase = Phase(int(d["phase"]))
     s.decider = int(d["decider"])
@@ -110,14 +110,14 @@ def from_dict(cls: type[KnockdownState], d: Mapping[str, Any]) -> KnockdownState
     return s
 
 
-def _saved_cfg(cfg: tuple[str, float, float, int, str, int]) -> list[Any]:
+def _saved_cfg(cfg: tuple[str, float, float, int, str, int, int]) -> list[Any]:
     """The options as saved: the fields at their printed values are left off the end, as saved
-    before ``tower_timer`` and ``rounds_to_win`` were options (so such a game saves as it did)."""
+    before ``tower_timer``, ``rounds_to_win`` and ``hand_limit`` were options (so such a game
+    saves as it did)."""
     out: list[Any] = list(cfg)
-    if out[5] == 2:
+    printed = ("at_test", 2, 6)  # cfg[4:], at their printed values
+    while len(out) > 4 and out[-1] == printed[len(out) - 5]:
         out.pop()
-        if out[4] == "at_test":
-            out.pop()
     return out
 
 

@@ -173,7 +173,7 @@ class KnockdownState(State):
     shared_on_clone: ClassVar[frozenset[str]] = frozenset({"dealt", "recv"})
 
     setup: MatchSetup
-    cfg: tuple[str, float, float, int, str, int]
+    cfg: tuple[str, float, float, int, str, int, int]
     """knockdown_test, tower_skill, tower_decay, max_turns, tower_timer, rounds_to_win (the options)."""
     rng: Rng
     phase: Phase
@@ -232,7 +232,7 @@ class KnockdownState(State):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int, str, int], rng: Rng) -> KnockdownState:
+    def start(cls, setup: MatchSetup, cfg: tuple[str, float, float, int, str, int, int], rng: Rng) -> KnockdownState:
         """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
         return draft.new_match(cls, setup, cfg, rng)
 
@@ -264,7 +264,7 @@ class KnockdownState(State):
         return [sk[i] for i in self.active_skills(p)]
 
     def hand_limit(self, p: int) -> int:
-        return 6 + self.sums[p][0]
+        return self.cfg[6] + self.sums[p][0]  # the hand_limit option (6 as printed) and skills
 
     def range_bonus(self, p: int) -> int:
         return self.sums[p][1]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def new_match(
-    cls: type[KnockdownState], setup: MatchSetup, cfg: tuple[str, float, float, int, str, int], rng: Rng
+    cls: type[KnockdownState], setup: MatchSetup, cfg: tuple[str, float, float, int, str, int, int], rng: Rng
 ) -> KnockdownState:
     """A new match: skills dealt, deck shuffled, the Attack Row laid out, the draft to play."""
     s = cls()
