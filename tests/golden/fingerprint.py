@@ -28,6 +28,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"players": 2, "starting_block": True},
         {"players": 5, "starting_block": True, "end_turn": "strict_end_turn"},
         {"players": 3, "hand_size": 4},
+        {"players": 3, "extra_kos": 2},
     ],
     "knockback": [
         {},

@@ -16,7 +16,8 @@ from tests.games.nakmuay.guide_claims import CHECKS
 OPTION_SETS: list[dict[str, Any]] = [
     {"players": p, "end_turn": e} for e in ("draw_after", "strict_end_turn") for p in (2, 3, 5)
 ] + [{"players": 2, "starting_block": True}, {"players": 4, "starting_block": True, "end_turn": "strict_end_turn"},
-       {"players": 3, "hand_size": 3}, {"players": 2, "hand_size": 7, "end_turn": "strict_end_turn"}]
+       {"players": 3, "hand_size": 3}, {"players": 2, "hand_size": 7, "end_turn": "strict_end_turn"},
+       {"players": 2, "extra_kos": 3}]  # (a claim about the KOs left must count the extra ones)
 
 
 (

@@ -304,3 +304,25 @@ def test_the_cards_dealt_house_rule_is_off_by_default_and_refuses_a_deal_that_le
         GAME.new_state({"players": 5, "hand_size": 6, "starting_block": True}, 1)
     with pytest.raises(ConfigError, match="deals 35 cards"):  # the player count given apart from the options
         GAME.new_state({"hand_size": 7}, 1, players=5)
+
+
+@pytest.mark.parametrize(("players", "extra"), [(2, 1), (3, 3), (5, 2)])
+def test_the_extra_kos_house_rule_shuffles_more_kos_into_the_pile_and_the_table_counts_them(
+    players: int, extra: int
+) -> None:
+    printed = C.in_play_counts(players)[C.KO]
+    for seed in range(5):
+        s = GAME.new_state({"players": players, "extra_kos": extra}, seed)
+        assert s.pile.count(C.KO) == printed + extra, "(a fresh pile: no entry carries knowledge bits)"
+        assert all(h[C.KO] == 0 for h in s.hands), "KOs go into the pile after the deal"
+        assert s.observe(0).ko_in_pile == printed + extra
+        again = GAME.state_type.from_dict(s.to_dict())  # type: ignore[union-attr]
+        assert again.to_dict() == s.to_dict() and again.in_play[C.KO] == printed + extra
+
+
+def test_the_extra_kos_house_rule_is_off_by_default_and_refuses_more_than_three() -> None:
+    assert GAME.new_state({}, 3).to_dict() == GAME.new_state({"extra_kos": 0}, 3).to_dict()
+    field = GAME.config_model.model_fields["extra_kos"]
+    assert field.default == 0 and field.title is not None and field.title.startswith("House rule")
+    with pytest.raises(ConfigError, match="extra_kos"):
+        GAME.new_state({"extra_kos": 4}, 1)

@@ -63,6 +63,11 @@ class NakMuayConfig(BaseModel):
         description="how many cards each fighter is dealt: 5 as printed, fewer for a quicker game, more for "
         "more choices",
     )
+    extra_kos: int = Field(
+        0, ge=0, le=3, title="House rule: extra KO cards",
+        description="KO cards shuffled into the draw pile beyond those the player count puts in: 0 as printed, "
+        "more for a deadlier game",
+    )
     max_turns: int = Field(
         500, ge=1, le=100_000, title="Turn limit",
         description="after this many turns the fighters still in share a draw",

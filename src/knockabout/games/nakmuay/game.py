@@ -73,6 +73,7 @@ class NakMuayGame(Game[NakMuayConfig]):
             seed,
             cfg.starting_block,
             cfg.hand_size,
+            cfg.extra_kos,
         )
 
     def arrange(

@@ -154,10 +154,11 @@ class NakMuayState(State):
     @classmethod
     def deal(
         cls, players: int, strict: bool, seconds: float | None, max_turns: int, seed: int, starting_block: bool = False,
-        hand_size: int = C.HAND_SIZE,
+        hand_size: int = C.HAND_SIZE, extra_kos: int = 0,
     ) -> NakMuayState:
         """A fresh game (``starting_block``: the house rule, a Block for everyone out of the deck;
-        ``hand_size``: the house rule, how many cards each is dealt)."""
+        ``hand_size``: the house rule, how many cards each is dealt; ``extra_kos``: the house
+        rule, more KO cards in the pile)."""
         s = cls()
         s.n = players
         s.strict = strict
@@ -165,6 +166,7 @@ class NakMuayState(State):
         s.max_turns = max_turns
         s.rng = Rng(seed)
         s.in_play = C.in_play_counts(players)
+        s.in_play[C.KO] += extra_kos  # (saved with the game, so a reload needs no option)
         base = list(_BASE_DECK)
         for _ in range(players if starting_block else 0):
             base.remove(C.BLOCK)
