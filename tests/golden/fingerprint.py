@@ -39,6 +39,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {"lineup": "draft4"},
         {"packs": ["iron-knuckles", "tide-breakers"], "max_turns": 40},
         {"knockout_on_tie": True},
+        {"alternate_starts": True, "max_turns": 20},
     ],
     "knockdown": [
         {},

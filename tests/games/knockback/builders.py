@@ -52,6 +52,7 @@ def battle(
     max_turns: int = 200,
     max_rounds: int = 30,
     knockout_on_tie: bool = False,
+    alternate_starts: bool = False,
 ) -> KnockbackState:
     """A battle position: ``cards`` replaces some labels' cards (others are plain 2/2
     punchers), ``board`` puts labels on cells; labels left off the board are out."""
@@ -67,6 +68,7 @@ def battle(
         max_turns=max_turns,
         max_rounds=max_rounds,
         knockout_on_tie=knockout_on_tie,
+        alternate_starts=alternate_starts,
         rng=Rng(0),
     )
     s.placed = ALL_SIX

@@ -7,6 +7,7 @@ import pytest
 from knockabout.core import IllegalActionError, get_game
 from knockabout.games.knockback.phases import EDGE, PLACE, SYMBOL, TURN
 from knockabout.games.knockback.scoring import end_round
+from knockabout.games.knockback.state import KnockbackState
 from tests.games.knockback.builders import battle, board, card, legal, of_type, play, where
 
 G = get_game("knockback")
@@ -303,6 +304,23 @@ def test_a_round_ends_when_a_player_has_no_card_left_on_the_grid() -> None:
     assert s.phase == PLACE and s.round == 2
     assert s.current == 1  # the loser starts the next round
     assert s.placed == 0 and s.onboard == 0 and s.exhausted == 0
+
+
+def test_with_alternate_starts_the_seats_take_turns_starting_rounds_whoever_lost() -> None:
+    for starter in (0, 1):
+        s = battle({"A1": card("Heavy", edges=((9, 2),) * 4)}, {"A1": (0, 0), "B1": (1, 0)}, alternate_starts=True)
+        s.starter = starter
+        play(s, "activate:A1", "punch:E")  # seat 0 wins the round
+        assert s.round == 2 and s.phase == PLACE
+        assert s.starter == s.current == 1 - starter, "the seat that did not start round 1 starts round 2"
+        assert s.observe(0).alternate_starts is True
+        again = KnockbackState.from_dict(s.to_dict())
+        assert again.alternate_starts and again.to_dict() == s.to_dict() and s.clone().alternate_starts
+    printed = battle({"A1": card("Heavy", edges=((9, 2),) * 4)}, {"A1": (0, 0), "B1": (1, 0)})
+    printed.starter = 1
+    play(printed, "activate:A1", "punch:E")
+    assert printed.starter == 1, "as printed, the loser starts again even though they started this round"
+    assert printed.observe(0).alternate_starts is None and "alternate_starts" not in printed.to_dict()
 
 
 def test_the_turn_limit_goes_to_the_player_with_more_cards() -> None:

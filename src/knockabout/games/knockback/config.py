@@ -42,6 +42,11 @@ class KnockbackConfig(BaseModel):
         description="not in the printed game: a punch whose attack equals the heart it meets knocks the card "
         "out too, so cards fall sooner and rounds are shorter",
     )
+    alternate_starts: bool = Field(
+        False, title="House rule: take turns starting rounds",
+        description="not in the printed game: the seats take turns starting the rounds, instead of the round's "
+        "loser starting the next one",
+    )
     scoring: Literal["tug", "speed", "best_of"] = Field(
         "tug", title="Scoring", description="how rounds make a match"
     )

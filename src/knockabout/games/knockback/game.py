@@ -115,6 +115,7 @@ class KnockbackGame(Game[KnockbackConfig]):
             lineup=[[0, 1, 2], [3, 4, 5]] if cfg.lineup == "packs" else None,
             whole_line=cfg.knockback == "whole_line",
             knockout_on_tie=cfg.knockout_on_tie,
+            alternate_starts=cfg.alternate_starts,
             scoring=cfg.scoring,
             best_of=cfg.best_of,
             max_turns=cfg.max_turns,

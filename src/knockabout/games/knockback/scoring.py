@@ -74,7 +74,7 @@ def end_round(s: KnockbackState, winner: int, reason: str, ev: list[Event]) -> N
         s.phase = OVER
         ev.append(public("game_over", winners=list(s.result.winners), draw=s.result.draw, reason=s.result.reason))
         return
-    s.starter = (1 - winner) if winner >= 0 else (1 - s.starter)
+    s.starter = (1 - winner) if winner >= 0 and not s.alternate_starts else (1 - s.starter)
     s.round += 1
     s.pos = [0] * 6
     s.grid = {}

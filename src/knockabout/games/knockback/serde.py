@@ -51,6 +51,8 @@ def to_dict(s: KnockbackState) -> dict[str, Any]:
     }
     if s.knockout_on_tie:  # the house rule, saved only when on: a printed game saves as before it existed
         out["knockout_on_tie"] = True
+    if s.alternate_starts:  # the same for this house rule
+        out["alternate_starts"] = True
     return out
 
 
@@ -59,6 +61,7 @@ def from_dict(cls: type[KnockbackState], d: Mapping[str, Any]) -> KnockbackState
     s = cls()
     s.whole_line = bool(d["whole_line"])
     s.knockout_on_tie = bool(d.get("knockout_on_tie", False))  # saved only when on (older saves lack it)
+    s.alternate_starts = bool(d.get("alternate_starts", False))  # the same
     s.scoring = SCORING_NAMES.index(d["scoring"])
     s.best_of = int(d["best_of"])
     s.need = (s.best_of + 1) // 2

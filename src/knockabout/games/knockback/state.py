@@ -67,6 +67,7 @@ class KnockbackState(State):
 
     __slots__ = (
         "active",
+        "alternate_starts",
         "atk",
         "best_of",
         "cards",
@@ -114,6 +115,7 @@ class KnockbackState(State):
 
     whole_line: bool
     knockout_on_tie: bool
+    alternate_starts: bool
     scoring: int
     best_of: int
     need: int
@@ -168,6 +170,7 @@ class KnockbackState(State):
         whole_line: bool,
         scoring: str,
         knockout_on_tie: bool = False,
+        alternate_starts: bool = False,
         best_of: int,
         max_turns: int,
         max_rounds: int,
@@ -179,6 +182,7 @@ class KnockbackState(State):
         s = cls()
         s.whole_line = whole_line
         s.knockout_on_tie = knockout_on_tie
+        s.alternate_starts = alternate_starts
         s.scoring = SCORING_NAMES.index(scoring)
         s.best_of = best_of
         s.need = (best_of + 1) // 2
@@ -466,6 +470,7 @@ class KnockbackState(State):
         s._legal = self._legal
         s.whole_line = self.whole_line
         s.knockout_on_tie = self.knockout_on_tie
+        s.alternate_starts = self.alternate_starts
         s.scoring = self.scoring
         s.best_of = self.best_of
         s.need = self.need

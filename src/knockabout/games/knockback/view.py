@@ -123,6 +123,9 @@ class KnockbackView(TableView):
     best_of: int
     knockback: Literal["push", "whole_line"]
     knockout_on_tie: bool | None = None
+    alternate_starts: bool | None = None
+    """True when the seats take turns starting the rounds (a house rule); None: the loser of a
+    round starts the next, as printed."""
     """True when a punch whose attack equals the heart knocks out (a house rule); None: only a
     higher attack does, as printed."""
     token: int | None
@@ -237,6 +240,7 @@ def observe(s: KnockbackState, player: int | None) -> KnockbackView:
         best_of=s.best_of,
         knockback="whole_line" if s.whole_line else "push",
         knockout_on_tie=True if s.knockout_on_tie else None,
+        alternate_starts=True if s.alternate_starts else None,
         token=None if s.token == MIDDLE else s.token,
         wins=tuple(s.wins),
         starter=s.starter,
