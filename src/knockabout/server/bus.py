@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from knockabout.core.errors import ConfigError
+from knockabout.server.background import cancel
 
 log = logging.getLogger("knockabout.bus")
 
@@ -127,10 +128,7 @@ class RedisBus(Bus):
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel(task)
         with contextlib.suppress(Exception):
             await self.client.aclose()
 

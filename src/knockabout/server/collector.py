@@ -38,10 +38,11 @@ restores Python's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
+
+from knockabout.server.background import cancel, repeat
 
 log = logging.getLogger(__name__)
 
@@ -79,12 +80,7 @@ class CollectorSchedule:
             young, middle, _ = _saved
             gc.set_threshold(young, middle, NEVER)
         _active += 1
-        self.task = asyncio.get_running_loop().create_task(self._run(), name="knockabout-full-gc")
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            self.collect()
+        self.task = asyncio.get_running_loop().create_task(repeat(self.every, self.collect), name="knockabout-full-gc")
 
     def collect(self) -> int:
         """One full collection now; how many unreachable objects it found."""
@@ -102,9 +98,7 @@ class CollectorSchedule:
             return
         self._on = False
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await cancel(self.task, quiet=False)
             self.task = None
         _active -= 1
         if _active == 0 and _saved is not None:

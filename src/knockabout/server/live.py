@@ -39,6 +39,7 @@ from knockabout.core.events import Event
 from knockabout.core.protocol import Game
 from knockabout.core.registry import get_game
 from knockabout.core.rng import fresh_seed
+from knockabout.server.background import cancel
 from knockabout.server.bot_pools import BotPools
 from knockabout.server.bus import Bus
 from knockabout.server.chat import ChatLine, ChatRoom, readable
@@ -451,9 +452,7 @@ class LiveTable:
 
     async def stop(self) -> None:
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+            await cancel(self.task)
             self.task = None
 
     # -- people

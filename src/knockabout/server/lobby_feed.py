@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -27,16 +28,40 @@ MAX_WATCHERS = 5000
 """Lobby pages one server keeps up to date at once."""
 
 
+class Gathering:
+    """Notices about tables gathered over :data:`GATHER` seconds from the first, the latest
+    of each table only, then handed to ``send`` as one list."""
+
+    def __init__(self, send: Callable[[list[dict[str, Any]]], None]) -> None:
+        self._send = send
+        self._notices: dict[str, dict[str, Any]] = {}  # table id -> its latest notice, not yet sent
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, notice: dict[str, Any]) -> None:
+        self._notices[notice["id"]] = notice
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(GATHER, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        notices, self._notices = list(self._notices.values()), {}
+        if notices:
+            self._send(notices)
+
+    def cancel(self) -> None:
+        """Drop what is gathered (the feed is closing)."""
+        if self._timer is not None:
+            self._timer.cancel()
+
+
 class LobbyFeed:
     """This server's lobby pages and the notices it tells the others."""
 
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.watchers: set[WebSocket] = set()
-        self._pending: dict[str, dict[str, Any]] = {}  # table id -> its latest notice heard, not yet sent
-        self._flush: asyncio.TimerHandle | None = None
-        self._outbox: dict[str, dict[str, Any]] = {}  # this server's notices, not yet published
-        self._publish: asyncio.TimerHandle | None = None
+        self._outbox = Gathering(self._publish)  # this server's own notices, for the bus
+        self._inbox = Gathering(self._send_on)  # the notices heard on the bus, for this server's lobby pages
         self._tasks: set[asyncio.Task[Any]] = set()
         bus.subscribe(CHANNEL, self._heard)
 
@@ -45,15 +70,10 @@ class LobbyFeed:
         joined, started, finished). The notices of :data:`GATHER` seconds go as one message
         (at 100,000 tables, hundreds of changes a second would otherwise be as many messages
         to every host)."""
-        self._outbox[table_id] = {"id": table_id, "game": game, "status": status, "what": what}
-        if self._publish is None:
-            self._publish = asyncio.get_running_loop().call_later(GATHER, self._publish_now)
+        self._outbox.add({"id": table_id, "game": game, "status": status, "what": what})
 
-    def _publish_now(self) -> None:
-        self._publish = None
-        notices, self._outbox = list(self._outbox.values()), {}
-        if notices:
-            self._spawn(self.bus.publish(CHANNEL, {"changed": notices}))
+    def _publish(self, notices: list[dict[str, Any]]) -> None:
+        self._spawn(self.bus.publish(CHANNEL, {"changed": notices}))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -66,15 +86,10 @@ class LobbyFeed:
             return
         for notice in changed:
             if isinstance(notice, dict) and isinstance(notice.get("id"), str):
-                self._pending[notice["id"]] = notice
-        if self._flush is None:
-            self._flush = asyncio.get_running_loop().call_later(GATHER, self._send)
+                self._inbox.add(notice)
 
-    def _send(self) -> None:
-        self._flush = None
-        changed, self._pending = list(self._pending.values()), {}
-        if changed:
-            self._spawn(self._send_all({"type": "tables", "changed": changed}))
+    def _send_on(self, changed: list[dict[str, Any]]) -> None:
+        self._spawn(self._send_all({"type": "tables", "changed": changed}))
 
     async def _send_all(self, message: dict[str, Any]) -> None:
         from knockabout.server.frames import frame_text
@@ -88,8 +103,7 @@ class LobbyFeed:
         return len(self.watchers) >= MAX_WATCHERS
 
     async def close(self) -> None:
-        for timer in (self._flush, self._publish):
-            if timer is not None:
-                timer.cancel()
+        self._inbox.cancel()
+        self._outbox.cancel()
         for task in list(self._tasks):
             task.cancel()

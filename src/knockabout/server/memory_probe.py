@@ -14,13 +14,14 @@ what is alive, and the garbage file says how much of a growth was garbage, and w
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import json
 import os
 import tracemalloc
 from collections import Counter
 from pathlib import Path
+
+from knockabout.server.background import cancel, repeat
 
 FRAMES = 12
 """Frames kept per allocation's traceback."""
@@ -45,12 +46,7 @@ class MemoryProbe:
     def start(self) -> None:
         if not tracemalloc.is_tracing():
             tracemalloc.start(FRAMES)
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="memory-probe")
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            self.take()
+        self._task = asyncio.get_running_loop().create_task(repeat(self.every, self.take), name="memory-probe")
 
     def take(self) -> Path:
         """One snapshot now, and the count of the garbage a full collection then frees."""
@@ -72,7 +68,4 @@ class MemoryProbe:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task, quiet=False)

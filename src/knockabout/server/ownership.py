@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from knockabout.core.errors import KnockaboutError
+from knockabout.server.background import cancel
 from knockabout.server.bus import Bus
 from knockabout.server.shards import shard_of
 from knockabout.store.leases import Lease, Leases, host_of, preferred
@@ -158,10 +159,7 @@ class Ownership:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel(task)
 
     def release_all(self) -> int:
         """Let every lease of this holder go (a graceful stop): other holders take the

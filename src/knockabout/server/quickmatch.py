@@ -31,6 +31,7 @@ from knockabout.core.errors import KnockaboutError
 from knockabout.core.registry import get_game
 from knockabout.ladder.matching import MatchPolicy, MatchQueue, Pairing, QueueError
 from knockabout.ladder.ratings import Rating, closest_bot
+from knockabout.server.background import cancel
 from knockabout.server.bus import Bus
 from knockabout.server.live import Manager
 from knockabout.server.match_tickets import MemoryTickets, TicketStore
@@ -161,9 +162,7 @@ class QuickMatch:
 
     async def close(self) -> None:
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+            await cancel(self.task)
             self.task = None
         await self.store.close()
 

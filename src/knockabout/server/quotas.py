@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Protocol
+from typing import Literal, Protocol
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
@@ -145,18 +145,18 @@ class RedisLimiter:
         self._warned = -self.WARN_EVERY
 
     async def test(self, item: RateLimitItem, *ids: str) -> bool:
-        try:
-            return bool(await self._limiter.test(item, *ids))
-        except Exception as exc:
-            self._warn(exc)
-            return True if self._fallback is None else await self._fallback.test(item, *ids)
+        return await self._count("test", item, ids)
 
     async def hit(self, item: RateLimitItem, *ids: str) -> bool:
+        return await self._count("hit", item, ids)
+
+    async def _count(self, how: Literal["test", "hit"], item: RateLimitItem, ids: tuple[str, ...]) -> bool:
+        """``test`` or ``hit`` in Redis; while it does not answer, in the fallback (or let through)."""
         try:
-            return bool(await self._limiter.hit(item, *ids))
+            return bool(await getattr(self._limiter, how)(item, *ids))
         except Exception as exc:
             self._warn(exc)
-            return True if self._fallback is None else await self._fallback.hit(item, *ids)
+            return True if self._fallback is None else bool(await getattr(self._fallback, how)(item, *ids))
 
     def _warn(self, exc: Exception) -> None:
         now = time.monotonic()

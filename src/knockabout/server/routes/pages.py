@@ -1,6 +1,6 @@
 """The front end: the shell's pages (static files, no build step) and each game's renderer.
 
-  GET  /, /t/{id}, /replay/{id}, /studio
+  GET  /, /t/{id}, /replay/{id}, /studio, /leaderboard/{game}
                                         the front end's one page (it reads the path)
   GET  /games/{game}/renderer.js        the game's own web renderer (its declared
                                         ``web_renderer`` file), else the generic one
@@ -39,29 +39,16 @@ def web_renderer_file(game: Game[Any]) -> Path:
     return package_file(game, game.web_renderer)
 
 
-@router.get("/")
-async def home() -> FileResponse:
+PAGES = ("/", "/t/{table_id}", "/studio", "/replay/{table_id}", "/leaderboard/{game_id}")
+"""The paths the front end's one page answers: it reads the path and draws that screen."""
+
+
+async def front_page() -> FileResponse:
     return FileResponse(INDEX)
 
 
-@router.get("/t/{table_id}")
-async def table_page(table_id: str) -> FileResponse:
-    return FileResponse(INDEX)
-
-
-@router.get("/studio")
-async def studio_page() -> FileResponse:
-    return FileResponse(INDEX)
-
-
-@router.get("/replay/{table_id}")
-async def replay_page(table_id: str) -> FileResponse:
-    return FileResponse(INDEX)
-
-
-@router.get("/leaderboard/{game_id}")
-async def leaderboard_page(game_id: str) -> FileResponse:
-    return FileResponse(INDEX)
+for _path in PAGES:
+    router.add_api_route(_path, front_page, methods=["GET"])
 
 
 @router.get("/games/{game_id}/renderer.js")
