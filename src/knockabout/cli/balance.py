@@ -95,12 +95,15 @@ OPTION = typer.Option(
     [], "--option", "-o", autocompletion=_complete_option,
     help="a balance option key=value (repeatable; a list as a,b); each game's are listed below",
 )
+GAME = typer.Argument(..., help="a game with a balance plug-in (see the options below)")
+OUT = typer.Option(None, "--out", help="also write the report (Markdown) to this file")
+TABLES = typer.Option(None, "--tables", help="write the report's numbers to FILE (.csv or .json)")
 
 
 @app.command("run", cls=_ListsGameOptions,
              short_help="The balance matrix of a game (the default: `balance GAME ...` runs it).")
 def balance(
-    game: str = typer.Argument(..., help="a game with a balance plug-in (see the options below)"),
+    game: str = GAME,
     bot: str = BOT,
     games: int = GAMES,
     seed: int = SEED,
@@ -108,9 +111,9 @@ def balance(
     backend: str = runs.BACKEND,
     address: str | None = runs.ADDRESS,
     option: list[str] = OPTION,
-    out: Path | None = typer.Option(None, "--out", help="also write the report (Markdown) to this file"),
+    out: Path | None = OUT,
     html: Path | None = typer.Option(None, "--html", help="write the designer's report (one HTML file, plots inline)"),
-    tables: Path | None = typer.Option(None, "--tables", help="write the report's numbers to FILE (.csv or .json)"),
+    tables: Path | None = TABLES,
     save: Path | None = typer.Option(None, "--save", help="save every match to FILE.json (reopen: knockabout report)"),
     until: float | None = runs.UNTIL_CI,
     max_games: int = typer.Option(400, "--max-games", help="with --until-ci: matches per ordered pairing at most"),
@@ -241,7 +244,7 @@ def _until_lines(until: dict[str, Any]) -> list[str]:
 @app.command("ablate", cls=_ListsGameOptions,
              short_help="Each card's effect on winning: the same matches with the card replaced by a stand-in.")
 def ablate(
-    game: str = typer.Argument(..., help="a game with a balance plug-in (see the options below)"),
+    game: str = GAME,
     bot: str = BOT,
     games: int = GAMES,
     seed: int = SEED,
@@ -252,9 +255,9 @@ def ablate(
     backend: str = runs.BACKEND,
     address: str | None = runs.ADDRESS,
     option: list[str] = OPTION,
-    out: Path | None = typer.Option(None, "--out", help="also write the report (Markdown) to this file"),
+    out: Path | None = OUT,
     html: Path | None = typer.Option(None, "--html", help="write the designer's report, effects included (HTML)"),
-    tables: Path | None = typer.Option(None, "--tables", help="write the report's numbers to FILE (.csv or .json)"),
+    tables: Path | None = TABLES,
     save: Path | None = typer.Option(None, "--save", help="save every match and the effects to FILE.json"),
     resume: Path | None = runs.RESUME,
     checkpoint: Path | None = runs.CHECKPOINT,
@@ -334,7 +337,7 @@ def compare(
 @app.command("tune", cls=_ListsGameOptions,
              short_help="Propose the fewest edits that bring every entrant and the first player within the band.")
 def tune(
-    game: str = typer.Argument(..., help="a game with a balance plug-in (see the options below)"),
+    game: str = GAME,
     out: Path = typer.Option(..., "--out", help="folder for the proposal, its diff, the report and the study"),
     bot: str = BOT,
     games: int = typer.Option(4, "--games", "-n", min=1, help="matches per ordered pairing in each trial"),

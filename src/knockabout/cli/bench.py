@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import typer
 from rich.console import Console
@@ -47,24 +48,13 @@ def bench(
         console.print_json(json.dumps([r.__dict__ for r in rows]))
         return
     build = rows[0].build if rows else "no build measured"
-    t = Table(title=f"knockabout bench (one process; {build})", box=None, pad_edge=False,
-              header_style="bold")  # fits 80 columns
-    t.add_column("game", no_wrap=True)
     # headers that fit 80 columns whole, one word a line where needed
-    for col in ("players", "steps/s", "games/s", "clone\nµs", "determinize\nµs", "ISMCTS\nit/s", "hard\nms/move"):
-        t.add_column(col, justify="right", min_width=max(len(w) for w in col.split("\n")))
-    for r in rows:
-        t.add_row(
-            r.game,
-            str(r.players),
-            f"{r.steps_per_s:,.0f}",
-            f"{r.games_per_s:,.0f}",
-            f"{r.clone_us:.2f}",
-            f"{r.determinize_us:.1f}",
-            f"{r.ismcts_iters_per_s:,.0f}",
-            f"{r.hard_ms_per_move:.0f}",
-        )
-    console.print(t)
+    console.print(_table(
+        f"knockabout bench (one process; {build})",
+        ("players", "steps/s", "games/s", "clone\nµs", "determinize\nµs", "ISMCTS\nit/s", "hard\nms/move"),
+        [(r.game, str(r.players), f"{r.steps_per_s:,.0f}", f"{r.games_per_s:,.0f}", f"{r.clone_us:.2f}",
+          f"{r.determinize_us:.1f}", f"{r.ismcts_iters_per_s:,.0f}", f"{r.hard_ms_per_move:.0f}") for r in rows],
+    ))
 
 
 def _bench_envs(
@@ -87,23 +77,26 @@ def _bench_envs(
         ))
         return
     build = build_summary()
-    t = Table(title=f"knockabout bench --envs (random legal actions, agent steps/s; {build})", box=None,
-              pad_edge=False, header_style="bold")  # fits 80 columns
-    t.add_column("game", no_wrap=True)
     # raw: the protocol; env step / last+step: PettingZoo's AEC loop without / with the
     # observation and mask; batched: VectorEnv, observations and masks included
-    for col in ("seats", "raw", "env\nstep", "last+\nstep", f"batched\n×{batch}", "Leduc\nlast+step",
-                f"pgx Leduc\n×{batch}"):
+    console.print(_table(
+        f"knockabout bench --envs (random legal actions, agent steps/s; {build})",
+        ("seats", "raw", "env\nstep", "last+\nstep", f"batched\n×{batch}", "Leduc\nlast+step", f"pgx Leduc\n×{batch}"),
+        [(r.game, str(r.players), f"{r.raw_steps_per_s:,.0f}", f"{r.step_per_s:,.0f}", f"{r.last_step_per_s:,.0f}",
+          f"{r.batched_per_s:,.0f}",
+          "-" if r.leduc_last_step_per_s is None else f"{r.leduc_last_step_per_s:,.0f}",
+          "-" if r.pgx_leduc_per_s is None else f"{r.pgx_leduc_per_s:,.0f}") for r in rows],
+    ))
+
+
+def _table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Table:
+    """A results table that fits 80 columns: the game, then a right-aligned column per
+    header (a header's lines stand one above the other; the column is as wide as the
+    longest)."""
+    t = Table(title=title, box=None, pad_edge=False, header_style="bold")
+    t.add_column("game", no_wrap=True)
+    for col in headers:
         t.add_column(col, justify="right", min_width=max(len(w) for w in col.split("\n")))
-    for r in rows:
-        t.add_row(
-            r.game,
-            str(r.players),
-            f"{r.raw_steps_per_s:,.0f}",
-            f"{r.step_per_s:,.0f}",
-            f"{r.last_step_per_s:,.0f}",
-            f"{r.batched_per_s:,.0f}",
-            "-" if r.leduc_last_step_per_s is None else f"{r.leduc_last_step_per_s:,.0f}",
-            "-" if r.pgx_leduc_per_s is None else f"{r.pgx_leduc_per_s:,.0f}",
-        )
-    console.print(t)
+    for row in rows:
+        t.add_row(*row)
+    return t
