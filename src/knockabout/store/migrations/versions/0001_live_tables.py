@@ -15,6 +15,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from knockabout.store.migrations.columns import game, moment, seat, table_id
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -27,7 +29,7 @@ def later_columns() -> list[sa.Column[Any]]:
         sa.Column("seed_text", sa.String(80), nullable=True),
         sa.Column("listed", sa.Boolean(), server_default=sa.true(), nullable=False),
         sa.Column("clock_step", sa.Integer(), nullable=True),
-        sa.Column("clock_deadline", sa.Float(), nullable=True),
+        moment("clock_deadline", nullable=True),
     ]
 
 
@@ -42,7 +44,7 @@ def upgrade() -> None:
         op.create_table(
             "live_tables",
             sa.Column("id", sa.String(64), primary_key=True),
-            sa.Column("game", sa.String(64), nullable=False),
+            game(),
             sa.Column("rules_version", sa.String(32), nullable=False),
             sa.Column("content_hash", sa.String(128), nullable=False),
             sa.Column("config", sa.JSON(), nullable=False),
@@ -51,22 +53,22 @@ def upgrade() -> None:
             sa.Column("listed", sa.Boolean(), server_default=sa.true(), nullable=False),
             sa.Column("seats", sa.JSON(), nullable=False),
             sa.Column("status", sa.String(16), nullable=False),
-            sa.Column("created_at", sa.Float(), nullable=False),
-            sa.Column("finished_at", sa.Float(), nullable=True),
+            moment("created_at"),
+            moment("finished_at", nullable=True),
             sa.Column("result", sa.JSON(), nullable=True),
             sa.Column("clock_step", sa.Integer(), nullable=True),
-            sa.Column("clock_deadline", sa.Float(), nullable=True),
+            moment("clock_deadline", nullable=True),
         )
         op.create_index("ix_live_tables_status", "live_tables", ["status"])
     if not inspector.has_table("live_actions"):
         op.create_table(
             "live_actions",
-            sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
+            table_id(),
             sa.Column("step", sa.Integer(), primary_key=True),
-            sa.Column("seat", sa.Integer(), nullable=False),
+            seat(),
             sa.Column("action", sa.Text(), nullable=False),
             sa.Column("by", sa.String(16), nullable=False),
-            sa.Column("at", sa.Float(), nullable=False),
+            moment("at"),
         )
 
 

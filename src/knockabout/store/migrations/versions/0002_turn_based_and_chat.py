@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from knockabout.store.migrations.columns import moment, seat, table_id
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -20,15 +22,15 @@ def upgrade() -> None:
     op.add_column("live_tables", sa.Column("move_time", sa.Float(), nullable=True))
     op.create_table(
         "chat_lines",
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
+        table_id(),
         sa.Column("n", sa.Integer(), primary_key=True),
         sa.Column("channel", sa.String(16), nullable=False),
         sa.Column("sender", sa.String(64), nullable=False),
-        sa.Column("seat", sa.Integer(), nullable=True),
+        seat(nullable=True),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("step", sa.Integer(), nullable=False),
-        sa.Column("at", sa.Float(), nullable=False),
+        moment("at"),
         sa.Column("phrase", sa.String(32), nullable=True),
     )
 

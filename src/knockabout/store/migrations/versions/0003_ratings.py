@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from knockabout.store.migrations.columns import game, moment, player, seat, table_id
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
@@ -20,25 +22,25 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "ratings",
-        sa.Column("game", sa.String(64), primary_key=True),
-        sa.Column("player", sa.String(80), primary_key=True),
+        game(key=True),
+        player(key=True),
         sa.Column("mu", sa.Float(), nullable=False),
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("games", sa.Integer(), nullable=False),
         sa.Column("wins", sa.Integer(), nullable=False),
         sa.Column("draws", sa.Integer(), nullable=False),
-        sa.Column("updated_at", sa.Float(), nullable=False),
+        moment("updated_at"),
     )
     op.create_table(
         "rating_changes",
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
-        sa.Column("seat", sa.Integer(), primary_key=True),
-        sa.Column("player", sa.String(80), nullable=False),
-        sa.Column("game", sa.String(64), nullable=False),
+        table_id(),
+        seat(key=True),
+        player(),
+        game(),
         sa.Column("mu_before", sa.Float(), nullable=False),
         sa.Column("mu_after", sa.Float(), nullable=False),
         sa.Column("sigma_after", sa.Float(), nullable=False),
-        sa.Column("at", sa.Float(), nullable=False),
+        moment("at"),
     )
     op.create_index("ix_rating_changes_player", "rating_changes", ["player"])
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from knockabout.store.migrations.columns import game, moment, refers, table_id
+
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -20,25 +22,25 @@ def upgrade() -> None:
     op.create_table(
         "content_versions",
         sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("game", sa.String(64), nullable=False),
+        game(),
         sa.Column("files", sa.JSON(), nullable=False),
         sa.Column("size", sa.Integer(), nullable=False),
-        sa.Column("created_at", sa.Float(), nullable=False),
+        moment("created_at"),
     )
     op.create_table(
         "content_uploads",
         sa.Column("owner", sa.String(64), primary_key=True),
-        sa.Column("version_id", sa.String(32), sa.ForeignKey("content_versions.id"), primary_key=True),
+        refers("version_id", "content_versions.id", key=True),
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("name", sa.String(80), nullable=False),
-        sa.Column("uploaded_at", sa.Float(), nullable=False),
+        moment("uploaded_at"),
     )
     op.create_table(
         "content_tables",
-        sa.Column("version_id", sa.String(32), sa.ForeignKey("content_versions.id"), primary_key=True),
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
+        refers("version_id", "content_versions.id", key=True),
+        table_id(),
         sa.Column("owner", sa.String(64), nullable=False),
-        sa.Column("created_at", sa.Float(), nullable=False),
+        moment("created_at"),
     )
 
 

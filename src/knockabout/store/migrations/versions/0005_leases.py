@@ -15,6 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from knockabout.store.migrations.columns import moment, table_id
+
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
@@ -24,10 +26,10 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "table_leases",
-        sa.Column("table_id", sa.String(64), primary_key=True),
+        table_id(linked=False),
         sa.Column("owner", sa.String(128), nullable=True),
         sa.Column("generation", sa.Integer(), nullable=False),
-        sa.Column("released_at", sa.Float(), nullable=True),
+        moment("released_at", nullable=True),
         sa.Column("wanted_by", sa.String(128), nullable=True),
     )
     op.create_index("ix_table_leases_owner", "table_leases", ["owner"])
@@ -35,7 +37,7 @@ def upgrade() -> None:
         "lease_holders",
         sa.Column("name", sa.String(128), primary_key=True),
         sa.Column("host", sa.String(128), nullable=False),
-        sa.Column("expires_at", sa.Float(), nullable=False),
+        moment("expires_at"),
     )
     op.create_index("ix_lease_holders_expires_at", "lease_holders", ["expires_at"])
     with op.batch_alter_table("live_actions") as batch:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from knockabout.store.migrations.columns import moment, refers, seat, table_id
+
 revision = "0007"
 down_revision = "0006"
 branch_labels = None
@@ -22,23 +24,23 @@ def upgrade() -> None:
         sa.Column("name", sa.String(32), nullable=False),
         sa.Column("name_key", sa.String(32), nullable=True, unique=True),
         sa.Column("password_hash", sa.String(255), nullable=True),
-        sa.Column("created_at", sa.Float(), nullable=False),
-        sa.Column("deleted_at", sa.Float(), nullable=True),
+        moment("created_at"),
+        moment("deleted_at", nullable=True),
     )
     op.create_table(
         "account_seats",
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("live_tables.id"), primary_key=True),
-        sa.Column("seat", sa.Integer(), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
-        sa.Column("linked_at", sa.Float(), nullable=False),
+        table_id(),
+        seat(key=True),
+        refers("account_id", "accounts.id"),
+        moment("linked_at"),
     )
     op.create_index("ix_account_seats_account_id", "account_seats", ["account_id"])
     op.create_table(
         "sessions",
         sa.Column("id_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
-        sa.Column("created_at", sa.Float(), nullable=False),
-        sa.Column("expires_at", sa.Float(), nullable=False),
+        refers("account_id", "accounts.id"),
+        moment("created_at"),
+        moment("expires_at"),
     )
     op.create_index("ix_sessions_account_id", "sessions", ["account_id"])
     op.create_table(
