@@ -7,6 +7,7 @@ unknown ops) and another person's versions are refused with one line and nothing
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -192,6 +193,37 @@ def test_a_playtest_table_by_invite_link_plays_the_version_and_replays_exactly(s
         assert fresh.get(f"/api/tables/{table}/replay/{steps}").json() == end
         assert fresh.get(f"/api/tables/{table}/record").json() == record
         assert (cv.root() / ident).is_dir()
+
+
+def test_a_downloaded_playtest_record_replays_on_a_machine_that_never_saw_the_upload(
+        server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record carries its content version's files; ``knockabout replay`` installs them
+    (checked against the version's id) and replays the game; changed files are refused."""
+    from typer.testing import CliRunner
+
+    from knockabout.cli.main import app
+
+    ident = upload(server, new_pack(server)).json()["version"]["id"]
+    made = server.post(f"/api/studio/versions/{ident}/tables", json={"seats": ["me", "random"]}, headers=ANN).json()
+    play_out(server, made["id"])
+    record = server.get(f"/api/tables/{made['id']}/record").json()
+    assert record["config"]["content"] == ident and "playtest-pack.toml" in record["content_files"]
+    saved = tmp_path / "playtest.json"
+    saved.write_text(json.dumps(record))
+    monkeypatch.setenv("KNOCKABOUT_CONTENT", str(tmp_path / "elsewhere"))  # another machine: no versions at all
+    runner = CliRunner()
+    done = runner.invoke(app, ["replay", "--summary", str(saved)])
+    assert done.exit_code == 0, done.output
+    assert f"{len(record['actions'])} actions replayed exactly" in done.output
+    assert (tmp_path / "elsewhere" / ident / "playtest-pack.toml").is_file()
+
+    monkeypatch.setenv("KNOCKABOUT_CONTENT", str(tmp_path / "third"))
+    name = "playtest-pack.toml"
+    tampered = dict(record, content_files={name: record["content_files"][name].replace("attack = 3", "attack = 9")})
+    saved.write_text(json.dumps(tampered))
+    refused = runner.invoke(app, ["replay", str(saved)])
+    assert refused.exit_code != 0 and "are not content version" in refused.output
+    assert not (tmp_path / "third").exists(), "nothing is written for files that are not the version"
 
 
 def test_a_rematch_of_a_playtest_plays_the_same_version(server: Any) -> None:

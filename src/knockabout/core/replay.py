@@ -6,6 +6,12 @@ A game that started from an arranged position (a tutorial's) keeps the arrangeme
 (``arrangement``): it starts from ``arrange(config, arrangement, seed)`` instead.
 A record may also keep the seats' display names (``names``), so a replay tells the
 game with the names it was played under; they play no part in the rules.
+
+A game played with an uploaded content version (its config's ``content`` option, see
+:mod:`knockabout.core.content_versions`) can carry that version's files
+(``content_files``), as a server's downloaded record does: a replay elsewhere installs
+them first, after checking that they are the version the config names (a version's id is
+the hash of its files), so the record replays on a machine that never saw the upload.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ class GameRecord:
     """The seats' display names, in seat order (empty: not kept)."""
     arrangement: dict[str, Any] | None = None
     """The arranged position the game started from (:meth:`Game.arrange`), None: a deal."""
+    content_files: dict[str, str] | None = None
+    """The files of the content version the config names, carried along (None: not carried)."""
 
     def start(self, game: Game[Any]) -> State:
         """The state the record's game starts from: its deal, or its arranged position."""
@@ -61,6 +69,8 @@ class GameRecord:
             out["names"] = list(self.names)
         if self.arrangement is not None:
             out["arrangement"] = self.arrangement
+        if self.content_files is not None:
+            out["content_files"] = dict(self.content_files)
         return out
 
     def to_json(self, indent: int | None = None) -> str:
@@ -89,6 +99,10 @@ class GameRecord:
         arrangement = data.get("arrangement")
         if arrangement is not None and not isinstance(arrangement, Mapping):
             raise ReplayError("replay record 'arrangement' must be an object")
+        files = data.get("content_files")
+        if files is not None and not (isinstance(files, Mapping) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in files.items())):
+            raise ReplayError("replay record 'content_files' must be an object of file names and their texts")
         return cls(
             game=str(data["game"]),
             rules_version=str(data["rules_version"]),
@@ -98,6 +112,7 @@ class GameRecord:
             actions=list(data["actions"]),
             names=list(names),
             arrangement=None if arrangement is None else dict(arrangement),
+            content_files=None if files is None else dict(files),
         )
 
     @classmethod
@@ -135,6 +150,8 @@ def replay(record: GameRecord | Mapping[str, Any], *, check_versions: bool = Tru
             f"record was made with different {rec.game} content "
             f"(hash {rec.content_hash[:12]}, this build has {game.content_hash()[:12]})"
         )
+    if rec.content_files is not None:
+        install_content(rec)
     try:
         state = rec.start(game)
     except KnockaboutError as exc:
@@ -145,6 +162,25 @@ def replay(record: GameRecord | Mapping[str, Any], *, check_versions: bool = Tru
         except KnockaboutError as exc:
             raise ReplayError(f"step {i + 1} ({text!r}): {exc}") from None
     return state
+
+
+def install_content(rec: GameRecord) -> None:
+    """Install the content version a record carries, once it is checked to be the version
+    its config names (:class:`ReplayError` otherwise: nothing is written)."""
+    from knockabout.core import content_versions
+
+    files = rec.content_files or {}
+    named = str(rec.config.get(content_versions.CONTENT_OPTION) or "")
+    try:
+        content_versions.check_files(files)
+    except ValueError as exc:
+        raise ReplayError(f"replay record 'content_files': {exc}") from None
+    if not named:
+        raise ReplayError("replay record carries content files, but its config names no content version")
+    if content_versions.version_id(rec.game, files) != named:
+        raise ReplayError(f"replay record 'content_files' are not content version {named[:40]} of {rec.game} "
+                          "(changed, or of another version)")
+    content_versions.install(rec.game, files)
 
 
 class Match:

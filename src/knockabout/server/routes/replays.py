@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from knockabout.core.content_versions import CONTENT_OPTION
 from knockabout.core.registry import get_game
 from knockabout.core.replay import GameRecord
 from knockabout.server.app_state import ApiError, Server, ServerState
@@ -30,8 +31,12 @@ async def record(table_id: str, server: Server) -> JSONResponse:
     if st.status != "finished":
         raise ApiError(409, "only finished games can be downloaded (the record holds the seed)")
     # the names the table showed go with it, so a replay says "Alice wins", not "Player 1 wins"
+    # a playtest's content version goes with it, so the record replays where it was never uploaded
+    version = str(st.config.get(CONTENT_OPTION) or "")
+    found = await asyncio.to_thread(server.store.content.fetch, version) if version else None
     rec = GameRecord(game=st.game, rules_version=st.rules_version, config=st.config, seed=st.seed,
-                     content_hash=st.content_hash, actions=st.actions, names=[s["name"] for s in st.seats])
+                     content_hash=st.content_hash, actions=st.actions, names=[s["name"] for s in st.seats],
+                     content_files=found[1] if found is not None and found[0] == st.game else None)
     return JSONResponse(rec.to_dict(), headers={
         "content-disposition": f'attachment; filename="{st.game}-{st.id}.json"'})
 
