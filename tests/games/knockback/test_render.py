@@ -92,8 +92,30 @@ def test_exhausted_cards_active_card_and_targets_are_marked() -> None:
     said = {a.action: a.label for a in guide.advise(SeatView(s, 0), NAMES).actions}
     assert said["punch:E"] == "Punch the rival's P3 (B1) to the east: attack 2 does not beat heart 2, it holds"
     assert said["punch:N"].endswith("you choose the edge next")
-    assert labels["move:S"] == "Move south to (0, -1)"
-    assert labels["move:W"] == "Move west to (-1, 0)"
+    # a move names the cards it lands next to, which the player sees (the grid shows no coordinates)
+    assert labels["move:S"] == "Move south, next to your P1 (A2)"
+    assert labels["move:W"] == "Move west, next to your P1 (A2)"
+    assert not any(re.search(r"\(-?\d+, -?\d+\)", text) for text in labels.values())
+
+
+def test_a_move_names_every_card_it_lands_next_to_or_the_open() -> None:
+    s = battle({"A1": card("Runner", actions=("move", "move"))}, {"A1": (0, 0), "A2": (1, 1), "B1": (2, 0)})
+    play(s, "activate:A1")
+    view = s.observe(0)
+    assert isinstance(view, KnockbackView)
+    labels = {a: label(a, view) for a in view.legal or ()}
+    assert labels["move:E"] == "Move east, next to your P1 (A2) and the rival's P3 (B1)"
+    assert labels["move:N"] == "Move north, next to your P1 (A2)"
+    # a spectator reads whose card it is from the tags alone
+    watched = s.observe(None)
+    assert isinstance(watched, KnockbackView)
+    assert label("move:E", watched) == "Move east, next to P1 (A2) and P3 (B1)"
+    # a first step may leave every card behind when the second can come back
+    s = battle({"A1": card("Runner", actions=("move", "move"))}, {"A1": (0, 0), "B1": (1, 0)})
+    play(s, "activate:A1")
+    view = s.observe(0)
+    assert isinstance(view, KnockbackView)
+    assert label("move:W", view) == "Move west, into the open"
 
 
 def test_draft_hand_is_shown_to_its_holder_only() -> None:
@@ -140,8 +162,8 @@ def test_punches_and_shoves_say_when_the_target_is_your_own_card() -> None:
     view = s.observe(0)
     assert isinstance(view, KnockbackView)
     labels = {a: RENDERER.action_label(a, view, NAMES) for a in view.legal or ()}
-    assert labels["move:N"] == "Move north to (0, 1), shoving your own Brawl Boar (A2)"
-    assert labels["move:E"] == "Move east to (1, 0), shoving the rival's P3 (B1)"
+    assert labels["move:N"] == "Move north, shoving your own Brawl Boar (A2)"
+    assert labels["move:E"] == "Move east, shoving the rival's P3 (B1)"
     play(s, "skip")  # the move symbol; now the punch
     view = s.observe(0)
     assert isinstance(view, KnockbackView)

@@ -78,6 +78,19 @@ def _whose(view: KnockbackView, c: CardView) -> str:
     return "your own " if c.owner == view.seat else "the rival's "
 
 
+def _beside(view: KnockbackView, cell: tuple[int, int], mover: CardView) -> str:
+    """Where a move lands, in the cards a player sees around that cell (the grid shows no
+    coordinates): ``next to your Undertow (A3) and the rival's Brawl Boar (B2)``, or ``into the
+    open`` (a first step of two may leave every card behind)."""
+    at = cells_of(view)
+    near = [c for dx, dy in DIRS.values() if (c := at.get((cell[0] + dx, cell[1] + dy))) is not None
+            and c.label != mover.label]
+    if not near:
+        return "into the open"
+    names = [f"{_whose(view, c).replace('your own ', 'your ')}{c.card.name} ({c.label})" for c in near]
+    return "next to " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+
+
 def _target(view: KnockbackView, d: str) -> CardView | None:
     a = active_card(view)
     if a is None or a.x is None or a.y is None:
@@ -97,13 +110,8 @@ def label(text: str, view: KnockbackView) -> str:
         return f"Keep {hand[i].name}" if i < len(hand) else text
     if head == "place" and len(parts) == 2:
         return f"Place {name_of(view, parts[1])} at the centre"
-    if head == "place":
-        anchor = cards.get(parts[2])
-        where = ""
-        if anchor is not None and anchor.x is not None and anchor.y is not None:
-            dx, dy = DIRS[parts[3]]
-            where = f" at ({anchor.x + dx}, {anchor.y + dy})"
-        return f"Place {name_of(view, parts[1])} {WORD[parts[3]]} of {name_of(view, parts[2])}{where}"
+    if head == "place":  # the card it goes next to names the cell (the grid has no coordinates to read)
+        return f"Place {name_of(view, parts[1])} {WORD[parts[3]]} of {name_of(view, parts[2])}"
     if head == "activate":
         c = cards.get(parts[1])
         syms = " → ".join(SYMBOL[s] for s in c.card.actions) if c else ""
@@ -118,8 +126,9 @@ def label(text: str, view: KnockbackView) -> str:
         dx, dy = DIRS[d]
         t = cells_of(view).get((a.x + dx, a.y + dy))
         if head == "move":
-            shove = "" if t is None else f", shoving {_whose(view, t)}{t.card.name} ({t.label})"
-            return f"Move {WORD[d]} to ({a.x + dx}, {a.y + dy}){shove}"
+            if t is not None:
+                return f"Move {WORD[d]}, shoving {_whose(view, t)}{t.card.name} ({t.label})"
+            return f"Move {WORD[d]}, {_beside(view, (a.x + dx, a.y + dy), a)}"
         if t is not None:
             tired = "exhausted " if t.exhausted else ""
             return f"Punch {_whose(view, t)}{tired}{t.card.name} ({t.label}) to the {WORD[d]}"
