@@ -215,3 +215,43 @@ def test_axe_finds_nothing_serious_on_the_staged_tables(server: LiveServer, brow
         problems += [f"{name}: {p}" for p in serious_a11y(page)]
     ctx.close()
     assert not problems, "\n".join(problems)
+
+
+# the Knockdown arena on the first screen: its bottom, the turn line and how large it is drawn
+ARENA = """() => {
+  window.scrollTo(0, 0);
+  const dock = document.querySelector('#dock').getBoundingClientRect();
+  const arena = document.querySelector('#arena svg').getBoundingClientRect();
+  const line = document.querySelector('.kd-pending')?.getBoundingClientRect() || null;
+  const w = parseFloat(document.querySelector('#arena svg').getAttribute('viewBox').split(' ')[2]);
+  const scale = arena.width / w;
+  const font = (sel) => scale
+    * Math.min(...[...document.querySelectorAll(sel)].map((t) => parseFloat(t.getAttribute('font-size'))));
+  return { dockTop: dock.top, arenaBottom: arena.bottom, lineBottom: line && line.bottom, scale,
+           coord: font('#arena text.kd-coord'), initials: font('#arena text[data-follows]'),
+           wider: document.scrollingElement.scrollWidth - window.innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_knockdown_arena_and_the_turn_line_are_above_the_dock_and_readable(
+        server: LiveServer, browser: Any, size: str) -> None:
+    """Issue 38, item 6: at 1280x800 the arena and whose turn it is need no scrolling (the dock
+    used to cover the turn line), and on a phone the arena stays readable."""
+    ctx, page = new_page(browser, size, reduced_motion="reduce")
+    problems = []
+    moments = {"turn": kind_moment("knockdown", "turn"),
+               "middle": first("knockdown", lambda m, d: d is not None and d.player == 0 and d.kind == "turn"
+                               and len(m.actions) >= 50, {}, range(40))}
+    for name, m in moments.items():
+        show(page, server, frame_of(m))
+        got = page.evaluate(ARENA)
+        under = got["lineBottom"] is None or max(got["arenaBottom"], got["lineBottom"]) > got["dockTop"] + 1
+        if under:
+            problems.append(f"{name}: the arena or the turn line is under the dock: {got}")
+        if got["coord"] < 8 or got["initials"] < 12:
+            problems.append(f"{name}: the arena's text is drawn too small to read: {got}")
+        if got["wider"] > 0:
+            problems.append(f"{name}: the page is wider than the screen: {got}")
+    ctx.close()
+    assert not problems, "\n".join(problems)

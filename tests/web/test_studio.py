@@ -114,6 +114,47 @@ def test_edit_a_knockdown_fighter_see_the_sheet_and_an_error(browser: Any, serve
         ctx.close()
 
 
+def test_a_designers_cards_get_the_table_s_card_face(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    """A card made in the studio is drawn with the face the shipped cards have (issue 38, item 6):
+    the colour of its ability kind or type, its large figures and its name, from what was typed."""
+    ctx, page = _studio(browser, server)
+    try:
+        _valid(page, True)
+        _type(page, "[name='root[cards][0][name]']", "Studio Made Hare")
+        _type(page, NORTH_ATTACK, "6")
+        page.wait_for_function("document.querySelector('.studio-preview .kb-card .nm')?.textContent"
+                               " === 'Studio Made Hare'")
+        tiles = page.locator(".studio-preview .kb-card")
+        tile = tiles.first
+        assert tile.locator(".kb-e.n b").inner_text() == "6"
+        assert tile.locator(".band").inner_text().split() == ["➜", "➜", "✸"], "its actions on the band, in order"
+        # the template's three cards: a moving, a passive and a punching ability, each its colour
+        kinds = tiles.evaluate_all("ts => ts.map(t => [t.dataset.kind, t.className,"
+                                   " getComputedStyle(t.querySelector('.band')).backgroundColor])")
+        assert [k for k, _, _ in kinds] == ["moving", "passive", "punching"]
+        assert all(f"k-{k}" in cls.split() for k, cls, _ in kinds)
+        assert len({colour for _, _, colour in kinds}) == 3
+        page.screenshot(path=str(tmp_path / "studio-knockback-face.png"))
+
+        page.select_option("#studio-game", "knockdown")
+        page.wait_for_selector("[name='root[card][0][heavy]']")
+        _valid(page, True)
+        _type(page, "[name='root[card][0][name]']", "Studio Made Uppercut")
+        _type(page, "[name='root[card][0][heavy]']", "3")
+        page.wait_for_function("document.querySelector(\".studio-preview .kd-card[data-card='Studio Made Uppercut'] "
+                               ".fig.heavy\")?.textContent === '3'")
+        face = page.locator(".studio-preview .kd-card[data-card='Studio Made Uppercut']")
+        kind = face.get_attribute("data-type")
+        assert kind and f"t-{kind}" in (face.get_attribute("class") or "").split()
+        assert face.locator(".nm").inner_text() == "Studio Made Uppercut"
+        assert face.locator(".foot").inner_text().lower().startswith(kind)
+        big = face.locator(".fig.heavy").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert big >= 18, "the wound pool in large figures"
+        page.screenshot(path=str(tmp_path / "studio-knockdown-face.png"))
+    finally:
+        ctx.close()
+
+
 def test_test_it_fills_the_matrix_live(browser: Any, server: LiveServer, tmp_path: Path) -> None:
     ctx, page = _studio(browser, server)
     try:

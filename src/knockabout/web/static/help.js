@@ -2,7 +2,7 @@
 // tooltips for any element with a `data-tip` (hover, keyboard focus, or a long press on a
 // touch screen). A tip shows only text the page already holds (the seat's view).
 import { api, h } from "./page.js";
-import { zoomOf } from "./zoom.js";
+import { settleZoom, zoomOf } from "./zoom.js";
 
 const rulesCache = {};
 let drawer = null;
@@ -68,8 +68,10 @@ function show(el) {
     document.body.append(bubble);
   }
   holder = el;
-  bubble.replaceChildren(...[zoomOf(el), h("span", { class: "tip-text" }, text)].filter(Boolean));
+  const zoom = zoomOf(el);
+  bubble.replaceChildren(...[zoom, h("span", { class: "tip-text" }, text)].filter(Boolean));
   bubble.hidden = false;
+  settleZoom(zoom);
   el.setAttribute("aria-describedby", "tip");
   const r = el.getBoundingClientRect();
   const b = bubble.getBoundingClientRect();

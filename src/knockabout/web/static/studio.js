@@ -4,6 +4,7 @@
 // TOML files `knockabout content validate` accepts, or upload files to go on editing them.
 // Save a version on the server and playtest it at a table of its own, with invite links.
 import { JSONEditor } from "./vendor/json-editor/index.mjs";
+import { fitText } from "./fit.js";
 import { optionControls } from "./options.js";
 import { ago, api, go, h, invites, myName, seats, session, toast } from "./page.js";
 
@@ -126,7 +127,7 @@ export async function studio(app, crumb) {
     const ok = res.problems.length === 0 && own.length === 0;
     status.textContent = ok ? "Valid: the cards below are drawn as the table draws them." : `${res.problems.length || own.length} problem(s): fix them to see the cards.`;
     status.dataset.valid = ok ? "yes" : "no";
-    if (ok) renderer.previewCards(preview, res.preview);
+    if (ok) { renderer.previewCards(preview, res.preview); fitText(preview); }  // names fit as at the table
   }
 
   let shown = "";  // the document the cards and files were made from

@@ -27,27 +27,40 @@ const CSS = `
 .kb-cell.empty{border:1px dashed rgba(127,127,127,.22)}
 button.kb-cell.spot{border:2px dashed #3ecf8e;background:rgba(62,207,142,.12);cursor:pointer;color:#3ecf8e;font-weight:700}
 button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
-.kb-card{position:absolute;inset:0;border-radius:10px;border:3px solid var(--seat);background:var(--bg);color:#1b1b1b;
-  display:grid;grid-template:20px minmax(0,1fr) 20px/20px minmax(0,1fr) 20px;font-size:12px;line-height:1.15;
-}
-.kb-card.s0{--seat:#1565c0;--bg:#e8f1fc}
-.kb-card.s1{--seat:#ad1457;--bg:#fcebf3}
-.kb-card.exhausted{border-style:dashed;background:repeating-linear-gradient(135deg,var(--bg),var(--bg) 8px,#e3e3e3 8px,#e3e3e3 10px)}
+.kb-card{--kb-edge:22px;position:absolute;inset:0;border-radius:10px;border:3px solid var(--seat);background:var(--bg);color:#1b1b1b;
+  display:grid;grid-template:var(--kb-edge) minmax(0,1fr) var(--kb-edge)/var(--kb-edge) minmax(0,1fr) var(--kb-edge);
+  font-size:12px;line-height:1.15;box-shadow:0 2px 6px #0006;white-space:normal}
+.kb-card.s0{--seat:#1565c0;--bg:#dce9fa}
+.kb-card.s1{--seat:#ad1457;--bg:#f9dcea}
+.kb-card{--kind:#4a4a4a}
+.kb-card.k-punching{--kind:#a84300}.kb-card.k-moving{--kind:#00695c}.kb-card.k-passive{--kind:#5e35b1}
+.kb-card.exhausted{border-style:dashed;background:repeating-linear-gradient(135deg,var(--bg),var(--bg) 8px,#d5d5d5 8px,#d5d5d5 10px)}
 .kb-card.active{box-shadow:0 0 0 4px #f5c518}
 .kb-card.target{box-shadow:0 0 0 4px #d62828;cursor:pointer}
 .kb-card.target.own{box-shadow:0 0 0 4px #00acc1,0 0 0 7px #00acc155}
-.kb-e{display:flex;align-items:center;justify-content:center;gap:1px;font-weight:800;font-size:12px;white-space:nowrap}
-.kb-e b{color:#b00020}.kb-e span{color:#1b5e20}
+/* an edge: its attack in a red burst, its heart in a green heart (the shapes tell them apart without colour) */
+.kb-e{display:flex;align-items:center;justify-content:center;gap:2px;white-space:nowrap}
 .kb-e.n{grid-area:1/2/2/3}.kb-e.s{grid-area:3/2/4/3}
-.kb-e.w,.kb-e.e{flex-direction:column;gap:0;line-height:1.05}
+.kb-e.w,.kb-e.e{flex-direction:column;gap:1px}
 .kb-e.w{grid-area:2/1/3/2}.kb-e.e{grid-area:2/3/3/4}
-.kb-e i{font-style:normal;color:#555;font-weight:400}
-.kb-e.w i,.kb-e.e i{display:none}
-.kb-mid{grid-area:2/2/3/3;display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center;
-  gap:2px;min-width:0;background:#fff9;border-radius:6px;padding:2px}
-.kb-mid .nm{font-weight:800;font-size:12px;max-width:100%;width:100%}
-.kb-mid .lb{font-size:11px;color:#333}
-.kb-mid .tired{font-size:10px;font-weight:700;color:#5a3d00}
+.kb-e b,.kb-e span{display:inline-grid;place-items:center;width:19px;height:19px;font-weight:900;font-size:12px;line-height:1;color:#fff}
+.kb-e b{background:#b00020;clip-path:polygon(50% 0%,62% 13%,79% 10%,82% 27%,98% 35%,89% 50%,98% 65%,82% 73%,79% 90%,62% 87%,50% 100%,38% 87%,21% 90%,18% 73%,2% 65%,11% 50%,2% 35%,18% 27%,21% 10%,38% 13%)}
+.kb-e span{background:#1b5e20;padding-bottom:2px;clip-path:polygon(50% 100%,8% 60%,1% 45%,0% 30%,4% 15%,13% 5%,25% 1%,38% 4%,50% 17%,62% 4%,75% 1%,87% 5%,96% 15%,100% 30%,99% 45%,92% 60%)}
+.kb-e i{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+/* the middle, as printed: a band in the ability's colour with the actions in order, the name, the tag */
+.kb-mid{grid-area:2/2/3/3;display:flex;flex-direction:column;align-items:stretch;text-align:center;
+  min-width:0;min-height:0;background:#fffdf7;border-radius:6px;overflow:hidden;border:1px solid #0002}
+.kb-mid .band{background:var(--kind);color:#fff;display:flex;align-items:center;justify-content:center;gap:2px;
+  min-height:15px;padding:0 3px;font-size:11px;font-weight:800;letter-spacing:1px}
+.kb-mid .band svg{width:11px;height:11px;flex:0 0 auto;margin-right:1px}
+.kb-mid .nm{font-weight:800;font-size:12px;max-width:100%;width:100%;flex:1 1 auto;min-height:0;overflow:hidden;
+  display:grid;align-items:center;padding:0 2px}
+.kb-mid .lb{font-size:10.5px;color:#333;font-weight:700}
+.kb-mid .tired{font-size:9.5px;font-weight:700;color:#5a3d00;text-transform:uppercase;letter-spacing:.03em}
+.kb-fx{display:none;grid-area:4/1/5/4;font-size:9px;line-height:1.25;padding:3px 5px 4px;text-align:left;color:#1b1b1b}
+.kb-fx b{color:var(--kind)}
+.zoom .kb-card{grid-template-rows:var(--kb-edge) calc(var(--zoom-h) - 6px - 2 * var(--kb-edge)) var(--kb-edge) auto}
+.zoom .kb-fx{display:block}
 .kb-choose{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}
 .kb-side{display:flex;flex-wrap:wrap;gap:.5rem;margin:.6rem 0}
 .kb-info{border:1px solid rgba(127,127,127,.3);border-radius:.5rem;padding:.4rem .55rem;max-width:15rem;font-size:.8rem}
@@ -55,8 +68,12 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-pending{font-weight:600;margin:.4rem 0}
 .kb-cell.in-hand{width:104px;height:104px}
 @media (max-width:520px){.kb-cell{width:92px;height:92px}
-  .kb-card{font-size:10px;grid-template:17px minmax(0,1fr) 17px/16px minmax(0,1fr) 16px}
-  .kb-mid .nm{font-size:10px}.kb-mid .lb{font-size:10px}.kb-e{font-size:10.5px}.kb-cell.in-hand{width:88px;height:88px}}
+  .kb-card{font-size:10px;--kb-edge:17px}
+  .kb-e b,.kb-e span{width:15px;height:15px;font-size:10px}.kb-e.w,.kb-e.e{gap:0}
+  .kb-mid .band{min-height:11px;font-size:9px;letter-spacing:0}.kb-mid .band svg{width:9px;height:9px}
+  .kb-mid .nm{font-size:10px;line-height:1.05}.kb-mid .lb{font-size:9px;line-height:1.05}
+  .kb-mid .tired{font-size:8px;line-height:1;letter-spacing:0;text-transform:none}
+  .kb-cell.in-hand{width:88px;height:88px}}
 `;
 
 function ensureStyle() {
@@ -101,6 +118,13 @@ function targets(view) {
   return { cells, punch };
 }
 
+// a highlighted cell a move goes to: its direction, as the move's button names it
+const ARROW = { N: "↑ north", E: "→ east", S: "↓ south", W: "← west" };
+function moveMark(text) {
+  const [head, d] = text.split(":");
+  return head === "move" && ARROW[d] ? ARROW[d] : "➜";
+}
+
 function edge(c, d) {
   const e = el("div", `kb-e ${d.toLowerCase()}`);
   e.dataset.pick = `edge:${c.label}:${d}`;  // the edge of a punched card that takes the punch
@@ -111,10 +135,38 @@ function edge(c, d) {
 
 const FACING = ["▲", "▼"];  // the first seat's cards face board north, the second's are turned to face south
 
+// the ability's kind, as a class: its colour (k-punching, k-moving, k-passive; a kind added later
+// gets the plain one) and its icon on the band
+const KIND_ICON = {
+  punching: "M5 9h9a3 3 0 0 1 0 6H9l-2 3H4V11z M6 5h3v4H6z M10 5h3v4h-3z M14 6h3v4h-3z",
+  moving: "M3 6l6 6-6 6zM11 6l6 6-6 6zM18 6h3v12h-3z",
+  passive: "M12 2l8 3v6c0 5-3.4 9-8 11-4.6-2-8-6-8-11V5z",
+};
+function kindOf(card) {
+  const kind = (card.ability || {}).kind;
+  return typeof kind === "string" && /^[a-z]+$/.test(kind) ? kind : "";
+}
+function kindIcon(kind) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const p = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  p.setAttribute("d", KIND_ICON[kind] || KIND_ICON.passive);
+  p.setAttribute("fill", "currentColor");
+  svg.append(p);
+  return svg;
+}
+
+// a card as it lies on the grid, drawn from its data (the shipped cards and a designer's alike):
+// its edges as it lies (attack in a burst, heart in a heart), the band in its ability's colour
+// with its actions in order, its name, its tag and facing; its ability's words when zoomed
 export function cardTile(c, opts = {}) {
-  const t = el("div", `kb-card s${c.owner}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}${opts.target && opts.mine ? " own" : ""}`);
+  ensureStyle();
+  const kind = kindOf(c.card);
+  const t = el("div", `kb-card s${c.owner}${kind ? ` k-${kind}` : ""}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}${opts.target && opts.mine ? " own" : ""}`);
   t.dataset.label = c.label;
   t.dataset.tile = c.label;
+  t.dataset.kind = kind;
   t.dataset.pick = `${opts.inHand ? "hand" : "tile"}:${c.label}`;  // direct play, and the last move's mark
   const e = c.board_edges;
   tip(t, `${c.card.name} (${c.label}, ${opts.owner || "seat " + (c.owner + 1)}) · ${c.exhausted ? "exhausted" : "rested"}\n`
@@ -123,10 +175,14 @@ export function cardTile(c, opts = {}) {
     + `south ${e.S.attack}/${e.S.heart}, west ${e.W.attack}/${e.W.heart}`);
   for (const d of ["N", "E", "S", "W"]) t.append(edge(c, d));
   const mid = el("div", "kb-mid");
-  mid.append(el("div", "nm fit", c.card.name),
-    el("div", "lb", `${FACING[c.owner]} ${c.label} ${c.card.actions.map((s) => GLYPH[s]).join("")}`));
+  const band = el("div", "band");
+  band.append(kindIcon(kind), c.card.actions.map((s) => GLYPH[s]).join(" "));
+  mid.append(band, el("div", "nm fit", c.card.name), el("div", "lb", `${FACING[c.owner]} ${c.label}`));
   if (c.exhausted) mid.append(el("div", "tired", "exhausted"));
   t.append(mid);
+  const fx = el("div", "kb-fx");
+  fx.append(el("b", "", `${c.card.actions.map((s) => SYMBOL[s]).join(" → ")}`), el("br"), c.card.text);
+  t.append(fx);
   return t;
 }
 
@@ -238,7 +294,7 @@ export function renderBoard(root, view, ctx) {
         } else if (cells.has(key)) {
           const opts = cells.get(key);
           const placing = opts[0].startsWith("place");
-          cell = el("button", `kb-cell spot${chosenCell === key ? " chosen" : ""}`, placing ? "+" : "➜");
+          cell = el("button", `kb-cell spot${chosenCell === key ? " chosen" : ""}`, placing ? "+" : moveMark(opts[0]));
           cell.dataset.pick = `cell:${key}`;  // after a card of your hand (direct play)
           if (opts.length === 1) cell.dataset.action = opts[0];  // a cell that fits several cards asks which
           cell.setAttribute("aria-label", placing
@@ -328,10 +384,10 @@ function nameOf(view, label) {
 // ---------------------------------------------------------------- pictures for the rules page
 const EXAMPLES = [
   { label: "A1", owner: 0, exhausted: false, card: { name: "Example Brawler", actions: ["move", "punch"],
-    text: "After it moves, its punches get +1 attack." },
+    ability: { kind: "punching", name: "Follow-up" }, text: "Follow-up (punching): +1 attack after it moved." },
   board_edges: { N: { attack: 3, heart: 2 }, E: { attack: 1, heart: 4 }, S: { attack: 0, heart: 3 }, W: { attack: 2, heart: 2 } } },
   { label: "B1", owner: 1, exhausted: true, card: { name: "Example Wall", actions: ["move_or_punch"],
-    text: "Knockback never moves it." },
+    ability: { kind: "passive", name: "Rooted" }, text: "Rooted (passive): knockback never moves it." },
   board_edges: { N: { attack: 1, heart: 5 }, E: { attack: 2, heart: 3 }, S: { attack: 1, heart: 4 }, W: { attack: 0, heart: 3 } } },
 ];
 
@@ -385,22 +441,33 @@ export function picture(name) {
     cell.append(cardTile(c, { owner: c.owner ? "the second player" : "the first player" }));
     box.append(cell);
   }
-  const cap = el("figcaption", "muted", "Left: a rested card of the first player. Right: an exhausted card of the "
-    + "second player. Each edge shows attack/heart; under the name, the card's tag and its symbols.");
+  const cap = el("figcaption", "muted", "Left: a rested card of the first player (blue frame). Right: an exhausted "
+    + "card of the second player (pink frame, striped). Each edge shows its attack in a red burst and its heart in a "
+    + "green heart. The band holds the card's actions in order, in its ability's colour; then its name, its tag "
+    + "and which way it faces. Zoom a card (hover, focus or a long press) to read its ability.");
   const fig = el("div");
   fig.append(box, cap);
   return fig;
 }
 
 // ---------------------------------------------------------------- help (the seat's view only)
+function edgeSample() {
+  ensureStyle();
+  const e = el("span", "kb-e");
+  e.append(el("b", "", "3"), el("i", "", "/"), el("span", "", "2"));
+  return e;
+}
+
 export function legend() {
   return [
-    ["3/2", "An edge: attack (red) / heart (green). A punch knocks a card out when its attack beats the heart of the edge it hits."],
+    [edgeSample(), "An edge: its attack (red burst) and its heart (green heart). A punch knocks a card out when its attack beats the heart of the edge it hits."],
+    ["orange / teal / violet band", "The card's ability: it acts as the card punches, as it moves, or all the time (passive)."],
     ["▲ ▼", "Which way a card faces: the first player's cards face north, the second player's are turned to face south."],
     ["blue / pink border", "The first / the second player's cards."],
     ["striped, exhausted", "An exhausted card: it cannot be activated until its owner rests, and any of its edges may take a punch."],
     ["➜ ✸", "A card's actions in order: move, punch (➜✸: move or punch)."],
     ["+", "A cell where you may place a card: click it, then pick the card."],
+    ["↑ north", "A cell your active card may move to, and which way that is (as its Move button says)."],
     ["red / cyan ring", "A card your active card may punch: red is the rival's, cyan is one of your own."],
     ["A1–B3", "Each card's tag on the board (A: the first player's, B: the second's), as the log names them."],
     ["● ○ ●", "The score token: it moves towards the player who lost a round; pushed off your side, you lose the match."],

@@ -435,14 +435,15 @@ def build_setup(picks: Picks, version: str | None = None) -> MatchSetup:
 def _card_entry(c: CardInfo) -> dict[str, Any]:
     if c.model is None:
         return {"symbols": [], "heavy": 0, "light": 0, "range": "-", "type": "-", "ko": False,
-                "text": f"{c.name}: no symbol; it only takes up room in a hand."}
+                "text": f"{c.name}: no symbol; it only takes up room in a hand.",
+                "effect": "It only takes up room in a hand."}
     return card_entry(c.model)
 
 
 def card_entry(m: AttackCard) -> dict[str, Any]:
     """An Attack card as views show it (the catalog's entry)."""
     return {"symbols": list(m.symbols), "heavy": m.heavy, "light": m.light, "range": m.range.text(),
-            "type": m.type, "ko": m.ko, "text": T.card_text(m)}
+            "type": m.type, "ko": m.ko, "text": T.card_text(m), "effect": T.effect_text(m)}
 
 
 def sheet_entry(f: Fighter) -> dict[str, Any]:

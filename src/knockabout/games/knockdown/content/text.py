@@ -145,6 +145,17 @@ def card_text(c: M.AttackCard) -> str:
     return "\n".join(lines)
 
 
+def effect_text(c: M.AttackCard) -> str:
+    """What an Attack card does besides its wound pool, in words (its effect, then what taking it
+    costs), as the card face prints it; empty for a card with neither."""
+    lines = []
+    if c.effect:
+        lines.append(ops_text(c.effect))
+    if c.on_take:
+        lines.append("After taking this card: " + ops_text(c.on_take))
+    return "\n".join(lines)
+
+
 def special_text(s: M.Special) -> str:
     cost = cost_text(s.cost)
     if s.token_cost:

@@ -89,6 +89,10 @@ class CardInfoView:
     type: str
     ko: bool
     text: str
+    """The whole card in words."""
+    effect: str = ""
+    """What it does besides its wound pool (its effect, what taking it costs), as its face prints
+    it; empty when nothing."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -304,7 +308,7 @@ def _build_static(setup: MatchSetup) -> _Static:
         ),
         cards={
             name: CardInfoView(symbols=tuple(c["symbols"]), heavy=c["heavy"], light=c["light"], range=c["range"],
-                               type=c["type"], ko=c["ko"], text=c["text"])
+                               type=c["type"], ko=c["ko"], text=c["text"], effect=c["effect"])
             for name, c in setup.catalog.items()
         },
         sheets=(_sheet(setup.sheets[0]), _sheet(setup.sheets[1])),

@@ -54,12 +54,23 @@ function ensureStyle() {
   const s = el("style");
   s.id = "kd-style";
   s.textContent = `
-  .kd { display: flex; flex-direction: column; gap: .6rem; }
+  .kd { display: flex; flex-direction: column; gap: .45rem; }
   .kd-top { font-weight: 600; }
   .kd-top::after { content: "i"; display: inline-block; width: 1.15em; height: 1.15em; line-height: 1.1em;
     margin-left: .35em; border: 1px solid currentColor; border-radius: 50%; text-align: center; font-size: .8em; opacity: .75; }
-  .kd-arena svg { width: 100%; max-width: 460px; height: auto; display: block; }
+  /* the title and whose turn it is on one line when they fit; the arena and the Attack Row side by side
+     when they fit (a desktop sees both above the dock), one under the other on a phone */
+  .kd-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .15rem 1rem; }
+  .kd-play { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .6rem 1.2rem; }
+  .kd-arena { flex: 1 1 300px; min-width: 0; }
+  /* the arena is drawn at most its own size and, on the first screen, never under the dock: the
+     shell keeps the dock's height in --dock-h (table_layout.js); 125px is what stands above the arena */
+  .kd-arena svg { display: block; max-width: 100%; height: auto;
+                  max-height: max(100px, calc(100vh - var(--dock-h, 0px) - 125px)); }
   .kd-arena svg text { pointer-events: none; }
+  #attack-row { flex: 0 1 auto; min-width: 0; }
+  #attack-row h3 { font-size: .95rem; margin: 0 0 .2rem; }
+  @media (max-width: 820px) { .kd-head { font-size: .88rem; } }
   .kd-fighters { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: .6rem; }
   .kd-fighter { border: 2px solid var(--kd-c); border-radius: .5rem; padding: .4rem .6rem; }
   .kd-fighter.deciding { box-shadow: 0 0 0 3px var(--kd-c); }
@@ -70,14 +81,50 @@ function ensureStyle() {
   .kd-chip { display: inline-block; font-size: .75rem; padding: 0 .35rem; margin: 1px; border-radius: .6rem;
              background: #5e35b1; color: #fff; }
   .kd-cards { display: flex; flex-wrap: wrap; gap: .35rem; }
-  .kd-card { width: 92px; min-height: 112px; border-radius: .4rem; border: 1px solid #999; padding: .25rem;
-             font-size: .72rem; background: #fffdf5; color: #222; display: flex; flex-direction: column; gap: 2px; }
-  .kd-card.empty { background: transparent; border: 1px dashed #777; color: var(--muted); align-items: center; justify-content: center; }
-  .kd-card.ability { background: #f3e5f5; }
-  .kd-card .sy { font-size: 1rem; letter-spacing: 2px; }
-  .kd-card .nm { font-weight: 700; }
-  .kd-card .pos { float: right; font-size: .65rem; color: #666; }
-  .kd-card .ko { color: #7a4d00; font-weight: 700; }
+  /* an Attack card, as printed: a frame and two bands in its type's colour (--kt), the symbols it
+     pays with on the top band, the name, the wound pool and range in large figures, the effect's
+     first words (all of it when zoomed), the type and K.O. on the bottom band */
+  .kd-card { --kt: #555; width: 100px; min-height: 124px; border-radius: 8px; border: 2px solid var(--kt); padding: 0;
+             background: #fffaf0; color: #1b1b1b; display: flex; flex-direction: column; overflow: hidden;
+             font-size: 11px; line-height: 1.15; box-shadow: 0 2px 6px #0007; white-space: normal; }
+  .kd-card.t-strike { --kt: #b3261e; } .kd-card.t-ability { --kt: #6a1b9a; }
+  .kd-card.t-reaction { --kt: #00695c; } .kd-card.t-none { --kt: #56642a; }
+  .kd-card.empty { background: transparent; border: 1px dashed #777; color: var(--muted); align-items: center;
+                   justify-content: center; box-shadow: none; }
+  .kd-card .band { background: var(--kt); color: #fff; display: flex; align-items: center; gap: 3px; padding: 2px 4px;
+                   min-height: 19px; }
+  .kd-card .band .sym { width: 17px; height: 17px; }
+  .kd-card .band .none { font-size: 10px; font-style: italic; }
+  .kd-card .pos { margin-left: auto; font-weight: 800; font-size: 11px; }
+  .kd-card .nm { font-weight: 800; font-size: 11.5px; text-align: center; padding: 2px 3px 0; min-height: 28px;
+                 display: grid; align-items: center; }
+  .kd-card .figs { display: flex; justify-content: center; align-items: center; gap: 7px; min-height: 24px; }
+  .kd-card .fig { display: inline-flex; align-items: center; gap: 2px; font-size: 21px; font-weight: 900; line-height: 1; }
+  .kd-card .fig .kd-cube { width: 11px; height: 11px; }
+  .kd-card .figs .nil { font-size: 10px; color: #5c5c5c; }
+  .kd-card .rng { display: flex; align-items: center; justify-content: center; gap: 3px; font-weight: 800; font-size: 14px;
+                  min-height: 17px; }
+  .kd-card .rng svg { width: 14px; height: 14px; flex: 0 0 auto; }
+  .kd-card .rng.word { font-size: 10px; }
+  .kd-card .fx { font-size: 8.5px; line-height: 1.2; color: #333; padding: 1px 4px 0; margin-bottom: 2px; overflow: hidden;
+                 display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; }
+  .kd-card .foot { margin-top: auto; background: var(--kt); color: #fff; display: flex; align-items: center;
+                   padding: 1px 4px; min-height: 15px; font-size: 9px; font-weight: 700; letter-spacing: .06em;
+                   text-transform: uppercase; }
+  .kd-card .ko { margin-left: auto; background: #ffd54f; color: #3b2600; border-radius: 3px; padding: 0 3px;
+                 letter-spacing: 0; font-weight: 900; }
+  .zoom .kd-card .fx { display: block; -webkit-line-clamp: unset; white-space: pre-line; font-size: 8.5px; }
+  @media (max-width: 820px) {
+    .kd-card { width: 78px; min-height: 116px; font-size: 10px; }
+    .kd-card .band { min-height: 18px; padding: 1px 3px; }
+    .kd-card .band .sym { width: 15px; height: 15px; }
+    .kd-card .nm { font-size: 10.5px; min-height: 26px; padding: 2px 2px 0; }
+    .kd-card .fig { font-size: 18px; }
+    .kd-card .figs { min-height: 22px; gap: 5px; }
+    .kd-card .rng { font-size: 13px; min-height: 16px; }
+    .kd-card .fx { font-size: 8px; padding: 1px 3px 0; }
+    .kd-card .foot { font-size: 8px; letter-spacing: .02em; padding: 1px 3px; }
+  }
   .kd-sheet li { font-size: .8rem; margin-bottom: .2rem; }
   .kd-pending { font-weight: 700; color: var(--accent); }
   .kd-tower { border: 2px dashed #b26a00; border-radius: .5rem; padding: .5rem; }
@@ -108,23 +155,65 @@ function cardInfo(view, name) {
   return (view.cards || {})[name] || { symbols: [], heavy: 0, light: 0, range: "", type: "", ko: false, text: name };
 }
 
-export function card(view, name, pos) {
+// the card's type, as a class: its colour (t-strike, t-ability, t-reaction; t-none for a card with
+// no type, such as Contamination); a type a designer adds later gets the plain frame
+const TYPE_CLASS = /^[a-z]+$/;
+function typeClass(type) {
+  return type && TYPE_CLASS.test(type) ? `t-${type}` : "t-none";
+}
+
+// a range in large figures: "range 1-2" -> "1–2"; a word (projectile, any range) stays a word
+const RANGE_ICON = "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm0 4a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 3.2a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 0 0 0-3.6z";
+function rangePart(range) {
+  const r = String(range || "");
+  const figure = /^range (\d+(?:-\d+)?)$/.exec(r);
+  const part = el("div", `rng${figure ? "" : " word"}`);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const p = document.createElementNS(SVG_NS, "path");
+  p.setAttribute("d", RANGE_ICON);
+  p.setAttribute("fill", "currentColor");
+  p.setAttribute("fill-rule", "evenodd");
+  svg.append(p);
+  part.append(svg, el("span", "", figure ? figure[1].replace("-", "–") : r === "any range" ? "any" : r));
+  return part;
+}
+
+function woundFigure(n, heavy) {
+  const f = el("span", `fig ${heavy ? "heavy" : "light"}`, String(n));
+  f.append(el("i", `kd-cube${heavy ? " heavy" : ""}`));
+  return f;
+}
+
+// an Attack card's face, drawn from its entry in the view's catalog (``view.cards``), the same for
+// the shipped cards and a designer's; ``symbols`` (a hand card's, which skills may add to) overrides
+// the printed ones. Its full text is on its tip (hover, focus, long press; zoomed there).
+export function card(view, name, pos, symbols) {
+  ensureStyle();
   if (!name) return el("div", "kd-card empty", "empty");
   const c = cardInfo(view, name);
-  const d = el("div", `kd-card ${c.type}`);
+  const d = el("div", `kd-card ${typeClass(c.type)}`);
   d.dataset.card = name;
+  d.dataset.type = c.type || "";
   tip(d, `${name}: ${c.text}`);
-  const sy = el("div", "sy", c.symbols.length ? "" : "–");
-  if (pos) sy.append(el("span", "pos", `#${pos}`));
-  for (const sym of c.symbols) sy.append(symIcon(sym));
-  d.append(sy);
+  const band = el("div", "band");
+  const syms = symbols || c.symbols;
+  for (const sym of syms) band.append(symIcon(sym));
+  if (!syms.length) band.append(el("span", "none", "no symbol"));
+  if (pos) band.append(el("span", "pos", `#${pos}`));
+  d.append(band);
   d.append(el("div", "nm fit", name));
-  const cubes = el("div", "kd-cubes");
-  for (let i = 0; i < c.heavy; i++) cubes.append(el("i", "kd-cube heavy"));
-  for (let i = 0; i < c.light; i++) cubes.append(el("i", "kd-cube"));
-  d.append(cubes);
-  d.append(el("div", "", `${c.range}${c.type && c.type !== "strike" ? ` · ${c.type}` : ""}`));
-  if (c.ko) d.append(el("div", "ko", "K.O."));
+  const figs = el("div", "figs");
+  if (c.heavy) figs.append(woundFigure(c.heavy, true));
+  if (c.light) figs.append(woundFigure(c.light, false));
+  if (!c.heavy && !c.light) figs.append(el("span", "nil", "no wounds"));
+  d.append(figs);
+  if (c.range && c.range !== "-") d.append(rangePart(c.range));
+  if (c.effect) d.append(el("div", "fx", c.effect));
+  const foot = el("div", "foot", c.type && c.type !== "-" ? c.type : "");
+  if (c.ko) foot.append(el("span", "ko", "K.O."));
+  d.append(foot);
   return d;
 }
 
@@ -135,6 +224,9 @@ function arenaSvg(view) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("width", w);
+  svg.setAttribute("height", h);
+  svg.setAttribute("preserveAspectRatio", "xMinYMin meet");  // when the height is capped, drawn from the left
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `${a.name} arena`);
   const where = {};
@@ -160,7 +252,7 @@ function arenaSvg(view) {
     // the board coordinate the log uses ("moves to d1"), faint in the corner
     const coord = document.createElementNS(ns, "text");
     coord.setAttribute("x", 2 + sp.x * CELL + 4); coord.setAttribute("y", 2 + sp.y * CELL + 11);
-    coord.setAttribute("font-size", "9"); coord.setAttribute("fill", "#8a8172");
+    coord.setAttribute("font-size", "10"); coord.setAttribute("fill", "#6f675a");
     coord.setAttribute("class", "kd-coord"); coord.textContent = sp.label;
     svg.append(coord);
     if (traps.has(i)) {
@@ -173,13 +265,13 @@ function arenaSvg(view) {
     if (f) {
       const c = document.createElementNS(ns, "circle");
       c.setAttribute("cx", 2 + sp.x * CELL + CELL / 2 - 1); c.setAttribute("cy", 2 + sp.y * CELL + CELL / 2 - 1);
-      c.setAttribute("r", CELL / 2 - 7); c.setAttribute("fill", SEAT_COLOR[f.seat]);
+      c.setAttribute("r", CELL / 2 - 5); c.setAttribute("fill", SEAT_COLOR[f.seat]);
       c.dataset.fighter = f.id;
       c.dataset.pick = `fighter:${f.seat}`;  // the one an attack is aimed at
       svg.append(c);
       const t = document.createElementNS(ns, "text");
-      t.setAttribute("x", 2 + sp.x * CELL + CELL / 2 - 1); t.setAttribute("y", 2 + sp.y * CELL + CELL / 2 + 4);
-      t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "13"); t.setAttribute("fill", "#fff");
+      t.setAttribute("x", 2 + sp.x * CELL + CELL / 2 - 1); t.setAttribute("y", 2 + sp.y * CELL + CELL / 2 + 4.5);
+      t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "15"); t.setAttribute("fill", "#fff");
       t.setAttribute("font-weight", "700"); t.textContent = f.name.slice(0, 2);
       t.dataset.follows = `fighter:${f.seat}`;  // moves with its token (the shell's motion.js)
       svg.append(t);
@@ -218,7 +310,7 @@ function fighterBox(view, f, ctx) {
   box.append(el("div", "", `Hand ${f.hand.length}/${f.hand_limit}`));
   if (f.seat !== ctx.seat || ctx.reveal) {  // your own hand is drawn beside the prompt (handPart)
     const hand = el("div", "kd-cards");
-    for (const name of f.hand) hand.append(card(view, name));
+    f.hand.forEach((name, i) => hand.append(card(view, name, null, f.hand_symbols[i])));
     box.append(hand);
   }
   const sheet = el("details", "kd-sheet");
@@ -239,7 +331,11 @@ function handPart(view, f) {
   box.dataset.pick = "hand";  // where a card taken from the row goes
   box.append(el("h3", "", `Your hand · ${f.hand.length} of ${f.hand_limit}`));
   const row = el("div", "kd-cards hand-row");
-  f.hand.forEach((name, i) => { const c = card(view, name); c.dataset.pick = `hand:${i}`; row.append(c); });
+  f.hand.forEach((name, i) => {
+    const c = card(view, name, null, f.hand_symbols[i]);  // the symbols it pays with for you (skills add some)
+    c.dataset.pick = `hand:${i}`;
+    row.append(c);
+  });
   box.append(f.hand.length ? row : el("p", "muted", "no cards yet: take them from the Attack Row"));
   return box;
 }
@@ -359,17 +455,20 @@ export function renderBoard(root, view, ctx) {
   root.replaceChildren();
   const wrap = el("div", "kd");
   const a = view.arena;
+  const head = el("div", "kd-head");
   const top = el("div", "kd-top", `Round ${view.round} · turn ${view.turn} · ${a.name}`);
   // the arena's rule is on the title's tip (hover, focus or a long press), so the arena stays in view
   tip(top, `${a.name}: ${a.rule_text}`);
-  wrap.append(top);
+  head.append(top);
+  const line = pendingLine(view, ctx.names);
+  if (line) head.append(el("div", "kd-pending", line));
+  wrap.append(head);
+  const play = el("div", "kd-play");
   const arena = el("div", "kd-arena");
   arena.id = "arena";
+  arena.style.maxWidth = `${a.width * CELL + 4}px`;  // never drawn larger than its own size
   arena.append(arenaSvg(view));
-  wrap.append(arena);
-  const line = pendingLine(view, ctx.names);
-  if (line) wrap.append(el("div", "kd-pending", line));
-  if ((view.decision || {}).kind === "tower_challenge") wrap.append(towerPanel(view, ctx));
+  play.append(arena);
   const row = el("div");
   row.id = "attack-row";
   row.dataset.part = "row";
@@ -377,7 +476,9 @@ export function renderBoard(root, view, ctx) {
   const cards = el("div", "kd-cards");
   view.row.forEach((name, i) => { const c = card(view, name, i + 1); c.dataset.pick = `row:${i}`; cards.append(c); });
   row.append(cards);
-  wrap.append(row);
+  play.append(row);
+  wrap.append(play);
+  if ((view.decision || {}).kind === "tower_challenge") wrap.append(towerPanel(view, ctx));
   const fighters = el("div", "kd-fighters");
   for (const f of view.fighters) fighters.append(fighterBox(view, f, ctx));
   wrap.append(fighters);
@@ -388,10 +489,12 @@ export function renderBoard(root, view, ctx) {
 
 // ---------------------------------------------------------------- pictures for the rules page
 const EXAMPLE_CARDS = {
-  "Example Kick": { symbols: ["kick", "block"], heavy: 1, light: 1, range: "1-2", type: "strike", ko: true,
-    text: "1 heavy and 1 light wound at range 1 to 2. K.O. effect: a Knockdown Test may follow." },
-  "Example Parry": { symbols: ["block", "dash"], heavy: 0, light: 1, range: "1", type: "strike", ko: false,
-    text: "1 light wound at range 1." },
+  "Example Kick": { symbols: ["kick", "block"], heavy: 1, light: 1, range: "range 1-2", type: "strike", ko: true,
+    text: "1 heavy and 1 light wound at range 1 to 2. K.O. effect: a Knockdown Test may follow.",
+    effect: "Backward 1: push your opponent 1 space straight away from you." },
+  "Example Rush": { symbols: ["dash"], heavy: 0, light: 0, range: "any range", type: "ability", ko: false,
+    text: "An Ability at any range: you may move up to 2 spaces. It cannot be blocked.",
+    effect: "You may move yourself up to 2 spaces." },
 };
 
 // ---------------------------------------------------------------- direct play (see the shell's direct_play.js)
@@ -467,8 +570,10 @@ export function picture(name) {
   const row = el("div", "kd-cards");
   for (const n of Object.keys(EXAMPLE_CARDS)) row.append(card(view, n));
   const fig = el("div");
-  fig.append(row, el("figcaption", "muted", "Two Attack cards: the symbols they pay with on top, the name, the "
-    + "wounds they deal (filled: heavy, hollow: light), the range, and K.O. when a Knockdown Test may follow."));
+  fig.append(row, el("figcaption", "muted", "Two Attack cards: the symbols they pay with on the top band, the "
+    + "name, the wounds they deal in large figures (filled cube: heavy, hollow: light), the range, the first words "
+    + "of the effect (all of it when you zoom the card), and on the bottom band the type (the frame's colour: red "
+    + "Strike, purple Ability) and K.O. when a Knockdown Test may follow."));
   return fig;
 }
 
@@ -478,7 +583,9 @@ export function legend() {
   return [
     [sym("punch"), "Punch symbol"], [sym("kick"), "Kick symbol"], [sym("block"), SYMBOL_TEXT.block],
     [sym("dash"), SYMBOL_TEXT.dash], [sym("wild"), SYMBOL_TEXT.wild],
-    ["■ □", "Wound cubes: heavy (filled) and light (hollow); an attack card shows the wounds it deals."],
+    ["■ □", "Wound cubes: heavy (filled) and light (hollow); an attack card shows the wounds it deals in large figures."],
+    ["red / purple / teal frame", "An Attack card's type: Strike (can be blocked), Ability or Reaction (cannot be blocked)."],
+    ["◎ 1–2", "An attack's range in spaces (any: unlimited; projectile: any distance in a straight line)."],
     ["★", "A round won; two win the match."],
     ["K.O.", "The attack has a K.O. effect: the one hit may face a Knockdown Test."],
     ["(+N face down)", "Skill cards still hidden: only their owner knows them."],
