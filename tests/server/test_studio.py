@@ -30,6 +30,17 @@ def client(make_client: Client) -> Any:
         yield c
 
 
+def test_the_forms_titles_are_words_a_designer_reads_not_class_names(client: Any) -> None:
+    """The form names each part by its schema title: "Card 1", "Ability", never
+    "CardModel 1" or "AbilityModel"."""
+    for game in ("knockback", "knockdown"):
+        schema = client.get(f"/api/studio/{game}").json()["schema"]
+        titled = [schema, *schema.get("$defs", {}).values()]
+        titles = [d.get("title", "") for d in titled if d.get("type") == "object" or "properties" in d]
+        assert titles and all(t and not t.endswith("Model") and not t.startswith("_") for t in titles), titles
+        assert all(" " in t or t.istitle() for t in titles), titles
+
+
 def _doc(client: Any, game: str, ident: str) -> dict[str, Any]:
     r = client.get(f"/api/studio/{game}/shipped/{ident}")
     assert r.status_code == 200, r.text
@@ -41,7 +52,7 @@ def test_the_games_with_an_editor_their_schema_and_shipped_documents(client: Any
     games = {g["id"]: g["kind"] for g in client.get("/api/studio").json()["games"]}
     assert games == {"knockback": "pack", "knockdown": "box"}  # Nak Muay has no content files
     info = client.get("/api/studio/knockback").json()
-    assert info["kind"] == "pack" and info["schema"]["title"] == "PackModel"
+    assert info["kind"] == "pack" and info["schema"]["title"] == "Pack"
     north = info["schema"]["$defs"]["EdgeModel"]["properties"]["attack"]
     assert (north["minimum"], north["maximum"], north["tunable"]) == (0, 9, True)
     assert [c["value"] for c in info["shipped"]][:2] == ["new", "ember-rush"]

@@ -42,15 +42,20 @@ MAX_VALUE = 9
 
 
 class _Strict(BaseModel):
+    """The base of the pack models: an unknown key is an error and a loaded model never
+    changes. A model's ``title`` (in its ``model_config``) names it in the studio's form."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class EdgeModel(_Strict):
+    model_config = ConfigDict(title="Edge")
     attack: int = Field(ge=0, le=MAX_VALUE, description="attack value on this edge", json_schema_extra=TUNABLE)
     heart: int = Field(ge=0, le=MAX_VALUE, description="heart value on this edge", json_schema_extra=TUNABLE)
 
 
 class EdgesModel(_Strict):
+    model_config = ConfigDict(title="Edges")
     north: EdgeModel
     east: EdgeModel
     south: EdgeModel
@@ -59,30 +64,35 @@ class EdgesModel(_Strict):
 
 # -- effect primitives (the vocabulary is ops.py; cards.py says what each one does) ----
 class AttackBonus(_Strict):
+    model_config = ConfigDict(title="Attack bonus")
     op: Literal[Op.ATTACK_BONUS]
     amount: int = Field(ge=1, le=5, json_schema_extra=TUNABLE)
     when: AttackWhen = AttackWhen.ALWAYS
 
 
 class HeartBonus(_Strict):
+    model_config = ConfigDict(title="Heart bonus")
     op: Literal[Op.HEART_BONUS]
     amount: int = Field(ge=1, le=5, json_schema_extra=TUNABLE)
     when: HeartWhen = HeartWhen.ALWAYS
 
 
 class Knockback(_Strict):
+    model_config = ConfigDict(title="Knockback")
     op: Literal[Op.KNOCKBACK]
     cells: int = Field(ge=0, le=3, json_schema_extra=TUNABLE)
 
 
 class Switch(_Strict):
     """An effect that is there or not (no amount)."""
+    model_config = ConfigDict(title="Switch")
 
     op: Literal[Op.EXHAUST_TARGET, Op.READY_ON_KNOCKOUT, Op.SHOVE, Op.INTIMIDATE, Op.STEADFAST]
 
 
 class Amount(_Strict):
     """An effect with an amount of 1 to 3 (charge per cell moved, an aura)."""
+    model_config = ConfigDict(title="Amount")
 
     op: Literal[Op.CHARGE, Op.AURA_ATTACK, Op.AURA_HEART]
     amount: int = Field(ge=1, le=3, json_schema_extra=TUNABLE)
@@ -92,6 +102,7 @@ EffectModel = Annotated[AttackBonus | HeartBonus | Knockback | Switch | Amount, 
 
 
 class AbilityModel(_Strict):
+    model_config = ConfigDict(title="Ability")
     kind: Kind
     name: str = Field("", max_length=40, description="optional flavour name of the ability")
     effects: list[EffectModel] = Field(min_length=1, max_length=3)
@@ -113,6 +124,7 @@ class AbilityModel(_Strict):
 
 
 class CardModel(_Strict):
+    model_config = ConfigDict(title="Card")
     name: str = Field(min_length=1, max_length=32)
     actions: list[Literal["move", "punch", "move_or_punch"]] = Field(min_length=1, max_length=3)
     edges: EdgesModel
@@ -121,6 +133,7 @@ class CardModel(_Strict):
 
 
 class PackModel(_Strict):
+    model_config = ConfigDict(title="Pack")
     game: Literal["knockback"]
     id: str = Field(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str = Field(min_length=1, max_length=40)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 import tomlkit
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knockabout.core.plugins import Choice, ContentEditor, ContentProblem, Playtest
 from knockabout.games.knockdown.content.loader import BOXES, FILES, builtin_boxes, cross_check
@@ -44,6 +44,8 @@ _ENTRY = re.compile(r"^(?P<key>\w+) #(?P<n>\d+)")
 
 class BoxDocument(ContentModel):
     """A whole box: the contents of its five files."""
+
+    model_config = ConfigDict(title="Box")
 
     box: BoxModel
     arena: ArenaModel

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from knockabout.core.plugins import TUNABLE
 from knockabout.games.knockdown.content.ops import Op, OpName
@@ -26,6 +26,7 @@ from knockabout.games.knockdown.content.vocabulary import (
 
 class AttackCard(ContentModel):
     """One Attack card design; ``copies`` of it go into the deck."""
+    model_config = ConfigDict(title="Attack card")
 
     name: str = Field(min_length=1, max_length=40)
     symbols: tuple[str, ...] = Field(min_length=1, max_length=2)
@@ -44,6 +45,7 @@ class AttackCard(ContentModel):
 
 class ExtraCard(ContentModel):
     """A card that is not part of the Attack deck (e.g. Contamination)."""
+    model_config = ConfigDict(title="Extra card")
 
     name: str = Field(min_length=1, max_length=40)
     token: Literal["contamination"]
@@ -52,6 +54,7 @@ class ExtraCard(ContentModel):
 
 class Special(ContentModel):
     """A Special Attack on a fighter sheet."""
+    model_config = ConfigDict(title="Special Attack")
 
     name: str = Field(min_length=1, max_length=40)
     type: AttackType = "strike"
@@ -92,6 +95,7 @@ class Special(ContentModel):
 
 
 class Fighter(ContentModel):
+    model_config = ConfigDict(title="Fighter")
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str = Field(min_length=1, max_length=40)
     fighter_class: str = Field(alias="class", min_length=1, max_length=40)
@@ -103,6 +107,7 @@ class Fighter(ContentModel):
 
 # --------------------------------------------------------------------------- skills
 class ExtraSymbol(ContentModel):
+    model_config = ConfigDict(title="Extra symbol")
     kind: Literal["extra_symbol"]
     cards: tuple[str, ...] = Field(min_length=1)
     symbol: Symbol
@@ -110,6 +115,7 @@ class ExtraSymbol(ContentModel):
 
 class PoolBonus(ContentModel):
     """Your attacks (optionally only of a type / from an adjacent space) add wounds."""
+    model_config = ConfigDict(title="Wound Pool bonus")
 
     kind: Literal["pool_bonus"]
     heavy: int = Field(0, ge=0, le=2)
@@ -121,6 +127,7 @@ class PoolBonus(ContentModel):
 
 class PoolReduction(ContentModel):
     """Attacks against you (optionally only of a type) lose wounds from their pool."""
+    model_config = ConfigDict(title="Wound Pool reduction")
 
     kind: Literal["pool_reduction"]
     heavy: int = Field(0, ge=0, le=2)
@@ -129,16 +136,19 @@ class PoolReduction(ContentModel):
 
 
 class BlockBonus(ContentModel):
+    model_config = ConfigDict(title="Block bonus")
     kind: Literal["block_bonus"]
     light: int = Field(1, ge=1, le=2)
 
 
 class HandLimit(ContentModel):
+    model_config = ConfigDict(title="Hand limit")
     kind: Literal["hand_limit"]
     delta: int = Field(1, ge=-2, le=2)
 
 
 class RangeBonus(ContentModel):
+    model_config = ConfigDict(title="Range bonus")
     kind: Literal["range_bonus"]
     max: int = Field(1, ge=1, le=2)
 
@@ -150,10 +160,12 @@ class _StartOps(ContentModel):
 
 
 class RoundStart(_StartOps):
+    model_config = ConfigDict(title="At each round's start")
     kind: Literal["round_start"]
 
 
 class TurnStart(_StartOps):
+    model_config = ConfigDict(title="At each turn's start")
     kind: Literal["turn_start"]
 
 
@@ -163,6 +175,7 @@ SkillEffect = Annotated[
 ]
 
 class Skill(ContentModel):
+    model_config = ConfigDict(title="Skill")
     name: str = Field(min_length=1, max_length=40)
     initiative: int = Field(ge=1, le=20)
     effects: tuple[SkillEffect, ...] = Field(min_length=1)
@@ -170,6 +183,7 @@ class Skill(ContentModel):
 
 # --------------------------------------------------------------------------- arena and box
 class ArenaModel(ContentModel):
+    model_config = ConfigDict(title="Arena")
     name: str = Field(min_length=1, max_length=60)
     rule: Literal["none", "fading_menhir", "technical_corridors", "dangerous_edges"] = "none"
     layout: tuple[str, ...] = Field(min_length=1, max_length=8)
@@ -213,6 +227,7 @@ class ArenaModel(ContentModel):
 
 
 class BoxModel(ContentModel):
+    model_config = ConfigDict(title="About the box")
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str = Field(min_length=1, max_length=60)
     label: str = Field(min_length=1, max_length=120)

@@ -7,10 +7,11 @@ content models. :class:`OpName` names them (a content file's ``op = "..."`` is r
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
-from typing import Annotated, Final, Literal, assert_never
+from typing import Annotated, Any, Final, Literal, assert_never
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from knockabout.games.knockdown.content.vocabulary import ContentModel, Symbol, Token, Who, check_symbol
 
@@ -40,12 +41,22 @@ class OpName(StrEnum):
 class Cond(ContentModel):
     """An op runs only if a fighter has (or lacks) a token."""
 
+    model_config = ConfigDict(title="Only if")
+
     on: Who = "opponent"
     has: Token
     present: bool = True
 
 
+def _op_title(cls: type[Any]) -> str:
+    """An op's name in the studio's form: ``WoundPerSymbolOp`` is "Wound per symbol"."""
+    words = re.findall(r"[A-Z][a-z]*", cls.__name__.removesuffix("Op"))
+    return " ".join([words[0], *(w.lower() for w in words[1:])])
+
+
 class _Op(ContentModel):
+    model_config = ConfigDict(model_title_generator=_op_title)
+
     when: Cond | None = Field(None, alias="if")
 
 

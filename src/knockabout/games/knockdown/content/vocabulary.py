@@ -24,7 +24,8 @@ MAX_REACH: Final = 9
 
 class ContentModel(BaseModel):
     """The base of every content model: an unknown key is an error, a loaded model never
-    changes, and an aliased field (``if``, ``from``) may also be given by its name."""
+    changes, and an aliased field (``if``, ``from``) may also be given by its name. A
+    model's ``title`` (in its ``model_config``) names it in the studio's form."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
