@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -112,8 +111,7 @@ def policy_file(game: Game[Any]) -> Path | None:
     name: str | None = getattr(game, "learned_policy", None)
     if name is None:
         return None
-    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
-    path = Path(str(resources.files(package))) / name
+    path = game.folder / name
     return path if path.is_file() else None
 
 

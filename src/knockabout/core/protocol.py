@@ -10,12 +10,14 @@ the state's own :class:`~knockabout.core.rng.Rng`.
 
 from __future__ import annotations
 
+import functools
+import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 from pydantic import BaseModel, ValidationError
@@ -98,6 +100,7 @@ class Outcome:
 
 C = TypeVar("C", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S", bound="State")
 
 LISTED: Final = 10
 """The most items an error message lists (of unknown keys, of problems): a request naming
@@ -331,6 +334,14 @@ class State(ABC):
             setattr(self, name, value)
 
 
+@functools.cache
+def _find(package: str, where: str) -> tuple[Any, bool]:
+    """The object ``where`` (``"module:NAME"`` in ``package``, see :attr:`Game.plug_ins`)
+    names, imported once, and whether it is called to make the plug-in (``Name()``)."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(f".{module}", package), name.removesuffix("()")), name.endswith("()")
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # games and plug-ins subclass it uncompiled
 class Game(ABC, Generic[C]):
     """A game: its identity, rules version, facts, options, content and plug-ins.
@@ -358,7 +369,38 @@ class Game(ABC, Generic[C]):
     """A file in the game's own package (e.g. ``"learned.npz"``): the trained network the
     ``learned`` bot level plays with (:mod:`knockabout.bots.learned`); None: the game ships
     none, so it offers no ``learned`` level."""
+    plug_ins: ClassVar[Mapping[str, str]] = {}
+    """Where the game keeps what its plug-in methods hand out, by method name, each as
+    ``"module:NAME"``: the module relative to the game's package, imported the first time the
+    method is called (so a process that never draws a terminal never loads the terminal
+    code), and the object in it. ``"module:Name()"`` makes a fresh one at each call instead (a
+    class or function called with no arguments). Read by :meth:`lobby`,
+    :meth:`terminal_renderer`, :meth:`content_editor`, :meth:`guide`, :meth:`encoder` and
+    :meth:`state_encoder` (the plug-in itself), and by :meth:`narrate`,
+    :meth:`validate_content` and :meth:`content_hash` (the function they call). A method a
+    game overrides decides for itself."""
     actions: ActionSpace
+
+    @property
+    def package(self) -> str:
+        """The dotted name of the game's own package (where its plug-ins and files live)."""
+        module = type(self).__module__
+        return module.rpartition(".")[0] or module
+
+    @property
+    def folder(self) -> Path:
+        """The game's own package folder, wherever it is installed (its files: the web
+        renderer, the tutorial, templates ...)."""
+        return Path(str(resources.files(self.package)))
+
+    def plug_in(self, method: str) -> Any:
+        """What :attr:`plug_ins` names for ``method``, imported (made, for ``Name()``); None
+        when the game names nothing for it."""
+        where = self.plug_ins.get(method)
+        if where is None:
+            return None
+        found, make = _find(self.package, where)
+        return found() if make else found
 
     @property
     def min_players(self) -> int:
@@ -375,7 +417,7 @@ class Game(ABC, Generic[C]):
 
     def terminal_renderer(self) -> plugins.TerminalRenderer | None:
         """How the terminal draws this game's views (None: the generic renderer)."""
-        return None
+        return cast("plugins.TerminalRenderer | None", self.plug_in("terminal_renderer"))
 
     def challenges(self) -> Mapping[str, plugins.Maker]:
         """Decision kinds a person answers by solving a puzzle, with their makers."""
@@ -388,17 +430,17 @@ class Game(ABC, Generic[C]):
     def content_editor(self) -> plugins.ContentEditor | None:
         """How the browser's content editor edits the game's content (a pack, a box); None:
         the game has no content to edit."""
-        return None
+        return cast("plugins.ContentEditor | None", self.plug_in("content_editor"))
 
     def lobby(self) -> plugins.LobbyInfo | None:
         """How the lobby presents the game and the valid values of its options (None: the
         lobby shows its name and plain option fields)."""
-        return None
+        return cast("plugins.LobbyInfo | None", self.plug_in("lobby"))
 
     def guide(self) -> plugins.Guide | None:
         """What the table tells a person about each decision (prompts, actions in words,
         hints whose claims the engine checks); None: the generic words."""
-        return None
+        return cast("plugins.Guide | None", self.plug_in("guide"))
 
     def turn_based(self) -> plugins.TurnBasedRules | None:
         """How the game plays on a turn-based table (None: the game has no real-time
@@ -408,13 +450,13 @@ class Game(ABC, Generic[C]):
     def encoder(self) -> plugins.ObservationEncoder | None:
         """How a seat's view becomes a float32 vector for the research environments
         (``knockabout.envs``); None: the game offers none."""
-        return None
+        return cast("plugins.ObservationEncoder | None", self.plug_in("encoder"))
 
     def state_encoder(self) -> StateEncoder | None:
         """The same observation as :meth:`encoder`, written straight from a state for one seat
         without building its view (:mod:`knockabout.core.state_encoding`): what the batched
         environment (``knockabout.envs.vector``) steps with; None: it encodes the views."""
-        return None
+        return cast("StateEncoder | None", self.plug_in("state_encoder"))
 
     def check_players(self, players: int | None) -> int | None:
         """``players`` as given, or :class:`ConfigError` when it is outside the game's range."""
@@ -468,6 +510,16 @@ class Game(ABC, Generic[C]):
         """
         raise ConfigError(f"{self.id}: this game cannot start from an arranged position")
 
+    def arranged(self, model: type[M], arrangement: Mapping[str, Any], place: Callable[[M], S]) -> S:
+        """What :meth:`arrange` returns: ``place`` given ``arrangement`` as read by the game's
+        ``model`` of one; a mistake, in the arrangement or in what ``place`` is asked to do (a
+        ValueError), is one :class:`ConfigError` naming it."""
+        arr = self.read_arrangement(model, arrangement)
+        try:
+            return place(arr)
+        except ValueError as exc:
+            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
+
     def read_arrangement(self, model: type[M], arrangement: Mapping[str, Any]) -> M:
         """``arrangement`` validated by the game's own model of one (for :meth:`arrange`);
         a mistake is a :class:`ConfigError` with one line per problem, naming the field."""
@@ -494,15 +546,21 @@ class Game(ABC, Generic[C]):
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         """One plain sentence describing an event for logs (None: not worth a line).
 
-        ``names`` gives each seat's display name. Games override this; the fallback
-        prints the event's type and data.
+        ``names`` gives each seat's display name. The game's ``narrate`` function (see
+        :attr:`plug_ins`) says it; the fallback prints the event's type and data.
         """
+        narrate = self.plug_in("narrate")
+        if narrate is not None:
+            return cast("str | None", narrate(event, names))
         data = ", ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.type}: {data}" if data else event.type
 
     def validate_content(self, path: Path) -> list[str]:
         """Check one content file of this game; each problem is one line naming the file,
         the entry and the field. An empty list means the file is valid."""
+        validate = self.plug_in("validate_content")
+        if validate is not None:
+            return cast("list[str]", validate(Path(path)))
         return [f"{path}: {self.id} has no content files"]
 
     def templates(self) -> dict[str, Path]:
@@ -512,8 +570,7 @@ class Game(ABC, Generic[C]):
         ``templates/`` is one kind and holds the one file to copy, named as the copy
         should be named. A game without a ``templates/`` folder has none.
         """
-        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
-        folder = Path(str(resources.files(package))) / "templates"
+        folder = self.folder / "templates"
         out: dict[str, Path] = {}
         if not folder.is_dir():
             return out
@@ -525,7 +582,8 @@ class Game(ABC, Generic[C]):
 
     def content_hash(self) -> str:
         """A hash of the content files the rules read (empty when there are none)."""
-        return ""
+        content_hash = self.plug_in("content_hash")
+        return "" if content_hash is None else cast(str, content_hash())
 
     def describe(self) -> dict[str, Any]:
         """A JSON-able description for menus and the lobby."""

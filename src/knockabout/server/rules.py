@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from html import escape
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +27,9 @@ from knockabout.core.protocol import Game
 
 def package_file(game: Game[Any], relative: str) -> Path:
     """``relative`` inside the package that defines ``game`` (wherever it is installed)."""
-    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
-    path = Path(str(resources.files(package))) / relative
+    path = game.folder / relative
     if not path.is_file():
-        raise KnockaboutError(f"{game.id}: {relative!r} is not a file of {package}")
+        raise KnockaboutError(f"{game.id}: {relative!r} is not a file of {game.package}")
     return path
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import tomllib
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -150,8 +149,7 @@ def tutorial_file(game: Game[Any]) -> Path | None:
     """Where the game's scenario file is (in its own package), or None when it has none."""
     if game.tutorial is None:
         return None
-    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
-    return Path(str(resources.files(package))) / game.tutorial
+    return game.folder / game.tutorial
 
 
 def parse_scenario(game: Game[Any], text: str, source: str) -> Scenario:

@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from knockabout.core import content_versions
 from knockabout.core.errors import ConfigError, ContentError
-from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
     BotBudgets,
-    ContentEditor,
     GameFacts,
-    Guide,
     HeuristicPlugin,
-    LobbyInfo,
-    ObservationEncoder,
-    TerminalRenderer,
 )
 from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
-from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.knockback import actions as A
-from knockabout.games.knockback import content, narration
+from knockabout.games.knockback import content
 from knockabout.games.knockback.cards import SET_LABEL
 from knockabout.games.knockback.config import KnockbackConfig
 from knockabout.games.knockback.content import Pack
@@ -84,6 +76,17 @@ class KnockbackGame(Game[KnockbackConfig]):
     # the heuristic's ROLLOUT_DEPTH): 600 iterations is about 0.1 s a decision and beats
     # `easy`; a match asks several hundred decisions of each side
     budgets: ClassVar[BotBudgets] = BotBudgets(iterations={"medium": 120, "hard": 600})
+    plug_ins: ClassVar[Mapping[str, str]] = {  # where each plug-in lives (see Game.plug_ins)
+        "lobby": "lobby:lobby_info()",
+        "terminal_renderer": "terminal:RENDERER",
+        "guide": "guide:GUIDE",
+        "content_editor": "editor:PackEditor()",
+        "encoder": "encoding:KnockbackEncoder()",
+        "state_encoder": "state_encoding:KnockbackStateEncoder()",
+        "narrate": "narration:narrate",
+        "validate_content": "content:validate_file",
+        "content_hash": "content:content_hash",
+    }
 
     def __init__(self) -> None:
         self.actions = A.SPACE
@@ -129,16 +132,8 @@ class KnockbackGame(Game[KnockbackConfig]):
         from knockabout.games.knockback.arrange import KnockbackArrangement, arrange_round
 
         cfg = self.make_config(config)
-        arr = self.read_arrangement(KnockbackArrangement, arrangement)
-        try:
-            return arrange_round(self.deal(cfg, self.packs(cfg.pack_files, cfg.content), seed), arr)
-        except ValueError as exc:
-            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
-
-    def lobby(self) -> LobbyInfo:
-        from knockabout.games.knockback.lobby import lobby_info
-
-        return lobby_info()
+        return self.arranged(KnockbackArrangement, arrangement, lambda arr: arrange_round(
+            self.deal(cfg, self.packs(cfg.pack_files, cfg.content), seed), arr))
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockback import heuristic as h
@@ -150,44 +145,10 @@ class KnockbackGame(Game[KnockbackConfig]):
             search_prior_visits=h.SEARCH_PRIOR_VISITS,
         )
 
-    def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.games.knockback.terminal import RENDERER
-
-        return RENDERER
-
-    def content_editor(self) -> ContentEditor:
-        from knockabout.games.knockback.editor import PackEditor
-
-        return PackEditor()
-
     def balance(self) -> BalancePlugin:
         from knockabout.games.knockback.balance import KnockbackBalance
 
         return KnockbackBalance(self)
-
-    def guide(self) -> Guide:
-        from knockabout.games.knockback.guide import GUIDE
-
-        return GUIDE
-
-    def encoder(self) -> ObservationEncoder:
-        from knockabout.games.knockback.encoding import KnockbackEncoder
-
-        return KnockbackEncoder()
-
-    def state_encoder(self) -> StateEncoder:
-        from knockabout.games.knockback.state_encoding import KnockbackStateEncoder
-
-        return KnockbackStateEncoder()
-
-    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
-        return narration.narrate(event, names)
-
-    def validate_content(self, path: Path) -> list[str]:
-        return content.validate_file(Path(path))
-
-    def content_hash(self) -> str:
-        return content.content_hash()
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

@@ -2,38 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from knockabout.core import content_versions
 from knockabout.core.errors import ConfigError
-from knockabout.core.events import Event
 from knockabout.core.plugins import (
     BalancePlugin,
     BotBudgets,
-    ContentEditor,
     GameFacts,
-    Guide,
     HeuristicPlugin,
-    LobbyInfo,
     Maker,
-    ObservationEncoder,
-    TerminalRenderer,
     TurnBasedRules,
 )
 from knockabout.core.protocol import Game, State
 from knockabout.core.rng import Rng
-from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.knockdown import actions as A
 from knockabout.games.knockdown.config import KnockdownConfig, turn_based_refusal
-from knockabout.games.knockdown.content.loader import boxes_for, builtin_boxes, content_hash, validate_path
+from knockabout.games.knockdown.content.loader import boxes_for, builtin_boxes
 from knockabout.games.knockdown.content.match import Picks, build_setup
-from knockabout.games.knockdown.presentation import narration
 from knockabout.games.knockdown.presentation.view import KnockdownView
 from knockabout.games.knockdown.state import KnockdownState
 
@@ -110,6 +101,17 @@ class KnockdownGame(Game[KnockdownConfig]):
 
     # Knockdown's actions cost about five times Nak Muay's (`knockabout bench`)
     budgets: ClassVar[BotBudgets] = BotBudgets(steps={"fallback": 1_000, "medium": 6_000, "hard": 30_000})
+    plug_ins: ClassVar[Mapping[str, str]] = {  # where each plug-in lives (see Game.plug_ins)
+        "lobby": "presentation.lobby:lobby_info()",
+        "terminal_renderer": "presentation.terminal:RENDERER",
+        "guide": "presentation.guide:GUIDE",
+        "content_editor": "editor:BoxEditor()",
+        "encoder": "presentation.encoding:KnockdownEncoder()",
+        "state_encoder": "presentation.state_encoding:KnockdownStateEncoder()",
+        "narrate": "presentation.narration:narrate",
+        "validate_content": "content.loader:validate_path",
+        "content_hash": "content.loader:content_hash",
+    }
 
     def __init__(self) -> None:
         self.actions = A.SPACE
@@ -141,16 +143,7 @@ class KnockdownGame(Game[KnockdownConfig]):
         from knockabout.games.knockdown.arrange import KnockdownArrangement, arrange_match
 
         cfg = self.make_config(config)
-        arr = self.read_arrangement(KnockdownArrangement, arrangement)
-        try:
-            return arrange_match(self.deal(cfg, seed), arr)
-        except ValueError as exc:
-            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
-
-    def lobby(self) -> LobbyInfo:
-        from knockabout.games.knockdown.presentation.lobby import lobby_info
-
-        return lobby_info()
+        return self.arranged(KnockdownArrangement, arrangement, lambda arr: arrange_match(self.deal(cfg, seed), arr))
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.knockdown import heuristic as h
@@ -162,11 +155,6 @@ class KnockdownGame(Game[KnockdownConfig]):
             rollout_depth=h.ROLLOUT_DEPTH,
         )
 
-    def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.games.knockdown.presentation.terminal import RENDERER
-
-        return RENDERER
-
     def turn_based(self) -> TurnBasedRules:
         return TurnBasedRules(options={"tower_timer": "when_opened"}, refusal=turn_based_refusal)
 
@@ -175,39 +163,10 @@ class KnockdownGame(Game[KnockdownConfig]):
 
         return {"tower_challenge": tower_puzzle}
 
-    def content_editor(self) -> ContentEditor:
-        from knockabout.games.knockdown.editor import BoxEditor
-
-        return BoxEditor()
-
     def balance(self) -> BalancePlugin:
         from knockabout.games.knockdown.balance import KnockdownBalance
 
         return KnockdownBalance(self)
-
-    def guide(self) -> Guide:
-        from knockabout.games.knockdown.presentation.guide import GUIDE
-
-        return GUIDE
-
-    def encoder(self) -> ObservationEncoder:
-        from knockabout.games.knockdown.presentation.encoding import KnockdownEncoder
-
-        return KnockdownEncoder()
-
-    def state_encoder(self) -> StateEncoder:
-        from knockabout.games.knockdown.presentation.state_encoding import KnockdownStateEncoder
-
-        return KnockdownStateEncoder()
-
-    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
-        return narration.narrate(event, names)
-
-    def validate_content(self, path: Path) -> list[str]:
-        return validate_path(path)
-
-    def content_hash(self) -> str:
-        return content_hash()
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

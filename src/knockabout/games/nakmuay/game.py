@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from knockabout.core.errors import ConfigError
-from knockabout.core.events import Event
 from knockabout.core.plugins import (
     GameFacts,
-    Guide,
     HeuristicPlugin,
-    LobbyInfo,
-    ObservationEncoder,
-    TerminalRenderer,
     TurnBasedRules,
 )
 from knockabout.core.protocol import Game, State
-from knockabout.core.state_encoding import StateEncoder
 from knockabout.core.view import View
 from knockabout.games.nakmuay import actions as A
-from knockabout.games.nakmuay import narration
 from knockabout.games.nakmuay.config import NakMuayConfig, deal_problem, turn_based_refusal
 from knockabout.games.nakmuay.state import NakMuayState
 from knockabout.games.nakmuay.view import NakMuayView
@@ -52,6 +45,14 @@ class NakMuayGame(Game[NakMuayConfig]):
     view_type: ClassVar[type[View]] = NakMuayView
     state_type: ClassVar[type[State] | None] = NakMuayState
     config_model: ClassVar[type[BaseModel]] = NakMuayConfig
+    plug_ins: ClassVar[Mapping[str, str]] = {  # where each plug-in lives (see Game.plug_ins)
+        "lobby": "lobby:lobby_info()",
+        "terminal_renderer": "terminal:RENDERER",
+        "guide": "guide:GUIDE",
+        "encoder": "encoding:NakMuayEncoder()",
+        "state_encoder": "state_encoding:NakMuayStateEncoder()",
+        "narrate": "narration:narrate",
+    }
 
     def __init__(self) -> None:
         self.actions = A.SPACE
@@ -82,47 +83,15 @@ class NakMuayGame(Game[NakMuayConfig]):
         from knockabout.games.nakmuay.arrange import NakMuayArrangement, arranged_state
 
         cfg = self.make_config(config)
-        arr = self.read_arrangement(NakMuayArrangement, arrangement)
-        try:
-            return arranged_state(cfg, arr, seed)
-        except ValueError as exc:
-            raise ConfigError(f"{self.id}: invalid arrangement: {exc}") from None
+        return self.arranged(NakMuayArrangement, arrangement, lambda arr: arranged_state(cfg, arr, seed))
 
     def turn_based(self) -> TurnBasedRules:
         return TurnBasedRules(options={"countdown": "move_time"}, refusal=turn_based_refusal)
-
-    def lobby(self) -> LobbyInfo:
-        from knockabout.games.nakmuay.lobby import lobby_info
-
-        return lobby_info()
 
     def heuristic(self) -> HeuristicPlugin:
         from knockabout.games.nakmuay import heuristic as h
 
         return HeuristicPlugin(bot=h.HeuristicBot, rollout_policy=h.rollout_policy)
-
-    def terminal_renderer(self) -> TerminalRenderer:
-        from knockabout.games.nakmuay.terminal import RENDERER
-
-        return RENDERER
-
-    def guide(self) -> Guide:
-        from knockabout.games.nakmuay.guide import GUIDE
-
-        return GUIDE
-
-    def encoder(self) -> ObservationEncoder:
-        from knockabout.games.nakmuay.encoding import NakMuayEncoder
-
-        return NakMuayEncoder()
-
-    def state_encoder(self) -> StateEncoder:
-        from knockabout.games.nakmuay.state_encoding import NakMuayStateEncoder
-
-        return NakMuayStateEncoder()
-
-    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
-        return narration.narrate(event, names)
 
 
 GAME = NakMuayGame()
