@@ -41,7 +41,9 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from knockabout.core.actions import Action
 from knockabout.core.bot import Bot, SeatView
@@ -49,12 +51,16 @@ from knockabout.core.errors import ConfigError
 from knockabout.core.rng import Rng
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
     from rich.console import RenderableType
 
     from knockabout.core.events import Event
     from knockabout.core.protocol import Decision, State
-    from knockabout.core.view import View
+    from knockabout.core.view import DecisionView, TableView, View
+
+D = TypeVar("D", bound=BaseModel)
+"""A content document's pydantic model (:meth:`ContentEditor.validated`)."""
+TV = TypeVar("TV", bound="TableView")
+"""A game's own view class (:meth:`Guide.view_of`)."""
 
 
 @dataclass(frozen=True)
@@ -415,6 +421,19 @@ class ContentEditor(ABC):
     def check(self, data: Any) -> list[ContentProblem]:
         """Every problem of ``data`` (empty: a valid document), each naming its field."""
 
+    @staticmethod
+    def validated(model: type[D], data: Any, shape: str,
+                  problems: Callable[[ValidationError], list[ContentProblem]]) -> tuple[D | None, list[ContentProblem]]:
+        """``data`` read by the document's ``model``, or None and what is wrong: ``shape`` (what
+        a document is) when ``data`` is not even a table of keys, else pydantic's errors as
+        the game's ``problems`` words them."""
+        if not isinstance(data, dict):
+            return None, [ContentProblem((), shape)]
+        try:
+            return model.model_validate(data), []
+        except ValidationError as exc:
+            return None, problems(exc)
+
     @abstractmethod
     def files(self, data: Any) -> dict[str, str]:
         """A valid document as the TOML files ``knockabout content validate`` accepts
@@ -601,6 +620,21 @@ class Guide(ABC):
         """Plain words for one action from a view alone (a replay's step, a terminal
         fallback); the text itself by default."""
         return action
+
+    def view_of(self, view: View, kind: type[TV]) -> TV:
+        """``view`` as the game's own view class ``kind``: a guide reads its own game's views
+        only (a TypeError for any other)."""
+        if not isinstance(view, kind):
+            raise TypeError(f"{type(self).__name__} reads a {kind.__name__}, not {type(view).__name__}")
+        return view
+
+    def deciding(self, seat: SeatView, kind: type[TV]) -> tuple[TV, DecisionView]:
+        """The deciding seat's view (as ``kind``) and its pending decision: what :meth:`advise`
+        starts from."""
+        view = self.view_of(seat.observation(), kind)
+        decision = view.decision
+        assert decision is not None and decision.player == seat.player, "guidance is for the seat that decides"
+        return view, decision
 
 
 @dataclass(frozen=True, slots=True)

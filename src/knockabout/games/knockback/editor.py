@@ -96,12 +96,10 @@ class PackEditor(ContentEditor):
         return pack.model.model_dump(mode="json")
 
     def _model(self, data: Any) -> tuple[PackModel | None, list[ContentProblem]]:
-        if not isinstance(data, dict):
-            return None, [ContentProblem((), "a pack is a table of keys (game, id, name, cards …)")]
-        try:
-            model = PackModel.model_validate(data)
-        except ValidationError as exc:
-            return None, problems_of(exc)
+        model, problems = self.validated(PackModel, data, "a pack is a table of keys (game, id, name, cards …)",
+                                         problems_of)
+        if model is None:
+            return None, problems
         if model.id in {p.id for p in builtin_packs()}:
             return None, [ContentProblem(("id",), f"{model.id!r} is a shipped pack's id; give your pack its own")]
         return model, []

@@ -46,12 +46,6 @@ PROMPTS: Mapping[str, Prompt] = {
 }
 
 
-def _knockback(view: View) -> KnockbackView:
-    if not isinstance(view, KnockbackView):
-        raise TypeError(f"the KNOCKBACK guide reads a KnockbackView, not {type(view).__name__}")
-    return view
-
-
 def cards_of(view: KnockbackView) -> dict[str, CardView]:
     return {c.label: c for c in view.cards}
 
@@ -157,12 +151,10 @@ class KnockbackGuide(Guide):
         return PROMPTS
 
     def label(self, view: View, action: str, names: Sequence[str]) -> str:
-        return label(action, _knockback(view))
+        return label(action, self.view_of(view, KnockbackView))
 
     def advise(self, seat: SeatView, names: Sequence[str]) -> Guidance:
-        v = _knockback(seat.observation())
-        d = v.decision
-        assert d is not None and d.player == seat.player, "guidance is for the seat that decides"
+        v, d = self.deciding(seat, KnockbackView)
         legal = v.legal or ()
         actions: list[GuidedAction] = []
         hints: list[Hint] = []

@@ -126,12 +126,10 @@ class BoxEditor(ContentEditor):
         return doc.model_dump(mode="json", by_alias=True)
 
     def _model(self, data: Any) -> tuple[BoxDocument | None, list[ContentProblem]]:
-        if not isinstance(data, dict):
-            return None, [ContentProblem((), "a box is a table of its files' contents (box, arena, fighter …)")]
-        try:
-            doc = BoxDocument.model_validate(data)
-        except ValidationError as exc:
-            return None, _problems(exc)
+        doc, problems = self.validated(
+            BoxDocument, data, "a box is a table of its files' contents (box, arena, fighter …)", _problems)
+        if doc is None:
+            return None, problems
         models: dict[str, BaseModel] = {}
         for kind, key in KEYS.items():
             models[kind] = FILE_MODELS[kind].model_validate({"game": "knockdown", key: getattr(doc, key)})

@@ -58,12 +58,6 @@ PROMPTS: Mapping[str, Prompt] = {
 _MAJOR = ("attack:1", "attack:2", "attack:3", "countdown", "scout", "sweep")
 
 
-def _nak_muay(view: View) -> NakMuayView:
-    if not isinstance(view, NakMuayView):
-        raise TypeError(f"the Nak Muay guide reads a NakMuayView, not {type(view).__name__}")
-    return view
-
-
 def next_active(view: NakMuayView, seat: int) -> int:
     """The next seat still in the fight after ``seat``, in the direction of play."""
     n = view.players
@@ -159,12 +153,10 @@ class NakMuayGuide(Guide):
         return PROMPTS
 
     def label(self, view: View, action: str, names: Sequence[str]) -> str:
-        return label(action, _nak_muay(view), names)
+        return label(action, self.view_of(view, NakMuayView), names)
 
     def advise(self, seat: SeatView, names: Sequence[str]) -> Guidance:
-        v = _nak_muay(seat.observation())
-        d = v.decision
-        assert d is not None and d.player == seat.player, "guidance is for the seat that decides"
+        v, d = self.deciding(seat, NakMuayView)
         legal = v.legal or ()
         kind = d.kind
         strict = v.end_turn == "strict_end_turn"

@@ -74,12 +74,6 @@ _FIXED = {
 _QUIET = frozenset({"pass", "done", "stop", "block:none", "react:none", "ko:skip"})
 
 
-def _knockdown(view: View) -> KnockdownView:
-    if not isinstance(view, KnockdownView):
-        raise TypeError(f"the Knockdown guide reads a KnockdownView, not {type(view).__name__}")
-    return view
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -206,12 +200,10 @@ class KnockdownGuide(Guide):
         return PROMPTS
 
     def label(self, view: View, action: str, names: Sequence[str]) -> str:
-        return label(action, _knockdown(view), names)
+        return label(action, self.view_of(view, KnockdownView), names)
 
     def advise(self, seat: SeatView, names: Sequence[str]) -> Guidance:
-        v = _knockdown(seat.observation())
-        d = v.decision
-        assert d is not None and d.player == seat.player, "guidance is for the seat that decides"
+        v, d = self.deciding(seat, KnockdownView)
         me = seat.player
         rival = 1 - me
         legal = v.legal or ()
