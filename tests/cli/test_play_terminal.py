@@ -6,6 +6,7 @@ import io
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +66,10 @@ def test_a_scripted_person_plays_a_whole_game_against_bots(tmp_path: Path) -> No
     assert state.outcome() is not None, "the recorded game is finished"
 
 
-def _seed_where_a_countdown_hits_me() -> tuple[int, int]:
-    """A seed where a person who always takes the first listed action faces a Countdown."""
-    for seed in range(200):
+def _first_seed_where(found: Callable[[Any, list[str]], str | None], seeds: int) -> tuple[int, int, str]:
+    """The first 3-player seed where a person who always takes the first listed action meets
+    a decision ``found(decision, legal)`` names an action for: (seed, moves made before it, that action)."""
+    for seed in range(seeds):
         t = build_table("nak-muay", 3, "me,random,random", None, seed, [], bot_delay=0, pace=0)
         mine = 0
         while not t.over:
@@ -76,23 +78,38 @@ def _seed_where_a_countdown_hits_me() -> tuple[int, int]:
             if d.player != 0:
                 t.tick()
                 continue
-            if d.kind == "countdown_response":
-                return seed, mine
-            t.act(0, t.updates_for(0).legal[0], t.version)
+            legal = list(t.updates_for(0).legal)
+            action = found(d, legal)
+            if action is not None:
+                return seed, mine, action
+            t.act(0, legal[0], t.version)
             mine += 1
     raise AssertionError("no seed found")
 
 
-def test_the_countdown_ticks_and_runs_out_for_real(tmp_path: Path) -> None:
-    seed, before = _seed_where_a_countdown_hits_me()
+def _seed_where_a_countdown_hits_me() -> tuple[int, int]:
+    """A seed where a person who always takes the first listed action faces a Countdown."""
+    seed, mine, _ = _first_seed_where(lambda d, legal: legal[0] if d.kind == "countdown_response" else None, 200)
+    return seed, mine
+
+
+def _first_moves_played(tmp_path: Path, seed: int, moves: int, countdown: float) -> Any:
+    """A 3-player game against two random bots at ``seed``, its first ``moves`` moves made
+    by answering 1 each time."""
     child = spawn(
         ["nak-muay", "--players", "3", "--seats", "me,random,random", "--seed", str(seed), "--pace", "0",
-         "--bot-delay", "0", "-o", "countdown_seconds=2"],
+         "--bot-delay", "0", "-o", f"countdown_seconds={countdown:g}"],
         tmp_path,
     )
-    for _ in range(before):
+    for _ in range(moves):
         child.expect(PROMPT)
         answer(child, "1")
+    return child
+
+
+def test_the_countdown_ticks_and_runs_out_for_real(tmp_path: Path) -> None:
+    seed, before = _seed_where_a_countdown_hits_me()
+    child = _first_moves_played(tmp_path, seed, before, countdown=2)
     child.expect("before the time runs out")
     child.expect(PROMPT)
     started = time.monotonic()
@@ -105,12 +122,17 @@ def test_the_countdown_ticks_and_runs_out_for_real(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
-def test_hotseat_hands_over_the_screen_without_showing_hands(tmp_path: Path) -> None:
-    child = spawn(
+def _hotseat(tmp_path: Path) -> Any:
+    """A hot-seat table: Ann and Bo share this terminal against a random bot."""
+    return spawn(
         ["nak-muay", "--players", "3", "--seats", "me,me,random", "--names", "Ann,Bo,Cy", "--seed", "3",
          "--pace", "0", "--bot-delay", "0", "-o", "countdown_seconds=120"],
         tmp_path,
     )
+
+
+def test_hotseat_hands_over_the_screen_without_showing_hands(tmp_path: Path) -> None:
+    child = _hotseat(tmp_path)
     handovers = 0
     done_looking = 0
     for _ in range(8):
@@ -139,11 +161,7 @@ def test_hotseat_hands_over_the_screen_without_showing_hands(tmp_path: Path) -> 
 
 
 def test_a_move_typed_at_a_hand_over_prompt_is_said_not_to_be_played(tmp_path: Path) -> None:
-    child = spawn(
-        ["nak-muay", "--players", "3", "--seats", "me,me,random", "--names", "Ann,Bo,Cy", "--seed", "3",
-         "--pace", "0", "--bot-delay", "0", "-o", "countdown_seconds=120"],
-        tmp_path,
-    )
+    child = _hotseat(tmp_path)
     seen = set()
     for _ in range(12):
         i = child.expect([r"press Enter when ready", PROMPT, END, r"press Enter, then pass the screen to"])
@@ -191,33 +209,12 @@ def test_bad_play_arguments_give_one_clear_line(args: list[str], message: str) -
 
 
 def _seed_where_i_can_play_a_clinch_pair() -> tuple[int, int, str]:
-    for seed in range(300):
-        t = build_table("nak-muay", 3, "me,random,random", None, seed, [], bot_delay=0, pace=0)
-        mine = 0
-        while not t.over:
-            d = t.decision()
-            assert d is not None
-            if d.player != 0:
-                t.tick()
-                continue
-            pairs = [a for a in t.updates_for(0).legal if a.startswith("pair:")]
-            if pairs:
-                return seed, mine, pairs[0]
-            t.act(0, t.updates_for(0).legal[0], t.version)
-            mine += 1
-    raise AssertionError("no seed found")
+    return _first_seed_where(lambda d, legal: next((a for a in legal if a.startswith("pair:")), None), 300)
 
 
 def test_a_typed_action_can_be_taken_back_with_undo(tmp_path: Path) -> None:
     seed, before, pair = _seed_where_i_can_play_a_clinch_pair()
-    child = spawn(
-        ["nak-muay", "--players", "3", "--seats", "me,random,random", "--seed", str(seed), "--pace", "0",
-         "--bot-delay", "0", "-o", "countdown_seconds=120"],
-        tmp_path,
-    )
-    for _ in range(before):
-        child.expect(PROMPT)
-        answer(child, "1")
+    child = _first_moves_played(tmp_path, seed, before, countdown=120)
     child.expect(PROMPT)
     answer(child, pair)  # the action's text works as well as its number
     child.expect("Clinch: whom to rob")

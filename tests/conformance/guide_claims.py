@@ -35,15 +35,19 @@ def names_for(n: int) -> list[str]:
     return [f"Player {i + 1}" for i in range(n)]
 
 
-def check_game(game_id: str, config: Mapping[str, Any], seed: int, steps: int, checks: Mapping[str, Check],
-               seen: set[str] | None = None) -> None:
-    """Play ``steps`` random actions of a seeded game, checking every claim on the way."""
+def _seeded(game_id: str, config: Mapping[str, Any], seed: int) -> tuple[Any, Any, random.Random, list[str]]:
+    """A seeded game's guide, its dealt state, the random moves' source and the seats' names."""
     game = get_game(game_id)
     guide = game.guide()
     assert guide is not None
     s = game.new_state(dict(config), seed)
-    rng = random.Random(seed)
-    names = names_for(s.num_players)
+    return guide, s, random.Random(seed), names_for(s.num_players)
+
+
+def check_game(game_id: str, config: Mapping[str, Any], seed: int, steps: int, checks: Mapping[str, Check],
+               seen: set[str] | None = None) -> None:
+    """Play ``steps`` random actions of a seeded game, checking every claim on the way."""
+    guide, s, rng, names = _seeded(game_id, config, seed)
     for _ in range(steps):
         d = s.to_act()
         if d is None:
@@ -64,12 +68,7 @@ def check_game(game_id: str, config: Mapping[str, Any], seed: int, steps: int, c
 def no_leak(game_id: str, config: Mapping[str, Any], seed: int, steps: int) -> int:
     """At each decision, the guidance from the true state equals the guidance from a state
     re-dealt in everything the deciding seat cannot see; returns how many were compared."""
-    game = get_game(game_id)
-    guide = game.guide()
-    assert guide is not None
-    s = game.new_state(dict(config), seed)
-    rng = random.Random(seed)
-    names = names_for(s.num_players)
+    guide, s, rng, names = _seeded(game_id, config, seed)
     compared = 0
     for k in range(steps):
         d = s.to_act()

@@ -185,3 +185,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'k.db'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+def plays_on_where_it_was(c: Any, made: dict[str, Any], before: dict[str, Any]) -> int:
+    """On a restarted server ``c``, the player of ``made`` connects again and is shown the
+    table exactly as ``before`` (its sync), then plays a move that the table takes; returns
+    the table's version after it."""
+    with c.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+        ws.send_json({"type": "hello", "token": made["token"]})
+        sync = receive_until(ws, lambda m: m["type"] == "sync")
+        assert sync["view"] == before["view"], "same state, same hand, same decision"
+        ws.send_json({"type": "act", "action": sync["legal"][0], "version": sync["version"]})
+        upd = receive_until(ws, lambda m: m["type"] == "update" and m["version"] > sync["version"])
+        assert upd["version"] > before["version"]
+        return int(upd["version"])

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import receive_until, three_turns_played
+from tests.server.conftest import plays_on_where_it_was, receive_until, three_turns_played
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -18,13 +18,7 @@ def test_a_restarted_server_resumes_unfinished_tables_from_their_log(make_client
     with make_client() as c2:
         info = c2.get(f"/api/tables/{made['id']}").json()
         assert info["status"] == "playing" and info["version"] == before["version"]
-        with c2.websocket_connect(f"/ws/tables/{made['id']}") as ws:
-            ws.send_json({"type": "hello", "token": made["token"]})
-            sync = receive_until(ws, lambda m: m["type"] == "sync")
-            assert sync["view"] == before["view"], "same state, same hand, same decision"
-            ws.send_json({"type": "act", "action": sync["legal"][0], "version": sync["version"]})
-            upd = receive_until(ws, lambda m: m["type"] == "update" and m["version"] > sync["version"])
-            assert upd["version"] > before["version"]
+        plays_on_where_it_was(c2, made, before)
 
 
 def test_a_bot_plays_for_an_absent_player_after_the_grace_period_until_they_return(make_client: Any) -> None:

@@ -18,7 +18,7 @@ from knockabout.server import ServerSettings, create_app
 from knockabout.store import Store, StoredTable
 from knockabout.store.store import StoreError
 from knockabout.table import Seat, Table
-from tests.server.conftest import receive_until, three_turns_played
+from tests.server.conftest import plays_on_where_it_was, receive_until, three_turns_played
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -131,17 +131,11 @@ def test_a_server_on_postgres_resumes_its_tables_after_a_restart(postgres_url: s
         with c2.websocket_connect(f"/ws/tables/{made['id']}") as spectator:
             spectator.send_json({"type": "hello"})
             assert receive_until(spectator, lambda m: m["type"] == "sync")["view"] == watched["view"]
-        with c2.websocket_connect(f"/ws/tables/{made['id']}") as ws:
-            ws.send_json({"type": "hello", "token": made["token"]})
-            sync = receive_until(ws, lambda m: m["type"] == "sync")
-            assert sync["view"] == before["view"], "same state, same hand, same decision"
-            ws.send_json({"type": "act", "action": sync["legal"][0], "version": sync["version"]})
-            upd = receive_until(ws, lambda m: m["type"] == "update" and m["version"] > sync["version"])
-            assert upd["version"] > before["version"]
+        version = plays_on_where_it_was(c2, made, before)
     store = Store(postgres_url)
     log = store.get(made["id"])
     store.close()
-    assert log is not None and len(log.actions) >= upd["version"], "every step was written to PostgreSQL"
+    assert log is not None and len(log.actions) >= version, "every step was written to PostgreSQL"
 
 
 def test_secret_seeds_and_the_listed_flag_round_trip_and_old_schemas_gain_them(db_url: str) -> None:

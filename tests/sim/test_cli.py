@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from knockabout.cli.main import app
@@ -35,28 +36,17 @@ def test_sim_tournament_saves_results_that_report_reopens_and_compares(tmp_path:
     assert "comparison" in r.output and str(b) in r.output
 
 
-def test_sim_refuses_an_unknown_game() -> None:
-    r = runner.invoke(app, ["sim", "tiddlywinks", "--games", "5"])
+@pytest.mark.parametrize(("args", "says"), [
+    (["tiddlywinks"], "unknown game 'tiddlywinks'"),
+    (["nak-muay", "--bots", "easy,grandmaster"],
+     "unknown bot level 'grandmaster'; choose one of: random, easy, medium, hard"),
+    (["nak-muay", "--players", "9"], "nak-muay is played by 2-5 players, not 9"),
+    (["nak-muay", "--option", "max_turns=-3"], "max_turns"),
+], ids=["unknown game", "unknown bot level", "bad player count", "bad option"])
+def test_sim_refuses_bad_arguments_with_one_line(args: list[str], says: str) -> None:
+    r = runner.invoke(app, ["sim", *args, "--games", "5"])
     assert r.exit_code == 2
-    _one_error_line(r.output, "unknown game 'tiddlywinks'")
-
-
-def test_sim_refuses_an_unknown_bot_level() -> None:
-    r = runner.invoke(app, ["sim", "nak-muay", "--games", "5", "--bots", "easy,grandmaster"])
-    assert r.exit_code == 2
-    _one_error_line(r.output, "unknown bot level 'grandmaster'; choose one of: random, easy, medium, hard")
-
-
-def test_sim_refuses_a_bad_player_count() -> None:
-    r = runner.invoke(app, ["sim", "nak-muay", "--players", "9", "--games", "5"])
-    assert r.exit_code == 2
-    _one_error_line(r.output, "nak-muay is played by 2-5 players, not 9")
-
-
-def test_sim_refuses_a_bad_option() -> None:
-    r = runner.invoke(app, ["sim", "nak-muay", "--games", "5", "--option", "max_turns=-3"])
-    assert r.exit_code == 2
-    _one_error_line(r.output, "max_turns")
+    _one_error_line(r.output, says)
 
 
 def test_report_refuses_a_file_that_is_not_results(tmp_path: Path) -> None:

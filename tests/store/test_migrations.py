@@ -60,14 +60,15 @@ def make_release_database(url: str) -> None:
         engine.dispose()
 
 
-def rows(url: str) -> dict[str, list[dict[str, Any]]]:
+def rows(url: str, names: tuple[str, ...] = TABLES) -> dict[str, list[dict[str, Any]]]:
+    """Every row of the tables ``names``, in primary-key order."""
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
             meta = MetaData()
-            meta.reflect(conn, only=TABLES)
+            meta.reflect(conn, only=names)
             return {name: [dict(r._mapping) for r in conn.execute(
-                select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns))] for name in TABLES}
+                select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns))] for name in names}
     finally:
         engine.dispose()
 
@@ -164,15 +165,19 @@ def test_the_release_s_live_tables_resume_where_they_were(db_url: str) -> None:
         assert table.deadline() - settings.clock() == pytest.approx(left, abs=1.0), "only the time that was left"
 
 
-def test_servers_opening_one_new_database_at_once_upgrade_it_once(db_url: str) -> None:
-    problems: list[BaseException] = []
-
+def opener(url: str, problems: list[BaseException]) -> Any:
+    """A server's opening of ``url`` (a store opened and closed), its error kept in ``problems``."""
     def open_it() -> None:
         try:
-            Store(db_url, writer="thread").close()
+            Store(url, writer="thread").close()
         except BaseException as exc:
             problems.append(exc)
+    return open_it
 
+
+def test_servers_opening_one_new_database_at_once_upgrade_it_once(db_url: str) -> None:
+    problems: list[BaseException] = []
+    open_it = opener(db_url, problems)
     threads = [threading.Thread(target=open_it) for _ in range(4)]
     for t in threads:
         t.start()
@@ -223,18 +228,6 @@ def revision_before_accounts() -> str:
 LATER = ("chat_lines", "ratings", "rating_changes")  # the tables of the migrations after release 0.1.0
 
 
-def all_rows(url: str, names: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            meta = MetaData()
-            meta.reflect(conn, only=names)
-            return {name: [dict(r._mapping) for r in conn.execute(
-                select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns))] for name in names}
-    finally:
-        engine.dispose()
-
-
 def test_a_database_from_before_accounts_upgrades_keeping_its_tables_chat_and_ratings(db_url: str) -> None:
     """A database of the release before accounts (live and finished tables, chat, ratings)
     gains the accounts' tables and loses nothing; its finished games replay, and an
@@ -261,7 +254,7 @@ def test_a_database_from_before_accounts_upgrades_keeping_its_tables_chat_and_ra
             {"table_id": finished["id"], "seat": 1, "player": "bot:easy", "game": finished["game"],
              "mu_before": 24.0, "mu_after": 23.1, "sigma_after": 7.9, "at": 12.0}])
     engine.dispose()
-    before = {**rows(db_url), **all_rows(db_url, LATER)}
+    before = {**rows(db_url), **rows(db_url, LATER)}
     store = Store(db_url, writer="thread")  # opening it upgrades it
     assert migrations.current(store.engine) == migrations.head()
     st = store.get(finished["id"])
@@ -274,7 +267,7 @@ def test_a_database_from_before_accounts_upgrades_keeping_its_tables_chat_and_ra
     assert {seat: a.name for seat, a in store.accounts.accounts_at(playing["id"]).items()} == {0: "ann"}
     assert store.ratings.changes(finished["id"])[0]["player"] == "bot:easy"
     store.close()
-    assert {**rows(db_url), **all_rows(db_url, LATER)} == before, "nothing lost or changed"
+    assert {**rows(db_url), **rows(db_url, LATER)} == before, "nothing lost or changed"
     assert differences(db_url) == [], "and the schema is the declared one"
 
 
@@ -293,13 +286,7 @@ def test_a_server_waits_for_another_servers_slow_upgrade_of_the_same_sqlite_file
 
     monkeypatch.setattr(migrations.command, "upgrade", slow)
     problems: list[BaseException] = []
-
-    def open_it() -> None:
-        try:
-            Store(url, writer="thread").close()
-        except BaseException as exc:
-            problems.append(exc)
-
+    open_it = opener(url, problems)
     first = threading.Thread(target=open_it)
     first.start()
     assert started.wait(30)
