@@ -221,3 +221,25 @@ def test_a_zoomed_card_shows_its_whole_rules_text(server: LiveServer, browser: A
         assert got is not None and got["shown"] and got["inside"], got
     finally:
         ctx.close()
+
+
+def test_a_draft_shows_the_cards_of_your_hand_with_their_faces(server: LiveServer, browser: Any) -> None:
+    m = kind_moment("knockback", "draft")
+    frame = frame_of(m)
+    hand = frame["view"]["draft"]["hand"]
+    ctx, page = new_page(browser, "desktop", reduced_motion="reduce")
+    try:
+        show(page, server, frame)
+        faces = page.locator("#hand-dock .kb-info.with-face").evaluate_all("""bs => bs.map((b) => {
+          const t = b.querySelector('.kb-card');
+          return { name: t.querySelector('.nm').textContent, title: b.querySelector('h4').textContent,
+                   north: [t.querySelector('.kb-e.n b').textContent, t.querySelector('.kb-e.n span').textContent],
+                   onGrid: t.hasAttribute('data-tile') || t.hasAttribute('data-pick'), keep: b.dataset.pick };
+        })""")
+        assert [f["name"] for f in faces] == [c["name"] for c in hand]
+        for i, (f, c) in enumerate(zip(faces, hand, strict=True)):
+            assert f["title"] == c["name"] and f["keep"] == f"keep:{i}"  # the box is still what you pick
+            assert f["north"] == [str(c["edges"]["north"]["attack"]), str(c["edges"]["north"]["heart"])], "as printed"
+            assert not f["onGrid"], "a card of a draft is no tile of the grid"
+    finally:
+        ctx.close()

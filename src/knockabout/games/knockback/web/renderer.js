@@ -65,6 +65,8 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-side{display:flex;flex-wrap:wrap;gap:.5rem;margin:.6rem 0}
 .kb-info{border:1px solid rgba(127,127,127,.3);border-radius:.5rem;padding:.4rem .55rem;max-width:15rem;font-size:.8rem}
 .kb-info h4{margin:0 0 .2rem;font-size:.85rem}.kb-info .set{color:var(--muted);font-size:.7rem}
+.kb-info.with-face{display:grid;grid-template-columns:auto minmax(0,1fr);gap:0 .55rem;max-width:min(22rem,84vw);align-content:start}
+.kb-info.with-face>.kb-cell{grid-row:1/span 5;align-self:start}
 .kb-pending{font-weight:600;margin:.4rem 0}
 .kb-cell.in-hand{width:104px;height:104px}
 @media (max-width:520px){.kb-cell{width:92px;height:92px}
@@ -160,24 +162,31 @@ function kindIcon(kind) {
 // a card as it lies on the grid, drawn from its data (the shipped cards and a designer's alike):
 // its edges as it lies (attack in a burst, heart in a heart), the band in its ability's colour
 // with its actions in order, its name, its tag and facing; its ability's words when zoomed
+// ``opts.printed``: a card not on the grid yet (a draft), drawn as printed: no tag, no place in play
 export function cardTile(c, opts = {}) {
   ensureStyle();
   const kind = kindOf(c.card);
   const t = el("div", `kb-card s${c.owner}${kind ? ` k-${kind}` : ""}${c.exhausted ? " exhausted" : ""}${opts.active ? " active" : ""}${opts.target ? " target" : ""}${opts.target && opts.mine ? " own" : ""}`);
-  t.dataset.label = c.label;
-  t.dataset.tile = c.label;
   t.dataset.kind = kind;
-  t.dataset.pick = `${opts.inHand ? "hand" : "tile"}:${c.label}`;  // direct play, and the last move's mark
+  if (opts.printed) {
+    t.dataset.card = c.card.name;  // zoomed on its tip like any card
+  } else {
+    t.dataset.label = c.label;
+    t.dataset.tile = c.label;
+    t.dataset.pick = `${opts.inHand ? "hand" : "tile"}:${c.label}`;  // direct play, and the last move's mark
+  }
   const e = c.board_edges;
-  tip(t, `${c.card.name} (${c.label}, ${opts.owner || "seat " + (c.owner + 1)}) · ${c.exhausted ? "exhausted" : "rested"}\n`
+  tip(t, `${c.card.name} (${opts.printed ? "as printed" : `${c.label}, ${opts.owner || "seat " + (c.owner + 1)}`})`
+    + `${opts.printed ? "" : ` · ${c.exhausted ? "exhausted" : "rested"}`}\n`
     + `${c.card.actions.map((s) => SYMBOL[s]).join(" → ")}\n${c.card.text}\n`
-    + `Edges as it lies (attack/heart): north ${e.N.attack}/${e.N.heart}, east ${e.E.attack}/${e.E.heart}, `
-    + `south ${e.S.attack}/${e.S.heart}, west ${e.W.attack}/${e.W.heart}`);
+    + `Edges ${opts.printed ? "as printed" : "as it lies"} (attack/heart): north ${e.N.attack}/${e.N.heart}, `
+    + `east ${e.E.attack}/${e.E.heart}, south ${e.S.attack}/${e.S.heart}, west ${e.W.attack}/${e.W.heart}`);
   for (const d of ["N", "E", "S", "W"]) t.append(edge(c, d));
   const mid = el("div", "kb-mid");
   const band = el("div", "band");
   band.append(kindIcon(kind), c.card.actions.map((s) => GLYPH[s]).join(" "));
-  mid.append(band, el("div", "nm fit", c.card.name), el("div", "lb", `${FACING[c.owner]} ${c.label}`));
+  mid.append(band, el("div", "nm fit", c.card.name));
+  if (!opts.printed) mid.append(el("div", "lb", `${FACING[c.owner]} ${c.label}`));
   if (c.exhausted) mid.append(el("div", "tired", "exhausted"));
   t.append(mid);
   const fx = el("div", "kb-fx");
@@ -188,8 +197,20 @@ export function cardTile(c, opts = {}) {
 
 let chosenCell = null;  // the highlighted cell a person clicked to place a card on
 
-function infoCard(card, label, extra) {
-  const box = el("div", "kb-info");
+// a card of a draft, before it is on the grid: its face as printed, in the colour of the seat
+// that holds it
+function faceTile(card, seat) {
+  const e = card.edges;
+  const cell = el("div", "kb-cell in-hand");
+  cell.append(cardTile({ owner: seat, label: "", exhausted: false, card,
+    board_edges: { N: e.north, E: e.east, S: e.south, W: e.west } }, { printed: true }));
+  return cell;
+}
+
+// a card in words; ``seat`` (a draft's hand): its face too
+function infoCard(card, label, extra, seat) {
+  const box = el("div", `kb-info${seat === undefined ? "" : " with-face"}`);
+  if (seat !== undefined) box.append(faceTile(card, seat));
   if (label) box.dataset.mark = `info:${label}`;  // where a rival's card placed on the grid comes from
   box.append(el("h4", "", label ? `${card.name} (${label})` : card.name));
   const e = card.edges;
@@ -240,11 +261,11 @@ export function renderBoard(root, view, ctx) {
       if (!ctx.reveal) { side.dataset.part = "hand"; side.classList.add("hand-row"); side.tabIndex = 0; }
       side.append(el("strong", "", p === ctx.seat ? "Your hand:" : `${names[p]}'s hand:`));
       hand.forEach((c, i) => {
-        const b = infoCard(c, null, `card ${i + 1} of your hand`); b.dataset.keep = i;
+        const b = infoCard(c, null, `card ${i + 1} of your hand`, p ?? 0); b.dataset.keep = i;
         if (!ctx.reveal) b.dataset.pick = `keep:${i}`;
         side.append(b);
       });
-      for (const c of kept || []) side.append(infoCard(c, null, "kept"));
+      for (const c of kept || []) side.append(infoCard(c, null, "kept", p ?? 0));
       root.append(side);
     }
     const pool = el("div", "kb-side");
