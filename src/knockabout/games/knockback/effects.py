@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
-from knockabout.core.events import Event, public
+from knockabout.core.events import Event
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.grid import DELTA
 from knockabout.games.knockback.ops import AttackWhen, Effect, HeartWhen, Op
@@ -154,8 +154,8 @@ def after_punch(s: KnockbackState, a: int, t: int, ko: bool, ev: list[Event]) ->
             s.stay_ready = True
     elif b.exhaust_target and s.onboard >> t & 1 and not s.exhausted >> t & 1:
         s.exhausted |= 1 << t
-        ev.append(public("exhaust", card=LABELS[t], name=s.lab[t].name, by=LABELS[a], reason="punch",
-                         ability=Op.EXHAUST_TARGET.value))
+        ev.append(Event("exhaust", {"card": LABELS[t], "name": s.lab[t].name, "by": LABELS[a], "reason": "punch",
+                                    "ability": Op.EXHAUST_TARGET.value}))
 
 
 def after_move(s: KnockbackState, a: int, ev: list[Event]) -> None:
@@ -168,5 +168,5 @@ def after_move(s: KnockbackState, a: int, ev: list[Event]) -> None:
         n = grid.get(here + dd)
         if n is not None and (n >= 3) != mine and not s.exhausted >> n & 1:
             s.exhausted |= 1 << n
-            ev.append(public("exhaust", card=LABELS[n], name=s.lab[n].name, by=LABELS[a], reason="intimidate",
-                             ability=Op.INTIMIDATE.value))
+            ev.append(Event("exhaust", {"card": LABELS[n], "name": s.lab[n].name, "by": LABELS[a],
+                                        "reason": "intimidate", "ability": Op.INTIMIDATE.value}))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from knockabout.core.events import Event, public
+from knockabout.core.events import Event
 from knockabout.games.knockback.actions import LABELS
 from knockabout.games.knockback.effects import knockback_cells, stopper
 from knockabout.games.knockback.grid import DELTA, DIRS, HALF, STRIDE
@@ -74,10 +74,10 @@ def knock_back(s: KnockbackState, a: int, tcell: int, d: int, ev: list[Event]) -
         return
     held = stopper(s, group)
     if held >= 0:
-        ev.append(public("knockback_held", card=LABELS[held], name=s.lab[held].name))
+        ev.append(Event("knockback_held", {"card": LABELS[held], "name": s.lab[held].name}))
         return
     shift(s, group, d, cells)
-    ev.append(public("knockback", cards=[LABELS[i] for i in group], dir=DIRS[d], cells=cells))
+    ev.append(Event("knockback", {"cards": [LABELS[i] for i in group], "dir": DIRS[d], "cells": cells}))
 
 
 def shove(s: KnockbackState, a: int, into: int, d: int, ev: list[Event]) -> None:
@@ -85,4 +85,4 @@ def shove(s: KnockbackState, a: int, into: int, d: int, ev: list[Event]) -> None
     card beyond it move one cell on (the move itself is the caller's)."""
     group = beyond(s, into, d)
     shift(s, group, d, 1)
-    ev.append(public("shove", card=LABELS[a], dir=DIRS[d], cards=[LABELS[i] for i in group]))
+    ev.append(Event("shove", {"card": LABELS[a], "dir": DIRS[d], "cards": [LABELS[i] for i in group]}))

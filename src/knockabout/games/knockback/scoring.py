@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from knockabout.core.events import Event, public
+from knockabout.core.events import Event
 from knockabout.core.protocol import Outcome
 from knockabout.games.knockback.phases import BEST_OF, MIDDLE, OVER, PLACE, SPEED, TUG, TURN
 
@@ -35,7 +35,7 @@ def end_turn(s: KnockbackState, ev: list[Event]) -> None:
         return
     s.current ^= 1
     s.phase = TURN
-    ev.append(public("turn", player=s.current, turn=s.turn))
+    ev.append(Event("turn", {"player": s.current, "turn": s.turn}))
 
 
 def end_round(s: KnockbackState, winner: int, reason: str, ev: list[Event]) -> None:
@@ -59,8 +59,8 @@ def end_round(s: KnockbackState, winner: int, reason: str, ev: list[Event]) -> N
             s.token = winner
         else:
             s.token = MIDDLE
-    ev.append(public("round_over", round=s.round, winner=None if winner < 0 else winner, reason=reason,
-                     token=None if s.token == MIDDLE else s.token, wins=list(s.wins)))
+    ev.append(Event("round_over", {"round": s.round, "winner": None if winner < 0 else winner, "reason": reason,
+                                   "token": None if s.token == MIDDLE else s.token, "wins": list(s.wins)}))
     why = ""
     if done == -2 and s.round >= s.max_rounds:
         done = s.token if s.scoring == TUG else -1 if s.wins[0] == s.wins[1] else int(s.wins[1] > s.wins[0])
@@ -72,7 +72,8 @@ def end_round(s: KnockbackState, winner: int, reason: str, ev: list[Event]) -> N
         s.result = Outcome.shared((0, 1), 2, why or "drawn round")
     if s.result is not None:
         s.phase = OVER
-        ev.append(public("game_over", winners=list(s.result.winners), draw=s.result.draw, reason=s.result.reason))
+        ev.append(Event("game_over", {"winners": list(s.result.winners), "draw": s.result.draw,
+                                      "reason": s.result.reason}))
         return
     s.starter = (1 - winner) if winner >= 0 and not s.alternate_starts else (1 - s.starter)
     s.round += 1
@@ -82,4 +83,4 @@ def end_round(s: KnockbackState, winner: int, reason: str, ev: list[Event]) -> N
     s.turn = 0
     s.phase = PLACE
     s.current = s.starter
-    ev.append(public("round_start", round=s.round, starter=s.starter))
+    ev.append(Event("round_start", {"round": s.round, "starter": s.starter}))

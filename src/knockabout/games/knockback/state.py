@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from knockabout.core.actions import Action
-from knockabout.core.events import Event, private, public
+from knockabout.core.events import Event
 from knockabout.core.protocol import Decision, Game, Outcome, State
 from knockabout.core.rng import Rng
 from knockabout.games.knockback import actions as A
@@ -298,8 +298,8 @@ class KnockbackState(State):
     def _keep(self, i: int, ev: list[Event]) -> None:
         me = self.current
         name = self.cards[self.hands[me][i]].name
-        ev.append(private(frozenset((me,)), "draft_keep", player=me, name=name))
-        ev.append(public("draft_pick", player=me))
+        ev.append(Event("draft_keep", {"player": me, "name": name}, frozenset((me,))))
+        ev.append(Event("draft_pick", {"player": me}))
         if me == 0:
             self.pick = i
             self.current = 1
@@ -312,14 +312,14 @@ class KnockbackState(State):
             self.hands = [[], []]
             self.kept = [[], []]
             self.set_lineup()
-            ev.append(public("draft_done", lineups=[[self.lab[3 * p + j].name for j in range(3)] for p in (0, 1)]))
+            ev.append(Event("draft_done", {"lineups": [[self.lab[3 * p + j].name for j in range(3)] for p in (0, 1)]}))
             self.phase = PLACE
             self.current = self.starter
-            ev.append(public("round_start", round=self.round, starter=self.starter))
+            ev.append(Event("round_start", {"round": self.round, "starter": self.starter}))
             return
         self.hands = [self.hands[1], self.hands[0]]
         self.current = 0
-        ev.append(public("draft_pass", hand_size=len(self.hands[0])))
+        ev.append(Event("draft_pass", {"hand_size": len(self.hands[0])}))
 
     # -- placement
     def _place(self, action: Action, ev: list[Event]) -> None:
@@ -335,11 +335,12 @@ class KnockbackState(State):
         self.placed |= bit
         self.onboard |= bit
         cx, cy = coords(k)
-        ev.append(public("place", player=self.current, card=LABELS[x], name=self.lab[x].name, x=cx, y=cy))
+        ev.append(Event("place", {"player": self.current, "card": LABELS[x], "name": self.lab[x].name,
+                                  "x": cx, "y": cy}))
         if self.placed == ALL_SIX:
             self.phase = TURN
             self.current = self.starter
-            ev.append(public("battle", player=self.current))
+            ev.append(Event("battle", {"player": self.current}))
         else:
             self.current ^= 1
 
@@ -348,7 +349,7 @@ class KnockbackState(State):
         me = self.current
         mine = self.exhausted & SEAT_MASK[me]
         self.exhausted &= ~mine
-        ev.append(public("rest", player=me, cards=list(_MASK_LABELS[mine])))
+        ev.append(Event("rest", {"player": me, "cards": list(_MASK_LABELS[mine])}))
         end_turn(self, ev)
 
     def _activate(self, a: int, ev: list[Event]) -> None:
@@ -356,7 +357,7 @@ class KnockbackState(State):
         self.sym = -1
         self.moved = 0
         self.stay_ready = False
-        ev.append(public("activate", player=self.current, card=LABELS[a], name=self.lab[a].name))
+        ev.append(Event("activate", {"player": self.current, "card": LABELS[a], "name": self.lab[a].name}))
         self._next_symbol(ev)
 
     def _next_symbol(self, ev: list[Event]) -> None:
@@ -373,14 +374,14 @@ class KnockbackState(State):
                 self.phase = SYMBOL
                 self._legal = opts
                 return
-            ev.append(public("skip", player=self.current, card=LABELS[a], symbol=SYMBOL_NAMES[symbols[self.sym]],
-                             forced=True))
+            ev.append(Event("skip", {"player": self.current, "card": LABELS[a],
+                                     "symbol": SYMBOL_NAMES[symbols[self.sym]], "forced": True}))
 
     def _take_symbol(self, action: Action, ev: list[Event]) -> None:
         a = self.active
         if action is A.SKIP:
-            ev.append(public("skip", player=self.current, card=LABELS[a],
-                             symbol=SYMBOL_NAMES[self.lab[a].symbols[self.sym]], forced=False))
+            ev.append(Event("skip", {"player": self.current, "card": LABELS[a],
+                                     "symbol": SYMBOL_NAMES[self.lab[a].symbols[self.sym]], "forced": False}))
             self._next_symbol(ev)
             return
         d = A.MOVE_DIR.get(action)
@@ -400,7 +401,7 @@ class KnockbackState(State):
         self.pos[a] = nb
         self.moved += 1
         x, y = coords(nb)
-        ev.append(public("move", player=self.current, card=LABELS[a], dir=DIRS[d], x=x, y=y))
+        ev.append(Event("move", {"player": self.current, "card": LABELS[a], "dir": DIRS[d], "x": x, "y": y}))
         after_move(self, a, ev)
         self._next_symbol(ev)
 
@@ -427,14 +428,15 @@ class KnockbackState(State):
         ko = self.knocks_out(attack, heart)
         me = self.current
         lab = self.lab
-        ev.append(public("punch", player=me, card=LABELS[a], name=lab[a].name, target=LABELS[t],
-                         target_name=lab[t].name, dir=DIRS[d], side=DIRS[side], attack=attack, heart=heart, ko=ko))
+        ev.append(Event("punch", {"player": me, "card": LABELS[a], "name": lab[a].name, "target": LABELS[t],
+                                  "target_name": lab[t].name, "dir": DIRS[d], "side": DIRS[side], "attack": attack,
+                                  "heart": heart, "ko": ko}))
         tcell = self.pos[t]
         if ko:
             self.onboard &= ~(1 << t)
             self.exhausted &= ~(1 << t)
             del self.grid[tcell]
-            ev.append(public("knockout", card=LABELS[t], name=lab[t].name, owner=int(t >= 3)))
+            ev.append(Event("knockout", {"card": LABELS[t], "name": lab[t].name, "owner": int(t >= 3)}))
         knock_back(self, a, tcell, d, ev)
         after_punch(self, a, t, ko, ev)
         if ko:
@@ -448,7 +450,7 @@ class KnockbackState(State):
     def _end_activation(self, ev: list[Event]) -> None:
         a = self.active
         if self.stay_ready:
-            ev.append(public("stays_ready", card=LABELS[a], name=self.lab[a].name))
+            ev.append(Event("stays_ready", {"card": LABELS[a], "name": self.lab[a].name}))
         else:
             self.exhausted |= 1 << a
         self.active = -1
