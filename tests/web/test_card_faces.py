@@ -141,7 +141,8 @@ KNOCKBACK_FACES = """async (cards) => {
       attackFont: parseFloat(getComputedStyle(t.querySelector(`.kb-e.${d} b`)).fontSize) });
     return { label: t.dataset.label, cls: t.className, name: t.querySelector('.nm').textContent,
       n: edge('n'), e: edge('e'), s: edge('s'), w: edge('w'),
-      band: t.querySelector('.band').textContent,
+      band: [...t.querySelectorAll('.band .act')].map((a) => a.textContent),
+      bandFits: t.querySelector('.band').scrollWidth <= t.querySelector('.band').clientWidth + 1,
       bandColour: getComputedStyle(t.querySelector('.band')).backgroundColor,
       frame: getComputedStyle(t).borderTopColor, fx: t.querySelector('.kb-fx').textContent,
       fxShown: getComputedStyle(t.querySelector('.kb-fx')).display !== 'none', tip: t.dataset.tip };
@@ -173,7 +174,8 @@ def test_every_shipped_knockback_card_has_its_printed_face(server: LiveServer, b
                 want = c["board_edges"][d]
                 assert (got["attack"], got["heart"]) == (str(want["attack"]), str(want["heart"])), (name, d)
                 assert got["attackFont"] >= 10
-            assert f["band"] == " ".join(GLYPH[a] for a in c["card"]["actions"]), name
+            assert f["band"] == [GLYPH[a] for a in c["card"]["actions"]], name
+            assert f["bandFits"], f"{name}: its actions fit the band on one line"
             assert c["card"]["text"] in f["fx"] and not f["fxShown"], f"{name}: its ability, shown when zoomed"
             assert c["card"]["text"] in f["tip"]
         assert all(len(v) == 1 for v in kinds.values()) and len({next(iter(v)) for v in kinds.values()}) == len(kinds)

@@ -255,3 +255,35 @@ def test_the_knockdown_arena_and_the_turn_line_are_above_the_dock_and_readable(
             problems.append(f"{name}: the page is wider than the screen: {got}")
     ctx.close()
     assert not problems, "\n".join(problems)
+
+
+ACTIVE_TILE = """() => {
+  window.scrollTo(0, 0);
+  const dock = document.querySelector('#dock').getBoundingClientRect();
+  const grid = document.querySelector('#grid').getBoundingClientRect();
+  const t = document.querySelector('#grid .kb-card.active').getBoundingClientRect();
+  return { dockTop: dock.top, gridBottom: grid.bottom, top: t.top, bottom: t.bottom, left: t.left, right: t.right,
+           vw: window.innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_knockback_card_in_play_is_on_the_first_screen(server: LiveServer, browser: Any, size: str) -> None:
+    """A card taking its symbols is in view above the dock, however large the grid: the grid's
+    box ends above the dock and keeps the active card in its middle (it used to lie under the
+    dock, a page's scroll away)."""
+    ctx, page = new_page(browser, size, reduced_motion="reduce")
+    problems = []
+    moments = {"symbol": kind_moment("knockback", "symbol"),
+               "middle": first("knockback", lambda m, d: d is not None and d.player == 0 and d.kind == "symbol"
+                               and len(m.actions) >= 40, {}, range(40))}
+    for name, m in moments.items():
+        show(page, server, frame_of(m))
+        page.wait_for_timeout(100)  # the grid's box settles once the dock's height is known
+        got = page.evaluate(ACTIVE_TILE)
+        if got["top"] < 0 or got["bottom"] > got["dockTop"] + 1 or got["left"] < 0 or got["right"] > got["vw"]:
+            problems.append(f"{name}: the active card is off the first screen: {got}")
+        if got["gridBottom"] > got["dockTop"] + 1:
+            problems.append(f"{name}: the grid runs under the dock: {got}")
+    ctx.close()
+    assert not problems, "\n".join(problems)

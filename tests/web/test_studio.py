@@ -127,7 +127,7 @@ def test_a_designers_cards_get_the_table_s_card_face(browser: Any, server: LiveS
         tiles = page.locator(".studio-preview .kb-card")
         tile = tiles.first
         assert tile.locator(".kb-e.n b").inner_text() == "6"
-        assert tile.locator(".band").inner_text().split() == ["➜", "➜", "✸"], "its actions on the band, in order"
+        assert tile.locator(".band .act").all_inner_texts() == ["➜", "➜", "✸"], "its actions on the band, in order"
         # the template's three cards: a moving, a passive and a punching ability, each its colour
         kinds = tiles.evaluate_all("ts => ts.map(t => [t.dataset.kind, t.className,"
                                    " getComputedStyle(t.querySelector('.band')).backgroundColor])")

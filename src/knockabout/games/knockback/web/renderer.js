@@ -21,7 +21,10 @@ const CSS = `
 .kb-token{display:inline-flex;gap:.3rem;align-items:center}
 .kb-token i{width:1.1rem;height:1.1rem;border-radius:50%;border:2px solid #888;display:inline-block}
 .kb-token i.on{background:#f5c518;border-color:#b8860b}
-.kb-scroll{overflow:auto;max-width:100%;padding:.4rem;border-radius:.6rem;background:rgba(127,127,127,.08)}
+/* the grid never runs under the dock (the shell keeps its height in --dock-h): a tall grid scrolls
+   in its box, kept on the card in play (follow()) */
+.kb-scroll{overflow:auto;max-width:100%;padding:.4rem;border-radius:.6rem;background:rgba(127,127,127,.08);
+  max-height:max(250px,calc(100vh - var(--dock-h,0px) - 140px))}
 .kb-grid{display:grid;gap:6px;width:max-content}
 .kb-cell{width:118px;height:118px;position:relative;border-radius:10px;padding:0;font:inherit;color:inherit}
 .kb-cell.empty{border:1px dashed rgba(127,127,127,.22)}
@@ -50,8 +53,8 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 /* the middle, as printed: a band in the ability's colour with the actions in order, the name, the tag */
 .kb-mid{grid-area:2/2/3/3;display:flex;flex-direction:column;align-items:stretch;text-align:center;
   min-width:0;min-height:0;background:#fffdf7;border-radius:6px;overflow:hidden;border:1px solid #0002}
-.kb-mid .band{background:var(--kind);color:#fff;display:flex;align-items:center;justify-content:center;gap:2px;
-  min-height:15px;padding:0 3px;font-size:11px;font-weight:800;letter-spacing:1px}
+.kb-mid .band{background:var(--kind);color:#fff;display:flex;align-items:center;justify-content:center;gap:3px;
+  min-height:15px;padding:0 3px;font-size:11px;font-weight:800;white-space:nowrap;overflow:hidden}
 .kb-mid .band svg{width:11px;height:11px;flex:0 0 auto;margin-right:1px}
 .kb-mid .nm{font-weight:800;font-size:12px;max-width:100%;width:100%;flex:1 1 auto;min-height:0;overflow:hidden;
   display:grid;align-items:center;padding:0 2px}
@@ -70,9 +73,10 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .kb-pending{font-weight:600;margin:.4rem 0}
 .kb-cell.in-hand{width:104px;height:104px}
 @media (max-width:520px){.kb-cell{width:92px;height:92px}
+  .kb-scroll{max-height:max(200px,calc(100vh - var(--dock-h,0px) - 175px))}
   .kb-card{font-size:10px;--kb-edge:17px}
   .kb-e b,.kb-e span{width:15px;height:15px;font-size:10px}.kb-e.w,.kb-e.e{gap:0}
-  .kb-mid .band{min-height:11px;font-size:9px;letter-spacing:0}.kb-mid .band svg{width:9px;height:9px}
+  .kb-mid .band{min-height:11px;font-size:9px;gap:2px;padding:0 2px}.kb-mid .band svg{width:9px;height:9px}
   .kb-mid .nm{font-size:10px;line-height:1.05}.kb-mid .lb{font-size:9px;line-height:1.05}
   .kb-mid .tired{font-size:8px;line-height:1;letter-spacing:0;text-transform:none}
   .kb-cell.in-hand{width:88px;height:88px}}
@@ -184,7 +188,7 @@ export function cardTile(c, opts = {}) {
   for (const d of ["N", "E", "S", "W"]) t.append(edge(c, d));
   const mid = el("div", "kb-mid");
   const band = el("div", "band");
-  band.append(kindIcon(kind), c.card.actions.map((s) => GLYPH[s]).join(" "));
+  band.append(kindIcon(kind), ...c.card.actions.map((s) => el("span", "act", GLYPH[s])));
   mid.append(band, el("div", "nm fit", c.card.name));
   if (!opts.printed) mid.append(el("div", "lb", `${FACING[c.owner]} ${c.label}`));
   if (c.exhausted) mid.append(el("div", "tired", "exhausted"));
@@ -336,6 +340,8 @@ export function renderBoard(root, view, ctx) {
     }
     wrap.append(g);
     root.append(wrap);
+    follow(wrap, g.querySelector(".kb-card.active") || g.querySelector(".kb-card.target")
+      || g.querySelector(".kb-cell.spot.chosen") || g.querySelector(".kb-cell.spot"));
   } else {
     wrap.append(el("p", "muted", "The grid is empty."));
     root.append(wrap);
@@ -379,6 +385,22 @@ export function renderBoard(root, view, ctx) {
     }
     root.append(side);
   }
+}
+
+// the grid's box keeps the card in play (the active card, a card to punch, a cell to use) in
+// its middle, when the grid is larger than its box; again when the box changes size (the
+// dock beside it grew or shrank)
+function follow(box, target) {
+  if (!target) return;
+  const centre = () => {
+    if (!target.isConnected) return;
+    const r = target.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    box.scrollTop += r.top + r.height / 2 - (b.top + box.clientHeight / 2);
+    box.scrollLeft += r.left + r.width / 2 - (b.left + box.clientWidth / 2);
+  };
+  centre();
+  if (window.ResizeObserver) new ResizeObserver(centre).observe(box);
 }
 
 // your cards still to place, which the shell shows beside the prompt
