@@ -44,6 +44,14 @@ def knockback_cards() -> list[dict[str, Any]]:
     return out
 
 
+def assert_clean(page: Any) -> None:
+    """Every name fits its box whole, no word splits, and axe finds nothing serious."""
+    assert not overflowing(page), overflowing(page)
+    assert not split_words(page), split_words(page)
+    problems = serious_a11y(page)
+    assert not problems, problems
+
+
 def blank(browser: Any, server: LiveServer, size: str) -> tuple[Any, Any]:
     ctx, page = new_page(browser, size, reduced_motion="reduce")
     page.goto(server.url + "/")
@@ -111,10 +119,7 @@ def test_every_shipped_knockdown_card_has_its_printed_face(server: LiveServer, b
         assert all(len(v) == 1 for v in colours.values()), colours
         assert len({next(iter(v)) for v in colours.values()}) == len(colours), colours
         assert {"strike", "ability", "none"} <= set(colours)
-        assert not overflowing(page), overflowing(page)
-        assert not split_words(page), split_words(page)
-        problems = serious_a11y(page)
-        assert not problems, problems
+        assert_clean(page)
     finally:
         ctx.close()
 
@@ -181,10 +186,7 @@ def test_every_shipped_knockback_card_has_its_printed_face(server: LiveServer, b
         assert all(len(v) == 1 for v in kinds.values()) and len({next(iter(v)) for v in kinds.values()}) == len(kinds)
         assert set(kinds) == {"punching", "moving", "passive"}
         assert all(len(v) == 1 for v in seats.values()) and seats[0] != seats[1], "each seat's frame its own colour"
-        assert not overflowing(page), overflowing(page)
-        assert not split_words(page), split_words(page)
-        problems = serious_a11y(page)
-        assert not problems, problems
+        assert_clean(page)
     finally:
         ctx.close()
 
@@ -205,22 +207,20 @@ ZOOMED = """(sel) => {
 def test_a_zoomed_card_shows_its_whole_rules_text(server: LiveServer, browser: Any, size: str) -> None:
     ctx, page = new_page(browser, size, reduced_motion="reduce")
     try:
-        # Knockdown: a card of the Attack Row with an effect, hovered (a long press on a phone)
-        show(page, server, frame_of(kind_moment("knockdown", "turn")))
-        with_effect = page.locator("#attack-row .kd-card:has(.fx)").first
-        with_effect.focus()
-        page.wait_for_selector("#tip .zoom")
-        got = page.evaluate(ZOOMED, ".fx")
-        assert got is not None and got["shown"] and got["inside"], got
+        def zoomed(game: str, card: str, part: str) -> tuple[Any, dict[str, Any]]:
+            show(page, server, frame_of(kind_moment(game, "turn")))
+            held = page.locator(card).first
+            held.focus()  # as a hover or a long press does
+            page.wait_for_selector("#tip .zoom")
+            got = page.evaluate(ZOOMED, part)
+            assert got is not None and got["shown"] and got["inside"], (game, got)
+            return held, got
+
+        # Knockdown: a card of the Attack Row with an effect; KNOCKBACK: a tile on the grid
+        held, got = zoomed("knockdown", "#attack-row .kd-card:has(.fx)", ".fx")
         assert got["clamp"] in ("none", "unset", ""), "no line cut off when zoomed"
-        assert got["text"] and got["text"].split("\n")[0] in (with_effect.get_attribute("data-tip") or "")
-        # KNOCKBACK: a tile on the grid
-        show(page, server, frame_of(kind_moment("knockback", "turn")))
-        tile = page.locator("#grid .kb-card").first
-        tile.focus()
-        page.wait_for_selector("#tip .zoom")
-        got = page.evaluate(ZOOMED, ".kb-fx")
-        assert got is not None and got["shown"] and got["inside"], got
+        assert got["text"] and got["text"].split("\n")[0] in (held.get_attribute("data-tip") or "")
+        zoomed("knockback", "#grid .kb-card", ".kb-fx")
     finally:
         ctx.close()
 

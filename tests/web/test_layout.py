@@ -9,6 +9,7 @@ with the frame the server sends for it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from knockabout.core.registry import get_game
 from tests.web.conftest import LiveServer
 from tests.web.pages import SIZES, create_table, new_page
 from tests.web.screen_checks import page_overflow, serious_a11y, split_words
-from tests.web.staged import WHERE, first, frame_of, kind_moment, moment, show
+from tests.web.staged import WHERE, Moment, first, frame_of, kind_moment, moment, show
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -233,6 +234,26 @@ ARENA = """() => {
 }"""
 
 
+def later_decision(game: str, kind: str, after: int) -> Moment:
+    """The first staged moment where seat 0 makes a decision of ``kind`` after ``after`` moves."""
+    return first(game, lambda m, d: d is not None and d.player == 0 and d.kind == kind and len(m.actions) >= after,
+                 {}, range(40))
+
+
+def staged_problems(browser: Any, server: LiveServer, size: str, moments: dict[str, Moment], js: str,
+                    check: Callable[[dict[str, Any]], list[str]]) -> list[str]:
+    """What ``check`` finds wrong in what ``js`` measures on each staged moment."""
+    ctx, page = new_page(browser, size, reduced_motion="reduce")
+    found = []
+    for name, m in moments.items():
+        show(page, server, frame_of(m))
+        page.wait_for_timeout(100)  # boxes sized from the dock's height settle once it is known
+        got = page.evaluate(js)
+        found += [f"{name}: {p}: {got}" for p in check(got)]
+    ctx.close()
+    return found
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_knockdown_arena_and_the_turn_line_are_above_the_dock_and_readable(
         server: LiveServer, browser: Any, size: str) -> None:
@@ -240,22 +261,19 @@ def test_the_knockdown_arena_and_the_turn_line_are_above_the_dock_and_readable(
     used to cover the turn line), and on a phone the arena stays readable. Above a tall dock the
     arena is drawn smaller, never below 0.7 of its size (its labels 7 px, the fighters' 10.5 px)."""
     coord, initials = (8, 12) if size == "phone" else (7, 10.5)
-    ctx, page = new_page(browser, size, reduced_motion="reduce")
-    problems = []
-    moments = {"turn": kind_moment("knockdown", "turn"),
-               "middle": first("knockdown", lambda m, d: d is not None and d.player == 0 and d.kind == "turn"
-                               and len(m.actions) >= 50, {}, range(40))}
-    for name, m in moments.items():
-        show(page, server, frame_of(m))
-        got = page.evaluate(ARENA)
-        under = got["lineBottom"] is None or max(got["arenaBottom"], got["lineBottom"]) > got["dockTop"] + 1
-        if under:
-            problems.append(f"{name}: the arena or the turn line is under the dock: {got}")
+
+    def check(got: dict[str, Any]) -> list[str]:
+        bad = []
+        if got["lineBottom"] is None or max(got["arenaBottom"], got["lineBottom"]) > got["dockTop"] + 1:
+            bad.append("the arena or the turn line is under the dock")
         if got["coord"] < coord or got["initials"] < initials:
-            problems.append(f"{name}: the arena's text is drawn too small to read: {got}")
+            bad.append("the arena's text is drawn too small to read")
         if got["wider"] > 0:
-            problems.append(f"{name}: the page is wider than the screen: {got}")
-    ctx.close()
+            bad.append("the page is wider than the screen")
+        return bad
+
+    moments = {"turn": kind_moment("knockdown", "turn"), "middle": later_decision("knockdown", "turn", 50)}
+    problems = staged_problems(browser, server, size, moments, ARENA, check)
     assert not problems, "\n".join(problems)
 
 
@@ -274,18 +292,15 @@ def test_the_knockback_card_in_play_is_on_the_first_screen(server: LiveServer, b
     """A card taking its symbols is in view above the dock, however large the grid: the grid's
     box ends above the dock and keeps the active card in its middle (it used to lie under the
     dock, a page's scroll away)."""
-    ctx, page = new_page(browser, size, reduced_motion="reduce")
-    problems = []
-    moments = {"symbol": kind_moment("knockback", "symbol"),
-               "middle": first("knockback", lambda m, d: d is not None and d.player == 0 and d.kind == "symbol"
-                               and len(m.actions) >= 40, {}, range(40))}
-    for name, m in moments.items():
-        show(page, server, frame_of(m))
-        page.wait_for_timeout(100)  # the grid's box settles once the dock's height is known
-        got = page.evaluate(ACTIVE_TILE)
+
+    def check(got: dict[str, Any]) -> list[str]:
+        bad = []
         if got["top"] < 0 or got["bottom"] > got["dockTop"] + 1 or got["left"] < 0 or got["right"] > got["vw"]:
-            problems.append(f"{name}: the active card is off the first screen: {got}")
+            bad.append("the active card is off the first screen")
         if got["gridBottom"] > got["dockTop"] + 1:
-            problems.append(f"{name}: the grid runs under the dock: {got}")
-    ctx.close()
+            bad.append("the grid runs under the dock")
+        return bad
+
+    moments = {"symbol": kind_moment("knockback", "symbol"), "middle": later_decision("knockback", "symbol", 40)}
+    problems = staged_problems(browser, server, size, moments, ACTIVE_TILE, check)
     assert not problems, "\n".join(problems)
