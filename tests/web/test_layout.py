@@ -16,7 +16,7 @@ import pytest
 
 from knockabout.core.registry import get_game
 from tests.web.conftest import LiveServer
-from tests.web.pages import SIZES, create_table, new_page
+from tests.web.pages import SIZES, create_table, made_table, new_page
 from tests.web.screen_checks import page_overflow, serious_a11y, split_words
 from tests.web.staged import WHERE, Moment, first, frame_of, kind_moment, moment, show
 
@@ -177,6 +177,7 @@ def test_no_word_splits_and_nothing_is_wider_than_the_screen(server: LiveServer,
 
 
 def test_the_lobby_lists_become_cards_on_a_phone(server: LiveServer, browser: Any) -> None:
+    made_table(server, "knockback", ["me", "random"])  # (a listed table, whatever ran before)
     ctx, page = new_page(browser, "phone")
     page.goto(server.url + "/")
     page.wait_for_selector(".table-card")
