@@ -39,6 +39,8 @@ def test_the_forms_titles_are_words_a_designer_reads_not_class_names(client: Any
         titles = [d.get("title", "") for d in titled if d.get("type") == "object" or "properties" in d]
         assert titles and all(t and not t.endswith("Model") and not t.startswith("_") for t in titles), titles
         assert all(" " in t or t.istitle() for t in titles), titles
+    card = client.get("/api/studio/knockback").json()["schema"]["$defs"]["CardModel"]["properties"]
+    assert card["actions"]["items"]["title"] == "Symbol" and card["actions"]["items"]["enum"]
 
 
 def _doc(client: Any, game: str, ident: str) -> dict[str, Any]:

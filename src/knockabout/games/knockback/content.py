@@ -56,10 +56,10 @@ class EdgeModel(_Strict):
 
 class EdgesModel(_Strict):
     model_config = ConfigDict(title="Edges")
-    north: EdgeModel
-    east: EdgeModel
-    south: EdgeModel
-    west: EdgeModel
+    north: EdgeModel = Field(title="North edge")
+    east: EdgeModel = Field(title="East edge")
+    south: EdgeModel = Field(title="South edge")
+    west: EdgeModel = Field(title="West edge")
 
 
 # -- effect primitives (the vocabulary is ops.py; cards.py says what each one does) ----
@@ -123,10 +123,19 @@ class AbilityModel(_Strict):
         return self
 
 
+def _each_is_a_symbol(schema: dict[str, Any]) -> None:
+    """The studio's form calls each entry of a card's actions a "Symbol" (not "item 1")."""
+    items = schema.get("items")
+    if isinstance(items, dict):
+        items["title"] = "Symbol"
+
+
 class CardModel(_Strict):
     model_config = ConfigDict(title="Card")
     name: str = Field(min_length=1, max_length=32)
-    actions: list[Literal["move", "punch", "move_or_punch"]] = Field(min_length=1, max_length=3)
+    actions: list[Literal["move", "punch", "move_or_punch"]] = Field(
+        min_length=1, max_length=3, title="Symbols", description="what the card does when activated, in order",
+        json_schema_extra=_each_is_a_symbol)
     edges: EdgesModel
     ability: AbilityModel
     flavor: str = Field("", max_length=200)
