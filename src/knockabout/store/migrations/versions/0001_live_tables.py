@@ -19,8 +19,6 @@ from knockabout.store.migrations.columns import game, moment, seat, table_id
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 
 def later_columns() -> list[sa.Column[Any]]:

@@ -14,8 +14,6 @@ from knockabout.store.migrations.columns import moment, seat, table_id
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

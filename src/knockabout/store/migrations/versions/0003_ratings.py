@@ -15,8 +15,6 @@ from knockabout.store.migrations.columns import game, moment, player, seat, tabl
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

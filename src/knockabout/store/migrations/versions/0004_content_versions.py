@@ -14,8 +14,6 @@ from knockabout.store.migrations.columns import game, moment, refers, table_id
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -19,8 +19,6 @@ from knockabout.store.migrations.columns import moment, table_id
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -13,8 +13,6 @@ from knockabout.store.migrations.columns import moment, refers, seat, table_id
 
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
