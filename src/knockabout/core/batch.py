@@ -101,10 +101,10 @@ class BatchStepper:
         self.deals = [0] * self.batch
         self.finished = 0
         self.states = [self._deal(i) for i in range(self.batch)]
-        self.scatter.clear()
+        self.scatter = Scatter()
         self.legal = BytesWriter()
         self.ended = []
-        self.final_scatter.clear()
+        self.final_scatter = Scatter()
         for i in range(self.batch):
             self.reward[i] = 0.0
             self.done[i] = False
@@ -152,12 +152,11 @@ class BatchStepper:
         by_code = self.by_code
         states = self.states
         n = self.players
-        self.scatter.clear()
+        self.scatter = Scatter()
         self.legal = BytesWriter()
         self.ended = []
         ended = self.ended
-        last = self.final_scatter
-        last.clear()
+        self.final_scatter = last = Scatter()
         encoder = self.encoder
         for i in range(self.batch):
             s = states[i]

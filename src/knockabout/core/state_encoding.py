@@ -73,14 +73,6 @@ class Scatter:
         self.row = 0
         self.start = 0
 
-    def clear(self) -> None:
-        """Forget everything written."""
-        self.positions = BytesWriter()
-        self.values = BytesWriter()
-        self.rows = BytesWriter()
-        self.row = 0
-        self.start = 0
-
     def __len__(self) -> int:
         return len(self.positions) // 4
 
