@@ -434,6 +434,15 @@ class ContentEditor(ABC):
         except ValidationError as exc:
             return None, problems(exc)
 
+    def valid(self, checked: tuple[D | None, list[ContentProblem]]) -> D:
+        """The document of a ``(document, problems)`` check (:meth:`validated` and what the
+        game adds to it), or a ValueError naming its first problem: for :meth:`files` and
+        :meth:`playtest`, which take only a valid document."""
+        doc, problems = checked
+        if doc is None:
+            raise ValueError(f"not a valid {self.kind}: {problems[0].message}")
+        return doc
+
     @abstractmethod
     def files(self, data: Any) -> dict[str, str]:
         """A valid document as the TOML files ``knockabout content validate`` accepts

@@ -108,9 +108,7 @@ class PackEditor(ContentEditor):
         return self._model(data)[1]
 
     def files(self, data: Any) -> dict[str, str]:
-        model, problems = self._model(data)
-        if model is None:
-            raise ValueError(f"not a valid pack: {problems[0].message}")
+        model = self.valid(self._model(data))
         return {f"{model.id}.toml": pack_toml(model)}
 
     def read(self, files: Mapping[str, str]) -> tuple[dict[str, Any] | None, list[ContentProblem]]:
@@ -141,8 +139,6 @@ class PackEditor(ContentEditor):
         return out
 
     def playtest(self, data: Any) -> Playtest:
-        model, problems = self._model(data)
-        if model is None:
-            raise ValueError(f"not a valid pack: {problems[0].message}")
+        model = self.valid(self._model(data))
         # the pack in the first seat, against a random shipped pack
         return Playtest(model.name, {"packs": [model.id, "random"]})

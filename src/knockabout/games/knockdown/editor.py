@@ -140,9 +140,7 @@ class BoxEditor(ContentEditor):
         return self._model(data)[1]
 
     def files(self, data: Any) -> dict[str, str]:
-        doc, problems = self._model(data)
-        if doc is None:
-            raise ValueError(f"not a valid box: {problems[0].message}")
+        doc = self.valid(self._model(data))
         dumped = doc.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return {f"{doc.box.id}/{kind}.toml": tomlkit.dumps(_toml({"game": "knockdown", key: dumped[key]}))
                 for kind, key in KEYS.items()}
@@ -175,9 +173,7 @@ class BoxEditor(ContentEditor):
         ]
 
     def playtest(self, data: Any) -> Playtest:
-        doc, problems = self._model(data)
-        if doc is None:
-            raise ValueError(f"not a valid box: {problems[0].message}")
+        doc = self.valid(self._model(data))
         if doc.box.id not in BOXES:  # (a content version replaces shipped boxes, by id)
             raise ValueError(f"a box is played in place of the shipped box of its id: give it the id of one "
                              f"({', '.join(BOXES)}), not {doc.box.id!r}")
