@@ -22,6 +22,7 @@ from knockabout.sim import balance_tables, html_report
 from knockabout.sim.balance_run import BalanceRun, BalanceSpec, run_balance
 from knockabout.sim.content_ab import paired_changes
 from knockabout.sim.executor import InlineExecutor
+from knockabout.sim.results import ResultsError, write_results_file
 
 runner = CliRunner()
 
@@ -169,3 +170,14 @@ def test_balance_compare_keeps_its_checkpoints_and_resumes_in_pieces(tmp_path: P
     assert r.exit_code != 0 and "checkpoint of another run (seed is 1 there, 9 here)" in " ".join(r.output.split())
     r = runner.invoke(app, [*args, "--resume", str(tmp_path / "nowhere")])
     assert r.exit_code != 0 and "is not a folder" in r.output
+
+
+def test_a_report_file_that_cannot_be_written_is_one_clear_error(tmp_path: Path) -> None:
+    """Every results file and report (balance, tables, HTML, saved runs) is written by
+    write_results_file: a folder that is not there is a ResultsError naming the file."""
+    where = tmp_path / "no such folder" / "report.md"
+    with pytest.raises(ResultsError, match=r"cannot write .*report\.md: No such file or directory"):
+        write_results_file(where, "text")
+    assert not where.parent.exists()
+    write_results_file(tmp_path / "report.md", "text ✓")
+    assert (tmp_path / "report.md").read_text(encoding="utf-8") == "text ✓"

@@ -31,7 +31,7 @@ from knockabout.sim.ablation import AblationSpec, ablation_lines, effects_from, 
 from knockabout.sim.balance_run import BalanceRun, BalanceSpec, block_size, content_digest, run_balance, run_identity
 from knockabout.sim.content_ab import compare_lines, guess_game, paired_changes, version_options
 from knockabout.sim.executor import Executor, make_executor
-from knockabout.sim.results import ResultsError
+from knockabout.sim.results import write_results_file
 from knockabout.sim.runner import ProgressFn
 
 
@@ -204,17 +204,10 @@ def report(result: BalanceRun, console: Console, *, out: Path | None = None, htm
         console.print(Markdown(part))
         console.print()
     if out is not None:
-        try:
-            out.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise ResultsError(f"cannot write {out}: {exc.strerror}") from None
+        write_results_file(out, "\n\n".join(parts) + "\n")
         console.print(f"report written to {out}", markup=False)
     if html is not None:
-        text = html_report.balance_page(result.meta, data)
-        try:
-            html.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise ResultsError(f"cannot write {html}: {exc.strerror}") from None
+        write_results_file(html, html_report.balance_page(result.meta, data))
         console.print(f"HTML report written to {html}", markup=False)
     if tables is not None:
         balance_tables.write_tables(tables, data, result.meta)
@@ -327,10 +320,7 @@ def compare(
         text = "\n".join(compare_lines(paired_changes(run_a, run_b), meta))
         console.print(Markdown(text))
         if out is not None:
-            try:
-                out.write_text(text + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise ResultsError(f"cannot write {out}: {exc.strerror}") from None
+            write_results_file(out, text + "\n")
             console.print(f"comparison written to {out}", markup=False)
 
 

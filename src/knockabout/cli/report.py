@@ -18,7 +18,7 @@ from knockabout.core.errors import ConfigError
 from knockabout.sim import html_report
 from knockabout.sim.balance_run import BalanceRun, is_balance_file
 from knockabout.sim.report import compare, summarize
-from knockabout.sim.results import ResultsError, SimResults
+from knockabout.sim.results import SimResults, write_results_file
 
 
 def _balance_run(path: Path) -> BalanceRun | None:
@@ -59,10 +59,7 @@ def report(
             render_until(results.meta.get("until_ci"), console)
             summaries.append(s)
             if html is not None:
-                try:
-                    html.write_text(html_report.sim_page(s, [g.length for g in results.games]), encoding="utf-8")
-                except OSError as exc:
-                    raise ResultsError(f"cannot write {html}: {exc.strerror}") from None
+                write_results_file(html, html_report.sim_page(s, [g.length for g in results.games]))
                 console.print(f"HTML report written to {html}", markup=False)
         if len(summaries) > 1:
             t = Table(title="comparison (win rate, 95% Wilson)")

@@ -32,7 +32,7 @@ from knockabout.sim.balance import GroupRun, PairResult, pair_result, play_match
 from knockabout.sim.balance import groups as plan_groups
 from knockabout.sim.checkpoint import Checkpoint
 from knockabout.sim.executor import Executor
-from knockabout.sim.results import ResultsError
+from knockabout.sim.results import ResultsError, write_results_file
 from knockabout.sim.runner import ProgressFn, execute
 from knockabout.sim.stats import Z95
 
@@ -112,10 +112,7 @@ class BalanceRun:
         return run
 
     def save(self, path: Path) -> None:
-        try:
-            path.write_text(json.dumps(self.to_dict()), encoding="utf-8")
-        except OSError as exc:
-            raise ResultsError(f"cannot write {path}: {exc.strerror}") from None
+        write_results_file(path, json.dumps(self.to_dict()))
 
 
 def is_balance_file(data: Any) -> bool:

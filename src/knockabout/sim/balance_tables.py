@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from knockabout.core.plugins import BalanceMatch, EntrantGroup
-from knockabout.sim.results import ResultsError
+from knockabout.sim.results import write_results_file
 from knockabout.sim.stats import wilson
 
 
@@ -232,7 +232,4 @@ def tables_csv(all_tables: Sequence[GroupTables]) -> str:
 def write_tables(path: Path, all_tables: Sequence[GroupTables], meta: dict[str, Any]) -> None:
     """``.csv``: :func:`tables_csv`; anything else: :func:`tables_json`."""
     text = tables_csv(all_tables) if path.suffix.lower() == ".csv" else tables_json(all_tables, meta)
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ResultsError(f"cannot write {path}: {exc.strerror}") from None
+    write_results_file(path, text)

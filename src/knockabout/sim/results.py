@@ -27,6 +27,15 @@ class ResultsError(KnockaboutError):
     """A results file cannot be read or written."""
 
 
+def write_results_file(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path``: a results file or a report; a
+    :class:`ResultsError` naming the file and why when it cannot be written."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ResultsError(f"cannot write {path}: {exc.strerror}") from None
+
+
 @dataclass
 class GameResult:
     index: int
@@ -125,10 +134,7 @@ class SimResults:
         """Write to ``path``: CSV if it ends in ``.csv``, else JSON."""
         p = Path(path)
         text = self.to_csv() if p.suffix.lower() == ".csv" else json.dumps(self.to_dict(), indent=1)
-        try:
-            p.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise ResultsError(f"cannot write {p}: {exc.strerror}") from None
+        write_results_file(p, text)
 
     @classmethod
     def load(cls, path: str | Path) -> SimResults:
