@@ -105,16 +105,32 @@ def test_a_table_moves_to_the_server_its_connections_reach(db_url: str) -> None:
     assert leases_by_step(db_url, table_id) == sorted(leases_by_step(db_url, table_id))
 
 
+def bots_playing(client: Any, steps: int) -> dict[str, Any]:
+    """A Nak Muay table of two random bots on ``client``'s host, once it has played ``steps``
+    steps and is still playing. A deal can end at once (a KO drawn with no Block): then
+    another table is made, so the tests below always have a game in progress to move."""
+    for _ in range(10):
+        made: dict[str, Any] = client.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
+                                                                "config": {"max_turns": 60}}).json()
+        url = f"/api/tables/{made['id']}"
+
+        def moved_on(url: str = url) -> dict[str, Any] | None:
+            f: dict[str, Any] = client.get(url).json()
+            return f if f["version"] >= steps or f["status"] == "finished" else None
+
+        facts = wait_for(moved_on)
+        if facts["status"] != "finished":
+            return made
+    raise AssertionError("ten deals in a row ended at once")
+
+
 def test_a_frozen_server_loses_its_table_and_writes_nothing_after(db_url: str) -> None:
     """h1's event loop stops for three lease times (as a stopped or cut-off host): h2
     takes the table by sweeping, plays it to its end, and what h1 tries when it wakes is
     refused; the stored log replays to the stored result, each step written under a
     generation no older than the step before's."""
     with host(db_url, "h1", bot_pace=0.05) as one, host(db_url, "h2", bot_pace=0.05) as two:
-        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
-                                             "config": {"max_turns": 60}}).json()
-        table_id = made["id"]
-        wait_for(lambda: one.get(f"/api/tables/{table_id}").json()["version"] >= 3)
+        table_id = bots_playing(one, 3)["id"]
         frozen = threading.Thread(target=one.portal.call, args=(time.sleep, 3 * LEASE + 0.5))  # type: ignore[union-attr]
         frozen.start()
         taken = wait_for(lambda: two.get("/api/host").json()["taken"] >= 1, 3 * LEASE + 2)
@@ -131,9 +147,7 @@ def test_a_frozen_server_loses_its_table_and_writes_nothing_after(db_url: str) -
 def test_a_server_that_stops_lets_its_tables_go_at_once(db_url: str) -> None:
     with host(db_url, "h2", bot_pace=0.05) as two:
         with host(db_url, "h1", bot_pace=0.05) as one:
-            made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["random", "random"],
-                                                 "config": {"max_turns": 60}}).json()
-            wait_for(lambda: one.get(f"/api/tables/{made['id']}").json()["version"] >= 2)
+            made = bots_playing(one, 2)
         stopped = time.monotonic()
         wait_for(lambda: two.get("/api/host").json()["taken"] >= 1, 10)
         assert time.monotonic() - stopped < LEASE + 1, "taken at the next renewal, not after the lease ran out"
