@@ -9,7 +9,7 @@ that has no check, or that the guide does not declare, fails.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hypothesis import given, settings
@@ -42,6 +42,25 @@ def _seeded(game_id: str, config: Mapping[str, Any], seed: int) -> tuple[Any, An
     assert guide is not None
     s = game.new_state(dict(config), seed)
     return guide, s, random.Random(seed), names_for(s.num_players)
+
+
+def advised(game_id: str, seeds: int, steps: int, pick: Callable[[int, int, int], int]) -> Iterator[
+        tuple[Any, Any, Any]]:
+    """Every decision of seeded default games of ``game_id``, with the guide's advice:
+    yields (state, decision, advice) before each move; the move made is legal action
+    ``pick(seed, step, how many)``. A test returns once it has met what it looks for."""
+    game = get_game(game_id)
+    guide = game.guide()
+    assert guide is not None
+    for seed in range(seeds):
+        s = game.new_state({}, seed)
+        for step in range(steps):
+            d = s.to_act()
+            if d is None:
+                break
+            yield s, d, guide.advise(SeatView(s, d.player), names_for(2))
+            legal = s.legal_actions()
+            s.apply(legal[pick(seed, step, len(legal))])
 
 
 def check_game(game_id: str, config: Mapping[str, Any], seed: int, steps: int, checks: Mapping[str, Check],

@@ -9,7 +9,7 @@ from typing import Any
 
 from knockabout.core import get_game
 from knockabout.core.bot import SeatView
-from tests.conformance.guide_claims import names_for, property_tests
+from tests.conformance.guide_claims import advised, names_for, property_tests
 from tests.games.knockback.guide_claims import CHECKS
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -28,26 +28,16 @@ OPTION_SETS: list[dict[str, Any]] = [
 
 
 def test_a_punch_on_your_own_card_is_marked_as_yours() -> None:
-    g = get_game("knockback")
-    guide = g.guide()
-    assert guide is not None
-    for seed in range(40):
-        s = g.new_state({}, seed)
-        for _ in range(300):
-            d = s.to_act()
-            if d is None:
-                break
-            got = guide.advise(SeatView(s, d.player), names_for(2))
-            view = s.observe(d.player)
-            owner = {c.label: c.owner for c in view.cards}
-            for a in got.actions:
-                if a.action.startswith("punch:"):
-                    target = a.label.split("(")[1].split(")")[0]
-                    mine = owner[target] == d.player
-                    assert (a.tone == "own") == mine and ("your own" in a.label) == mine, a
-                    if mine:
-                        return
-            s.apply(s.legal_actions()[(seed + len(s.legal_actions())) % len(s.legal_actions())])
+    for s, d, got in advised("knockback", 40, 300, lambda seed, step, n: (seed + n) % n):
+        view = s.observe(d.player)
+        owner = {c.label: c.owner for c in view.cards}
+        for a in got.actions:
+            if a.action.startswith("punch:"):
+                target = a.label.split("(")[1].split(")")[0]
+                mine = owner[target] == d.player
+                assert (a.tone == "own") == mine and ("your own" in a.label) == mine, a
+                if mine:
+                    return
     raise AssertionError("no punch on one's own card met")
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knockabout.core import get_game
-from knockabout.core.bot import SeatView
-from tests.conformance.guide_claims import names_for, property_tests
+from tests.conformance.guide_claims import advised, property_tests
 from tests.games.knockdown.guide_claims import CHECKS
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -28,62 +26,40 @@ OPTION_SETS: list[dict[str, Any]] = [
 
 
 def test_the_hand_limit_says_what_it_is_and_skills_carry_their_text() -> None:
-    g = get_game("knockdown")
-    guide = g.guide()
-    assert guide is not None
     found = set()
-    for seed in range(30):
-        s = g.new_state({}, seed)
-        for step in range(600):
-            d = s.to_act()
-            if d is None:
-                break
-            got = guide.advise(SeatView(s, d.player), names_for(2))
-            if d.kind == "skill_draft":
-                assert all(a.detail for a in got.actions), "a skill's text is on its button"
-                found.add("draft")
-            if d.kind == "choose_card" and got.prompt.title == "Hand limit":
-                limit = s.hand_limit(d.player)
-                assert got.prompt.why == (f"You hold {len(s.hands[d.player])} cards and may keep {limit}. "
-                                          "Discard one.")
-                found.add("limit")
-            if found == {"draft", "limit"}:
-                return
-            legal = s.legal_actions()
-            s.apply(legal[(seed * 7 + step) % len(legal)])
+    for s, d, got in advised("knockdown", 30, 600, lambda seed, step, n: (seed * 7 + step) % n):
+        if d.kind == "skill_draft":
+            assert all(a.detail for a in got.actions), "a skill's text is on its button"
+            found.add("draft")
+        if d.kind == "choose_card" and got.prompt.title == "Hand limit":
+            limit = s.hand_limit(d.player)
+            assert got.prompt.why == (f"You hold {len(s.hands[d.player])} cards and may keep {limit}. "
+                                      "Discard one.")
+            found.add("limit")
+        if found == {"draft", "limit"}:
+            return
     raise AssertionError(f"only met {found}")
 
 
 def test_an_ability_on_the_row_is_used_and_a_blocked_card_is_read_as_words() -> None:
     """An Ability taken from the Attack Row (it needs no reach) is offered as used, not as an
     attack; the Block decision's hint reads the attacking card without its symbol list."""
-    g = get_game("knockdown")
-    guide = g.guide()
-    assert guide is not None
     found: set[str] = set()
-    for seed in range(40):
-        s = g.new_state({}, seed)
-        for step in range(600):
-            d = s.to_act()
-            if d is None:
-                break
-            got = guide.advise(SeatView(s, d.player), names_for(2))
-            view = s.observe(d.player)
-            for a in got.actions:
-                head, _, arg = a.action.partition(":")
-                if head == "attack":
-                    name = view.row[int(arg)]
-                    info = view.cards.get(name or "")
-                    if info is not None and info.type == "ability" and "reach" not in a.label:
-                        assert a.label.startswith(f"Use {name} ("), a.label
-                        found.add("ability")
-                    assert not a.label.startswith("Attack with") or "(in reach)" in a.label, a.label
-            if d.kind == "block":
-                assert got.hints and not got.hints[0].text.startswith("["), got.hints
-                assert got.hints[0].text.startswith(f"{view.attack.name}: ")
-                found.add("block")
-            if found == {"ability", "block"}:
-                return
-            legal = s.legal_actions()
-            s.apply(legal[(seed * 5 + step) % len(legal)])
+    for s, d, got in advised("knockdown", 40, 600, lambda seed, step, n: (seed * 5 + step) % n):
+        view = s.observe(d.player)
+        for a in got.actions:
+            head, _, arg = a.action.partition(":")
+            if head == "attack":
+                name = view.row[int(arg)]
+                info = view.cards.get(name or "")
+                if info is not None and info.type == "ability" and "reach" not in a.label:
+                    assert a.label.startswith(f"Use {name} ("), a.label
+                    found.add("ability")
+                assert not a.label.startswith("Attack with") or "(in reach)" in a.label, a.label
+        if d.kind == "block":
+            assert got.hints and not got.hints[0].text.startswith("["), got.hints
+            assert got.hints[0].text.startswith(f"{view.attack.name}: ")
+            found.add("block")
+        if found == {"ability", "block"}:
+            return
     raise AssertionError(f"only met {found}")
