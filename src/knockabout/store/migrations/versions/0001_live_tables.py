@@ -1,8 +1,5 @@
 """Live tables and their action logs: the schema of release 0.1.0.
 
-Revision ID: 0001
-Revises: (none)
-
 A database that release made has these tables already (it had no migrations): they are
 kept, and only the columns that release's own store added on opening an older database
 are added where missing. A new database gets them whole.

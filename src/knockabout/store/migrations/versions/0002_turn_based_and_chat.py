@@ -1,8 +1,5 @@
 """Turn-based tables and chat: ``live_tables.move_time`` (seconds per move; null for a
 live table) and ``chat_lines`` (each line said at a table, in order).
-
-Revision ID: 0002
-Revises: 0001
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Ratings: ``ratings`` (each player's Weng-Lin rating at each game, by ladder key) and
 ``rating_changes`` (what each rated table did to each seat's rating; their presence marks
 the table as rated).
-
-Revision ID: 0003
-Revises: 0002
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """The studio's playtests: ``content_versions`` (uploaded content's files, by their hash),
 ``content_uploads`` (each uploader's list) and ``content_tables`` (tables made to play one).
-
-Revision ID: 0004
-Revises: 0003
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """Table leases: which host holds each unfinished table, for servers sharing a database.
 
-Revision ID: 0005
-Revises: 0004
-
 ``table_leases`` (a row per unfinished table: its holder, generation, when it was let go,
 a holder asking for it), ``lease_holders`` (each server's hold and when it runs out) and
 ``live_actions.lease`` (the lease generation that wrote each action; empty for the actions

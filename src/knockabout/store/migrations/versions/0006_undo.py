@@ -1,8 +1,5 @@
 """Undo: ``live_tables.undo``, whether people may take back moves at the table (false for
 every table made before it).
-
-Revision ID: 0006
-Revises: 0005
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
 """Accounts: accounts, the seats they sat in, their sessions and the server's secrets.
-
-Revision ID: 0007
-Revises: 0006
 """
 
 from __future__ import annotations
