@@ -85,13 +85,14 @@ class TuneSpec:
     only: tuple[str, ...] = ()
     """The entrants whose numbers may change (empty: those outside the band at first)."""
     max_edits: int = 3
+    """The most numbers one proposal may change."""
     max_step: int = 0
     """How far one edit may move a number, in its accepted values (0: anywhere)."""
     edit_cost: float = 0.01
+    """What one changed number costs, in the objective's units (0.01: one point)."""
     step_cost: float = 0.001
     """What moving a number by one costs on top (0.001: a tenth of a point), so that of two
     proposals that do as well the one nearer the designer's numbers wins."""
-    """What one changed number costs, in the objective's units (0.01: one point)."""
 
 
 @dataclass
