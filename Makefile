@@ -50,7 +50,7 @@ typecheck: $(TEST_STAMP)
 	$(BIN)/mypy --strict src
 
 unit: $(TEST_STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=30
 
 builds: $(TEST_STAMP)
 	@bash scripts/test-builds.sh

@@ -20,7 +20,7 @@ from knockabout.cli.main import app
 from knockabout.core.errors import ConfigError
 from knockabout.games.knockback.content import check_pack
 from knockabout.sim.executor import InlineExecutor
-from knockabout.sim.tune import Tuner, TuneSpec
+from knockabout.sim.tune import Measure, Tuner, TuneSpec, confirmed_lines
 from tests.sim.planted import CARD, PACK, planted_pack
 
 runner = CliRunner()
@@ -52,6 +52,7 @@ def test_the_tuner_finds_a_planted_card_and_proposes_bringing_it_down(tmp_path: 
         assert int(new) < int(old) == 9
     change = next(line for line in report.splitlines() if line.startswith(f"|  | {PACK} |"))
     assert "**changed**" in change and float(change.split("|")[6].split()[0]) < -15  # confirmed on other deals
+    assert "**Confirmed:**" in report and "Not confirmed" not in report
     diff = (out / "proposal.diff").read_text()
     assert diff.startswith(f"--- a/{PACK}.toml\n+++ b/{PACK}.toml\n")
     assert sum(line.startswith("-edges.") for line in diff.splitlines()) >= 1
@@ -133,3 +134,14 @@ def test_ctrl_c_keeps_the_trials_and_resume_goes_on(tmp_path: Path) -> None:
     done = subprocess.run([*CLI, *bigger], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert _complete(out / "study.db") > kept and (out / "report.md").is_file()
+
+
+def test_a_proposal_other_deals_do_not_back_is_said_not_confirmed_with_what_to_do() -> None:
+    spec = _spec(Path("unused"), band=0.05, edge=0.05, games=4)
+    was = Measure(rates={"|a": 0.40, "|b": 0.60}, first={"": 0.50})
+    closer = Measure(rates={"|a": 0.47, "|b": 0.53}, first={"": 0.50})
+    overshot = Measure(rates={"|a": 0.65, "|b": 0.35}, first={"": 0.50})  # fitted the search's luck
+    assert confirmed_lines(was, closer, spec, "pack").startswith("**Confirmed:**")
+    text = confirmed_lines(was, overshot, spec, "pack")
+    assert text.startswith("**Not confirmed — do not apply it as it is:**")
+    assert "10.0 → 20.0 points" in text and "2 → 2 packs" in text and "--games 16" in text

@@ -167,7 +167,11 @@ def test_test_it_fills_the_matrix_live(browser: Any, server: LiveServer, tmp_pat
         filled = page.locator(".studio-matrix td[data-n='6']")  # 3 matches each way: 6 a cell
         assert filled.count() == 7 * 6  # the new pack and the six shipped ones, every pairing
         row = page.locator(".studio-matrix tr[data-entrant='my-pack']")
-        assert re.search(r"\d+%", row.locator("td.field").inner_text())
+        assert re.fullmatch(r"\d+%\s+\d+–\d+%", row.locator("td.field").inner_text().strip())  # rate, interval
+        assert page.evaluate("(() => { const m = document.querySelector('.studio-matrix');"
+                             " return m.scrollWidth <= m.clientWidth; })()"), "the matrix fits beside the form"
+        assert page.get_attribute(".topbar .topnav[href='/studio']", "aria-current") == "page"
+        assert page.inner_text("#crumb") == "", "the bar's studio link says where you are, once"
         assert page.get_attribute("#studio-progress", "value") == page.get_attribute("#studio-progress", "max")
         assert page.locator("#studio-stop").count() == 0 and "null" not in page.inner_text("#studio-test")
         page.screenshot(path=str(tmp_path / "studio-test-it.png"))

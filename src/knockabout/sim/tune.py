@@ -399,6 +399,21 @@ def _who(key: str) -> str:
     return f"{entrant} ({group})" if group else entrant
 
 
+def confirmed_lines(was: Measure, now: Measure, spec: TuneSpec, kind: str) -> str:
+    """The verdict of the confirmation run, first thing under the proposal: a search on few
+    matches a pairing fits its own deals' luck, and a designer should hear at once when
+    other deals do not back it, and what to do then."""
+    before, after = was.violation(spec.band, spec.edge), now.violation(spec.band, spec.edge)
+    out_before, out_after = len(was.outside(spec.band)), len(now.outside(spec.band))
+    where = (f"on the confirmation's other deals the distance from the goal goes {100 * before:.1f} → "
+             f"{100 * after:.1f} points, and {out_before} → {out_after} {kind}s stay outside the band")
+    if after < before and out_after <= out_before:
+        return f"**Confirmed:** {where}."
+    return (f"**Not confirmed — do not apply it as it is:** {where}. The search fitted the luck of its own deals "
+            f"({spec.games} matches per ordered pairing); search again with more, e.g. `--games {4 * spec.games}` "
+            "and a larger `--budget-minutes`, or check a change by hand with `knockabout balance compare`.")
+
+
 def report_lines(tuner: Tuner, result: TuneResult, kind: str, *, seconds: float, study: Path,
                  proposal: Path | None, confirmation: tuple[BalanceRun, BalanceRun] | None) -> list[str]:
     """The search's report as Markdown: the search, the proposal, its rates on the
@@ -429,6 +444,8 @@ def report_lines(tuner: Tuner, result: TuneResult, kind: str, *, seconds: float,
         return lines
     lines += [f"## Proposed edits ({len(best.edits)}), trial {best.number}", ""]
     lines += [f"- {tuner.label(e)}" for e in best.edits]
+    if confirmation is not None:
+        lines += ["", confirmed_lines(measure(confirmation[0]), measure(confirmation[1]), s, kind)]
     if proposal is not None:
         lines += ["", f"The changed content version: `{proposal}`; the diff: `{proposal.parent / 'proposal.diff'}`."]
     lines += [

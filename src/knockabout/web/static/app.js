@@ -430,6 +430,9 @@ function route() {
   document.body.classList.remove("challenge-open");
   window.scrollTo(0, 0);  // every page opens at its top, wherever the last one was scrolled
   const parts = location.pathname.split("/").filter(Boolean);
+  const studioLink = document.querySelector(".topbar .topnav[href='/studio']");  // says where you are itself
+  if (studioLink && parts[0] === "studio") studioLink.setAttribute("aria-current", "page");
+  else if (studioLink) studioLink.removeAttribute("aria-current");
   const done = (p) => p.catch((e) => toast(e.message));
   if (parts[0] === "t" && parts[1]) return done(tablePage(parts[1]));
   if (parts[0] === "replay" && parts[1]) return done(replayPage(parts[1]));

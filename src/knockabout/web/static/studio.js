@@ -15,19 +15,20 @@ const pct = (x) => `${(100 * x).toFixed(0)}%`;
 const span = (r) => `${(100 * r.low).toFixed(0)}–${(100 * r.high).toFixed(0)}%`;
 
 // a test's numbers as they stand: each group's matrix (row against column, with the count) and
-// each entrant against the field with its 95 % interval
+// each entrant against the field, its 95 % interval under it (one column less: the matrix fits
+// the studio's half of a laptop screen)
 function testTables(job) {
   return job.groups.map((g) => {
     const cell = new Map(g.matrix.map((c) => [`${c.row}\u0000${c.col}`, c]));
     const field = new Map(g.field.map((f) => [f.entrant, f]));
-    const head = h("tr", {}, h("th", {}, `${g.kind} \\ vs`), g.labels.map((l) => h("th", {}, l)), h("th", {}, "field"),
-      h("th", {}, "95 % interval"));
+    const head = h("tr", {}, h("th", {}, `${g.kind} \\ vs`), g.labels.map((l) => h("th", {}, l)),
+      h("th", { title: "against every other entrant, with its 95 % interval" }, "field"));
     const rows = g.entrants.map((a) => h("tr", { "data-entrant": a }, h("th", {}, a), g.entrants.map((b) => {
       if (a === b) return h("td", { class: "muted" }, "—");
       const c = cell.get(`${a}\u0000${b}`);
       return h("td", { "data-n": c ? c.n : 0 }, c ? pct(c.rate) : "·");
-    }), h("td", { class: "field" }, field.has(a) ? pct(field.get(a).rate) : "·"),
-    h("td", {}, field.has(a) ? span(field.get(a)) : "")));
+    }), h("td", { class: "field" }, ...(field.has(a)
+      ? [h("span", {}, pct(field.get(a).rate)), h("small", { class: "ci" }, span(field.get(a)))] : ["·"]))));
     return h("div", { class: "studio-matrix" }, g.title ? h("h4", {}, g.title) : null,
       h("table", {}, h("thead", {}, head), h("tbody", {}, rows)),
       h("p", { class: "muted" }, `first player ${pct(g.first.rate)} (${span(g.first)}) of ${g.first.n} matches`));
@@ -89,7 +90,7 @@ async function removeVersion(id) {
 }
 
 export async function studio(app, crumb) {
-  crumb.textContent = "studio";
+  crumb.textContent = "";  // the bar's own "studio" link, marked current, says where you are
   const [{ games }, lobby] = await Promise.all([api("/api/studio"), api("/api/games")]);
   const gameSel = h("select", { id: "studio-game", "aria-label": "game" },
     games.map((g) => h("option", { value: g.id }, `${g.name}: a ${g.kind}`)));
