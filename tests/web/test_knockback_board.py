@@ -37,5 +37,10 @@ def test_placing_picks_the_cell_then_the_card(server: LiveServer, browser: Any, 
     tile = page.locator(f"[data-tile='{label}']")
     assert "▲" in tile.inner_text(), "the first seat's cards face north, written upright"
     assert "rotate" not in tile.evaluate("e => getComputedStyle(e).transform + e.style.transform").replace("none", "")
+    mine = page.locator(".kb-side[data-seat='0'] > strong")
+    assert mine.inner_text().startswith("Your cards ▲"), "your own cards are called yours"
+    assert page.locator(".kb-side[data-seat='1'] > strong").inner_text().startswith("Bot 2 (random)'s cards ▼")
+    assert mine.evaluate("e => e.getBoundingClientRect().width >= e.parentElement.clientWidth - 1"), \
+        "the heading has its own line: the cards are listed under it, not beside it"
     assert not overflowing(page) and not overlapping(page)
     ctx.close()

@@ -66,6 +66,7 @@ button.kb-cell.spot.chosen{border-style:solid;background:rgba(62,207,142,.3)}
 .zoom .kb-fx{display:block}
 .kb-choose{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}
 .kb-side{display:flex;flex-wrap:wrap;gap:.5rem;margin:.6rem 0}
+.kb-side>strong{flex-basis:100%}
 .kb-info{border:1px solid rgba(127,127,127,.3);border-radius:.5rem;padding:.4rem .55rem;max-width:15rem;font-size:.8rem}
 .kb-info h4{margin:0 0 .2rem;font-size:.85rem}.kb-info .set{color:var(--muted);font-size:.7rem}
 .kb-info.with-face{display:grid;grid-template-columns:auto minmax(0,1fr);gap:0 .55rem;max-width:min(22rem,84vw);align-content:start}
@@ -378,7 +379,8 @@ export function renderBoard(root, view, ctx) {
   for (const p of [0, 1]) {
     const side = el("div", "kb-side");
     side.dataset.seat = p;
-    side.append(el("strong", "", `${names[p]}'s cards ${FACING[p]}${p === 1 ? " (turned to face south)" : " (facing north)"}:`));
+    const whose = p === ctx.seat && !ctx.reveal ? "Your cards" : `${names[p]}'s cards`;
+    side.append(el("strong", "", `${whose} ${FACING[p]}${p === 1 ? " (turned to face south)" : " (facing north)"}:`));
     for (const c of cards.filter((c) => c.owner === p && !mine.includes(c))) {
       const extra = c.status === "hand" ? "to place" : c.status === "out" ? "knocked out" : (c.exhausted ? "exhausted" : "rested");
       side.append(infoCard(c.card, c.label, extra));
