@@ -20,7 +20,7 @@ from knockabout.cli.main import app
 from knockabout.core.errors import ConfigError
 from knockabout.games.knockback.content import check_pack
 from knockabout.sim.executor import InlineExecutor
-from knockabout.sim.tune import Measure, Tuner, TuneSpec, confirmed_lines
+from knockabout.sim.tune import Measure, Tuner, TuneSpec, confirmed_lines, report_lines
 from tests.sim.planted import CARD, PACK, planted_pack
 
 runner = CliRunner()
@@ -88,6 +88,15 @@ def test_balanced_content_needs_no_search_and_a_time_budget_stops_a_session(tmp_
     assert done.space == [] and done.stopped == "the goal is met at the start" and not done.best.edits
     quick = Tuner(_spec(version), tmp_path / "w2").run(InlineExecutor(), tmp_path / "b.db", budget_seconds=0.0)
     assert "time budget" in quick.stopped and [t.number for t in quick.trials] == [-1]
+    assert quick.out_of_budget and not done.out_of_budget
+    tuner = Tuner(_spec(version), tmp_path / "w3")
+    said = "\n".join(report_lines(tuner, quick, "pack", seconds=0.0, study=tmp_path / "b.db", proposal=None,
+                                  confirmation=None))
+    assert "no edit is proposed" in said and "stopped on its budget after 0 trials" in said
+    assert f"--resume {tmp_path / 'b.db'}" in said, "a search cut short says how to go on"
+    calm = "\n".join(report_lines(none, done, "pack", seconds=0.0, study=tmp_path / "a.db", proposal=None,
+                                  confirmation=None))
+    assert "stopped on its budget" not in calm
 
 
 def test_tune_options_are_checked_before_anything_plays(tmp_path: Path) -> None:

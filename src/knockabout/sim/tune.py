@@ -156,6 +156,8 @@ class TuneResult:
     """Games played by the search in all its sessions."""
     stopped: str
     """Why this session stopped."""
+    out_of_budget: bool = False
+    """It stopped because a budget (games or time) was spent, not because the goal was met."""
 
     @property
     def best(self) -> Trial:
@@ -308,12 +310,13 @@ class Tuner:
             games = baseline.games + sum(int(t.user_attrs.get("games", 0)) for t in study.trials)
             best = f"at first {100 * self.objective(baseline, []):.1f} pts off"
             stopped = "the goal is met at the start" if not space else ""
+            out_of_budget = False
             while not stopped:
                 if budget_games is not None and games >= budget_games:
-                    stopped = f"the budget of {budget_games} games is spent"
+                    stopped, out_of_budget = f"the budget of {budget_games} games is spent", True
                     break
                 if budget_seconds is not None and time.perf_counter() - t0 >= budget_seconds:
-                    stopped = f"the time budget ({budget_seconds / 60:g} min) is spent"
+                    stopped, out_of_budget = f"the time budget ({budget_seconds / 60:g} min) is spent", True
                     break
                 if not [t for t in study.trials if t.state.is_finished()]:
                     study.enqueue_trial({f"edit{k}": "none" for k in range(self.spec.max_edits)})
@@ -343,7 +346,7 @@ class Tuner:
         except (KeyboardInterrupt, RunInterrupted):
             done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
             raise TuneInterrupted(study_path, done) from None
-        return self._result(study, space, baseline, games, stopped)
+        return self._result(study, space, baseline, games, stopped, out_of_budget)
 
     def _sampler(self, optuna: Any) -> Any:
         return optuna.samplers.TPESampler(seed=self.spec.seed, multivariate=True, group=True,
@@ -364,7 +367,8 @@ class Tuner:
                 chosen[key] = Edit(t.file, t.path, t.values[i])
         return list(chosen.values())
 
-    def _result(self, study: Any, space: list[Tunable], baseline: Measure, games: int, stopped: str) -> TuneResult:
+    def _result(self, study: Any, space: list[Tunable], baseline: Measure, games: int, stopped: str,
+                out_of_budget: bool = False) -> TuneResult:
         base = Trial(-1, [], self.objective(baseline, []), baseline)
         trials = [base]
         for t in study.trials:
@@ -374,7 +378,7 @@ class Tuner:
             m = Measure(dict(t.user_attrs.get("rates", {})), dict(t.user_attrs.get("first", {})),
                         int(t.user_attrs.get("games", 0)))
             trials.append(Trial(t.number, edits, float(t.value), m))
-        return TuneResult(space, base, trials, games, stopped or "stopped")
+        return TuneResult(space, base, trials, games, stopped or "stopped", out_of_budget)
 
     def label(self, edit: Edit) -> str:
         t = next((t for t in self.all if (t.file, t.path) == (edit.file, edit.path)), None)
@@ -441,6 +445,12 @@ def report_lines(tuner: Tuner, result: TuneResult, kind: str, *, seconds: float,
     ]
     if not best.edits:
         lines += ["No candidate did better than the content as it is: no edit is proposed."]
+        if result.out_of_budget and result.space:
+            lines += ["", f"The search stopped on its budget after {len(done)} trials over "
+                      f"{len(result.space)} numbers: too few to say that no edit would help. Go on with the "
+                      "same command and "
+                      f"`--resume {study}` and a larger `--budget-minutes` (or fewer `--games` a trial, "
+                      "at the cost of noisier trials)."]
         return lines
     lines += [f"## Proposed edits ({len(best.edits)}), trial {best.number}", ""]
     lines += [f"- {tuner.label(e)}" for e in best.edits]
