@@ -377,11 +377,13 @@ export function renderBoard(root, view, ctx) {
   const mine = ctx.reveal ? [] : cards.filter((c) => c.owner === ctx.seat && c.status === "hand");
   if (mine.length) root.append(handPart(mine, names));
   for (const p of [0, 1]) {
+    const listed = cards.filter((c) => c.owner === p && !mine.includes(c));
+    if (!listed.length) continue;  // (your cards still to place are in the dock, under their own heading)
     const side = el("div", "kb-side");
     side.dataset.seat = p;
     const whose = p === ctx.seat && !ctx.reveal ? "Your cards" : `${names[p]}'s cards`;
     side.append(el("strong", "", `${whose} ${FACING[p]}${p === 1 ? " (turned to face south)" : " (facing north)"}:`));
-    for (const c of cards.filter((c) => c.owner === p && !mine.includes(c))) {
+    for (const c of listed) {
       const extra = c.status === "hand" ? "to place" : c.status === "out" ? "knocked out" : (c.exhausted ? "exhausted" : "rested");
       side.append(infoCard(c.card, c.label, extra));
     }
