@@ -100,19 +100,19 @@ def test_two_workers_share_the_tables_and_survive_a_killed_worker(tmp_path: Path
         shards = [shard_of(m["id"], 2) for m in made]
         assert set(shards) == {0, 1} and shards[0] != shards[1], "one address's new tables alternate"
         for m in made:
-            assert httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}").json()["id"] == m["id"]
+            assert httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}", timeout=30).json()["id"] == m["id"]
             seen = play(port, m, 2)
-            info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}").json()
+            info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}", timeout=30).json()
             # (a deal can end at the first move, a KO card played at once: that came through the front too)
             assert seen >= 2 or (seen >= 1 and info["outcome"] is not None), \
                 "each table plays through the front, whichever worker holds it"
 
         waiting = create(port, ["me", "open"])
         for _ in range(4):  # the lobby is answered by each worker in turn: every answer lists every table
-            listed = {t["id"]: t for t in httpx.get(f"http://127.0.0.1:{port}/api/tables").json()["tables"]}
+            listed = {t["id"]: t for t in httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=30).json()["tables"]}
             assert {m["id"] for m in made} | {waiting["id"]} <= set(listed)
             assert listed[waiting["id"]]["free_seats"] == [1]
-        answer = httpx.get(f"http://127.0.0.1:{port}/api/games")
+        answer = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=30)
         assert answer.headers["connection"] == "close", "no kept-alive connection crosses to another worker"
 
         workers = workers_of(proc.pid)
@@ -128,7 +128,7 @@ def test_two_workers_share_the_tables_and_survive_a_killed_worker(tmp_path: Path
             raise AssertionError("the killed worker was not started again")
         wait_for(port, proc)
         for m in made:
-            info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}").json()
+            info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{m['id']}", timeout=30).json()
             if info["status"] == "finished":  # a short game that ended before the kill: served from the store
                 assert info["version"] >= before[m["id"]] and info["outcome"] is not None
             else:
