@@ -105,6 +105,35 @@ def test_a_table_moves_to_the_server_its_connections_reach(db_url: str) -> None:
     assert leases_by_step(db_url, table_id) == sorted(leases_by_step(db_url, table_id))
 
 
+def test_a_table_taken_by_another_while_it_was_resumed_here_stays_playable_here(db_url: str) -> None:
+    """The resumed clock's write is the first under a new lease; if the fence refuses it
+    (another server took the table meanwhile) the table is only not this server's yet: a
+    request for it goes on waiting and then resumes it. (Once it was counted a game this
+    build cannot replay, and every later request for it here was refused for good.)"""
+    from knockabout.store.fence import lease_lost
+
+    with host(db_url, "h1") as one, host(db_url, "h2") as two:
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann",
+                                             "seed": 3, "config": {"max_turns": 2000}}).json()
+        store = two.app.state.store  # type: ignore[attr-defined]
+        commit = store.commit
+        refused: list[int] = []
+
+        async def refused_once(*ops: Any) -> None:
+            if not refused:
+                refused.append(1)
+                raise lease_lost(made["id"], 0)
+            await commit(*ops)
+
+        store.commit = refused_once
+        with two.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            sync = receive_until(ws, lambda m: m["type"] in ("sync", "error"))
+            assert sync["type"] == "sync", sync
+        assert refused == [1], "the first resume's write was refused"
+        assert two.get(f"/api/tables/{made['id']}").status_code == 200
+
+
 def bots_playing(client: Any, steps: int) -> dict[str, Any]:
     """A Nak Muay table of two random bots on ``client``'s host, once it has played ``steps``
     steps and is still playing. A deal can end at once (a KO drawn with no Block): then

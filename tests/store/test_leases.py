@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from knockabout.store import Store, action_op, clock_op, create_op, finish_op, undo_op
@@ -227,4 +228,71 @@ def test_lease_rows_are_declared(db_url: str) -> None:
     with Session(store.engine) as s:
         row = s.get(LeaseRow, "t")
         assert row is not None and row.owner == "h1/0" and row.wanted_by is None
+    store.close()
+
+
+def test_a_writer_stopped_past_the_fence_holds_the_lease_no_longer_than_its_idle_time(postgres_url: str) -> None:
+    """A server stopped (or cut off) between its fence and its commit keeps its lease rows
+    locked; PostgreSQL ends that idle transaction after the store's idle time, so another
+    host takes the table then instead of waiting for the lost connection to be noticed,
+    and the stopped write is never committed."""
+    store = Store(postgres_url, writer="thread", idle_transaction_seconds=0.5)
+    leased_table(store, "t", seconds=-1.0)
+    seen = lease(store, "t")
+    taken: list[int | None] = []
+    waited = 0.0
+    with pytest.raises(DBAPIError), Session(store.engine) as s, s.begin():  # (the ended session's error)
+        run_ops(s, [action_op("t", 0, 0, "never committed", "person", lease=1)])
+        taker = threading.Thread(target=lambda: taken.append(Leases(store.engine, "h2", 30.0).claim("t", seen)))
+        started = time.monotonic()
+        taker.start()
+        taker.join(10)  # the stopped writer sends nothing meanwhile
+        waited = time.monotonic() - started
+    assert taken == [2], "the taking waited for the stopped writer's transaction past its idle time"
+    assert waited < 5
+    assert actions(store, "t") == []
+    assert lease(store, "t") is not None and lease(store, "t").generation == 2  # type: ignore[union-attr]
+    store.close()
+
+
+def test_the_idle_time_is_set_on_postgresql_only_beside_the_options_a_url_sets() -> None:
+    from knockabout.store.store import database_url, end_idle_transactions
+
+    pg = end_idle_transactions(database_url("postgresql://u@h/db"), 2.0)
+    assert pg.query["options"] == "-c idle_in_transaction_session_timeout=2000"
+    own = end_idle_transactions(database_url("postgresql://u@h/db?options=-csearch_path%3Dx"), 0.5)
+    assert own.query["options"] == "-csearch_path=x -c idle_in_transaction_session_timeout=500"
+    chosen = database_url("postgresql://u@h/db?options=-c%20idle_in_transaction_session_timeout%3D9000")
+    assert end_idle_transactions(chosen, 2.0) == chosen
+    lite = database_url("sqlite:///x.db")
+    assert end_idle_transactions(lite, 2.0) == lite
+
+
+def test_a_renewal_on_a_connection_the_database_ended_is_made_once_more(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that was stopped in the middle of a renewal finds its connection ended; the
+    renewal is made again on a new one (else the server would think its database away and
+    let every table go, not only the ones taken meanwhile). Other errors are raised."""
+    store = Store(f"sqlite:///{tmp_path / 'k.db'}", writer="thread")
+    leased_table(store, "t")
+    h1 = Leases(store.engine, "h1", 30.0)
+    real = h1._renew
+    calls: list[int] = []
+
+    def ended_once(invalidated: bool) -> Any:
+        def renew() -> int:
+            calls.append(1)
+            if len(calls) == 1:
+                raise DBAPIError("UPDATE", {}, Exception("server closed the connection"),
+                                 connection_invalidated=invalidated)
+            return real()
+        return renew
+
+    monkeypatch.setattr(h1, "_renew", ended_once(True))
+    assert h1.renew() == 1 and len(calls) == 2
+    calls.clear()
+    monkeypatch.setattr(h1, "_renew", ended_once(False))
+    with pytest.raises(DBAPIError):
+        h1.renew()
+    assert len(calls) == 1
     store.close()

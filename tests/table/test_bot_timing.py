@@ -279,3 +279,21 @@ def test_the_floor_counts_the_hand_back_of_a_thinking_not_only_the_thinking() ->
     assert t.accept(thought)
     assert thought.ready_after == pytest.approx(0.3)
     assert t.think_floor == pytest.approx(0.3 * 1.25), "the floor covers the hand-back"
+
+
+def test_a_decision_that_opened_before_the_thinking_was_asked_for_teaches_no_floor() -> None:
+    """A table resumed on another server keeps its pending decision's opening time (its
+    clock runs on from there); the seconds it spent moving are no thinking, and learned as
+    a floor they would hold every later bot move back for that long."""
+    now = [100.0]
+    seats = [Seat("bot", "A", "random"), Seat("bot", "B", "random")]
+    t = Table("knockback", seats, {}, 5, bot_pace=0.1, steady_bots=True, clock=lambda: now[0], challenges={})
+    now[0] = 104.0  # four seconds away (a host stopped, its table taken and resumed elsewhere)
+    thought = t.think()
+    assert thought is not None and thought.opened == 100.0
+    now[0] = 104.01
+    thought.run()
+    now[0] = 104.02
+    assert t.accept(thought)
+    assert thought.ready_after == pytest.approx(0.02)
+    assert t.think_floor == pytest.approx(0.02 * 1.25)

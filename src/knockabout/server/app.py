@@ -76,7 +76,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer)
+        store = Store(cfg.db_url, Path(cfg.data_dir) if cfg.data_dir else None, writer=cfg.store_writer,
+                      idle_transaction_seconds=cfg.lease_seconds)
         # a table naming an uploaded content version this process has not written to disk
         # reads its files from the database (a resumed table, a replay, another worker's upload)
         forget_content = content_versions.add_fetcher(store.content.fetch)

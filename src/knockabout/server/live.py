@@ -893,17 +893,16 @@ class Manager:
 
     async def adopt(self, st: StoredTable, generation: int) -> LiveTable | None:
         """Resume ``st``, whose lease this server has just taken at ``generation``, as a
-        restarted server resumes its tables (None: a game this build cannot replay)."""
+        restarted server resumes its tables (None: a game this build cannot replay). Raises
+        :class:`~.ownership.TableMoved` when another server took the table meanwhile (the
+        fence refused the resumed clock's write)."""
         said = await asyncio.to_thread(self.store.chat, st.id)
         made = self._revive(st, generation, said)
         if made is None:
             return None
         live, ops = made
         async with live.lock:
-            try:
-                await live.save(ops)
-            except TableMoved:
-                return None
+            await live.save(ops)
         if not live.table.over and not live.gone:
             live.start()
         return live

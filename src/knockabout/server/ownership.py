@@ -332,8 +332,16 @@ class Ownership:
             return False, None
         self.counts.taken += 1
         stored = await asyncio.to_thread(self.manager.store.get, table_id)
-        live = None if stored is None or stored.status == "finished" else await self.manager.adopt(stored, generation)
+        playable = stored is not None and stored.status != "finished"
+        try:
+            live = await self.manager.adopt(stored, generation) if stored is not None and playable else None
+        except TableMoved:  # another holder took it while it was being resumed here: not this one's to play,
+            log.info("%s: table %s was taken by another server while it was resumed here", self.holder, table_id)
+            return False, None  # and nothing wrong with the table (a request waits for it, or tries again)
         if live is None:  # nothing this build can play: let others try
+            if stored is not None and playable:
+                log.warning("%s cannot replay table %s (game %r, rules %s): left to other servers", self.holder,
+                            table_id, stored.game, stored.rules_version)
             self._unplayable.add(table_id)
             await asyncio.to_thread(self.leases.release, table_id, generation)
         return True, live

@@ -50,7 +50,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from knockabout.store.fence import now_sql
 from knockabout.store.schema import HolderRow, LeaseRow, TableRow
@@ -167,7 +167,18 @@ class Leases:
     # -- writing
     def renew(self) -> int:
         """Push this holder's hold ``seconds`` on (one row, whatever it holds); returns how
-        many tables its leases name."""
+        many tables its leases name. A connection the database had ended (this server was
+        stopped or cut off in the middle of a renewal, past the store's idle time) is
+        dropped and the renewal made once more on a new one: it is the renewal that tells
+        a server which of its tables were taken while it was away."""
+        try:
+            return self._renew()
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            return self._renew()
+
+    def _renew(self) -> int:
         h = self.holders.c
         until = self.now + self.seconds
         name = self.engine.dialect.name

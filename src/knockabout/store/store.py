@@ -494,6 +494,22 @@ def default_data_dir() -> Path:
     return base / "knockabout"
 
 
+def end_idle_transactions(url: URL, seconds: float) -> URL:
+    """``url`` with PostgreSQL told to end a session idle inside a transaction for
+    ``seconds`` (its locks go with it; see :class:`Store`), added to the connection
+    ``options`` the URL may set already (unless they set this one); other databases
+    unchanged."""
+    if url.get_backend_name() != "postgresql":
+        return url
+    own = url.query.get("options", "")
+    own = " ".join(own) if isinstance(own, tuple) else own
+    if "idle_in_transaction_session_timeout" in own:
+        return url
+    ms = max(1, round(seconds * 1000))
+    options = f"{own} -c idle_in_transaction_session_timeout={ms}".strip()
+    return url.update_query_dict({"options": options})
+
+
 def open_engine(url: URL) -> Engine:
     """The engine for ``url``: SQLite with its pragmas on every connection (see
     :func:`_sqlite_pragmas`); other databases test a pooled connection before using it (a
@@ -524,9 +540,17 @@ class Store:
     commits and their wait for the interpreter lock out of a busy server's process; it
     commits declared writes only, and falls back to the thread for a SQLite database in
     memory or an event loop that cannot watch a pipe. ``"thread"`` also runs function ops.
+
+    ``idle_transaction_seconds`` (PostgreSQL): how long the database keeps a session of
+    this store that sits idle inside a transaction before it ends it. A server stopped or
+    cut off from the network in the middle of a write holds its fence's lease rows locked
+    (:mod:`.fence`); without this, another host could not take those tables until the
+    database noticed the lost connection, which may take hours. A server gives its lease
+    time, so that its tables can be taken as soon as its leases run out.
     """
 
-    def __init__(self, url: str | None = None, data_dir: Path | None = None, *, writer: str = "thread") -> None:
+    def __init__(self, url: str | None = None, data_dir: Path | None = None, *, writer: str = "thread",
+                 idle_transaction_seconds: float | None = None) -> None:
         if writer not in WRITERS:
             raise StoreError(f"no store writer {writer!r} (choose one of: {', '.join(WRITERS)})")
         self.writer_kind = writer
@@ -539,6 +563,8 @@ class Store:
             url = f"sqlite:///{folder / 'knockabout.db'}"
         parsed = database_url(url)
         self.url = parsed.render_as_string(hide_password=True)  # for messages: never shows a password
+        if idle_transaction_seconds is not None:
+            parsed = end_idle_transactions(parsed, idle_transaction_seconds)
         try:
             self.engine = open_engine(parsed)
             upgrade(self.engine)  # the schema's migrations this database has not had yet

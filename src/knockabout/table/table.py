@@ -354,7 +354,7 @@ class Table:
             # the move is ready for release only now: the hand-back from the thinking's
             # worker counts too (on a starved event loop it can take longer than the
             # thinking, and a floor without it would let the longer thinkings show)
-            thought.ready_after = max(thought.ready_after, self.clock() - thought.opened)
+            thought.ready_after = max(thought.ready_after, self.clock() - thought.asked)
             self._floors.append(thought.floor)
         return True
 
