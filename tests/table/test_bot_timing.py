@@ -281,19 +281,28 @@ def test_the_floor_counts_the_hand_back_of_a_thinking_not_only_the_thinking() ->
     assert t.think_floor == pytest.approx(0.3 * 1.25), "the floor covers the hand-back"
 
 
-def test_a_decision_that_opened_before_the_thinking_was_asked_for_teaches_no_floor() -> None:
+def test_a_resumed_decision_teaches_no_floor_from_the_time_the_table_was_away() -> None:
     """A table resumed on another server keeps its pending decision's opening time (its
     clock runs on from there); the seconds it spent moving are no thinking, and learned as
     a floor they would hold every later bot move back for that long."""
     now = [100.0]
     seats = [Seat("bot", "A", "random"), Seat("bot", "B", "random")]
-    t = Table("knockback", seats, {}, 5, bot_pace=0.1, steady_bots=True, clock=lambda: now[0], challenges={})
-    now[0] = 104.0  # four seconds away (a host stopped, its table taken and resumed elsewhere)
+    t = Table("nak-muay", seats, {}, 5, bot_pace=0.1, bot_delay=0.1, steady_bots=True, clock=lambda: now[0],
+              challenges={})
+    while t.time_limit() is None:  # play on to a timed decision (a reaction window)
+        now[0] += 0.5
+        t.tick()
+        assert not t.over
+    limit = t.time_limit()
+    assert limit is not None
+    floor = t.think_floor  # (learned from the moves so far)
+    now[0] += 4.0  # four seconds away (a host stopped, its table taken and resumed elsewhere)
+    t.resume_clock(limit - 1.0)  # one second of the window had gone before
     thought = t.think()
-    assert thought is not None and thought.opened == 100.0
-    now[0] = 104.01
+    assert thought is not None and now[0] - thought.opened == pytest.approx(1.0)
+    now[0] += 0.01
     thought.run()
-    now[0] = 104.02
+    now[0] += 0.01
     assert t.accept(thought)
     assert thought.ready_after == pytest.approx(0.02)
-    assert t.think_floor == pytest.approx(0.02 * 1.25)
+    assert t.think_floor == pytest.approx(max(floor, 0.02 * 1.25)), "the four seconds away were not learned"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import secrets
 import time
 from collections import deque
@@ -69,6 +70,8 @@ from knockabout.table import LogEntry, Seat, StaleActionError, Table, TableError
 from knockabout.table.table import table_narration
 from knockabout.table.thinking import FLOOR_MEMORY
 from knockabout.table.turn_based import check_move_time, turn_based_config
+
+log = logging.getLogger("knockabout.live")
 
 _FILE_SUFFIXES = ("_file", "_files", "_dir", "_dirs", "_path", "_paths")
 
@@ -135,6 +138,7 @@ class LiveTable:
     lease: int | None = None  # the generation of this server's lease on the table (every write carries it)
     gone: bool = False  # let go: another server holds the table now (see .ownership); nothing more is written
     on_lost: Callable[[LiveTable], None] | None = None  # the manager's: a write the fence refused
+    on_unsaved: Callable[[LiveTable], None] | None = None  # the manager's: a write that failed otherwise
     lobby: LobbyFeed | None = None  # where a listed table's changes are told (see .lobby_feed)
     told: str | None = None  # the status last told to the lobby
     undo_desk: UndoDesk | None = None  # the table's undo requests (see .undo), made on first use
@@ -327,7 +331,10 @@ class LiveTable:
 
     async def save(self, ops: list[Op]) -> None:
         """Make ``ops`` durable (on the store's writer); call with the lock held. Raises
-        :class:`~.ownership.TableMoved` (nothing written) once another server holds the table."""
+        :class:`~.ownership.TableMoved` (nothing written) once another server holds the
+        table, and when the write failed for any other reason (the database away, a
+        connection it ended): the table here is then ahead of its stored log, so it is let
+        go, and the next request for it resumes it from the store."""
         if not ops:
             return
         if self.gone:
@@ -338,6 +345,12 @@ class LiveTable:
             if self.on_lost is not None:
                 self.on_lost(self)
             raise moved(self.id) from None
+        except Exception as exc:
+            log.warning("table %s could not be saved (%s): let go, to be resumed from the store", self.id,
+                        str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+            if self.on_unsaved is not None:
+                self.on_unsaved(self)
+            raise moved(self.id) from exc
 
     async def changed(self, entries: list[LogEntry], *, paced: bool = False) -> None:
         await self.save(self.save_ops(entries))
@@ -766,7 +779,7 @@ class Manager:
         live = LiveTable(table_id, table, tokens, self.settings, self.store, invites=invites, listed=listed,
                          think_floors=self.think_floors, on_finished=self._finished, on_end=self.on_end,
                          thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals, lease=1,
-                         on_lost=self.ownership.lost, lobby=self.lobby)
+                         on_lost=self.ownership.lost, on_unsaved=self.ownership.unsaved, lobby=self.lobby)
         live.new_invites = codes
         self._making += 1
         self.ownership.making(table_id, True)
@@ -924,7 +937,8 @@ class Manager:
                          created_at=st.created_at, think_floors=self.think_floors, on_finished=self._finished,
                          on_end=self.on_end, thinkers=self.thinkers, gate=self.gate, arrivals=self.arrivals,
                          lease=generation,
-                         on_lost=self.ownership.lost, lobby=self.lobby, told=st.status)
+                         on_lost=self.ownership.lost, on_unsaved=self.ownership.unsaved, lobby=self.lobby,
+                         told=st.status)
         now = self.settings.clock()
         for i, s in enumerate(seats):
             if s.kind == "person":
@@ -945,6 +959,25 @@ class Manager:
         :meth:`.ownership.Ownership.acquire`); None when there is no unfinished table of
         that id (a finished one may still be live here a while)."""
         return await self.ownership.acquire(table_id, wait)
+
+    async def ended(self, table_id: str) -> LiveTable | None:
+        """A finished table rebuilt from the store for someone who connects to it (it ended
+        on another server, or has left this one's memory, maybe while they were away): its
+        last position and result, for :attr:`ServerSettings.finished_ttl` seconds as any
+        finished table here. None when the store has no finished table of that id."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        st = await asyncio.to_thread(self.store.get, table_id)
+        if st is None or st.status != "finished":
+            return None
+        made = self._revive(st, None, await asyncio.to_thread(self.store.chat, table_id))
+        if made is None:
+            return None
+        live = made[0]
+        live.finished_saved = live.end_reported = True  # (stored and rated where it ended)
+        self._finished(live)
+        return live
 
     def forget_live(self, live: LiveTable) -> None:
         """Let ``live`` go from memory now (another server holds it)."""

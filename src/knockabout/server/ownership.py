@@ -95,6 +95,7 @@ class Counts:
     released: int = 0  # let go to another holder that asked
     lost: int = 0  # found held by another (renewal, or a write the fence refused)
     refused: int = 0  # writes the fence refused
+    unsaved: int = 0  # let go after a write that failed otherwise (resumed from the store on the next request)
 
 
 class Ownership:
@@ -381,6 +382,13 @@ class Ownership:
             self.counts.lost += 1
             self.let_go(live, "another server holds this table now")
 
+    def unsaved(self, live: LiveTable) -> None:
+        """A write of ``live`` failed (not by the fence): it is let go, and the next request
+        for it takes it up again from what the store holds."""
+        if not live.gone:
+            self.counts.unsaved += 1
+            self.let_go(live, "this server could not save the table; connecting again")
+
     def making(self, table_id: str, on: bool) -> None:
         """A table being made here (its lease exists before it is live)."""
         if on:
@@ -392,7 +400,7 @@ class Ownership:
         return {"holder": self.holder, "host": self.leases.host, "healthy": self.healthy,
                 "tables": len(self.held()), "lease_seconds": self.seconds,
                 "taken": self.counts.taken, "released": self.counts.released, "lost": self.counts.lost,
-                "refused": self.counts.refused}
+                "refused": self.counts.refused, "unsaved": self.counts.unsaved}
 
 
 async def _close(ws: Any, why: str) -> None:

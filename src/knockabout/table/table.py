@@ -195,6 +195,7 @@ class Table:
         self._floors: deque[float] = deque(maxlen=FLOOR_MEMORY)  # the last thinkings' floors
         self._plan: tuple[PlanKey, Action] | None = None
         self._decided_at = clock()
+        self._resumed_at: float | None = None  # when resume_clock last put the decision's opening in the past
         self.makers: Mapping[str, Maker] = self.game.challenges() if challenges is None else challenges
         # the puzzles' generator is the table's secret, never the game's (tests may fix it)
         self._challenge_rng = Rng(secrets.randbits(64) if challenge_seed is None else challenge_seed)
@@ -341,7 +342,8 @@ class Table:
             return None
         key = self._plan_key(d)
         return Thought(key, self._bot_for(d.player), self._state.clone(), d.player, self._bot_rng,
-                       self.clock, self._decided_at, self._think_by(d), self.bot_level(d.player))
+                       self.clock, self._decided_at, self._think_by(d), self.bot_level(d.player),
+                       counts_from=self._resumed_at)
 
     def accept(self, thought: Thought) -> bool:
         """Keep a finished :class:`Thought` if the decision it was for is still pending
@@ -354,7 +356,7 @@ class Table:
             # the move is ready for release only now: the hand-back from the thinking's
             # worker counts too (on a starved event loop it can take longer than the
             # thinking, and a floor without it would let the longer thinkings show)
-            thought.ready_after = max(thought.ready_after, self.clock() - thought.asked)
+            thought.ready_after = max(thought.ready_after, self.clock() - thought.counts_from)
             self._floors.append(thought.floor)
         return True
 
@@ -456,6 +458,7 @@ class Table:
             self.restart_clock()
             return
         self._decided_at = self.clock() - (limit - min(max(left, 0.0), limit))
+        self._resumed_at = self.clock()  # (a bot's release floor is not learned from the time away)
         self._issue_challenge()
 
     # -------------------------------------------------------------- challenges

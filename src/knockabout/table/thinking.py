@@ -67,7 +67,7 @@ class Thought:
 
     def __init__(self, key: PlanKey, bot: Bot, state: State, seat: int, rng: Rng,
                  clock: Callable[[], float], opened: float, think_by: float | None = None,
-                 level: str = "") -> None:
+                 level: str = "", counts_from: float | None = None) -> None:
         self.key = key
         self._bot = bot
         self._state = state
@@ -75,15 +75,15 @@ class Thought:
         self._rng = rng
         self._clock = clock
         self._opened = opened
-        # readiness counts from when the thinking was asked for, if the decision opened
-        # before that: a table resumed on another server (or a server that was stopped)
-        # keeps its decision's opening time for the clock, and the time it was away is no
-        # thinking: learned as a floor it would slow every later bot move for nothing
-        self.asked = max(opened, clock())
+        # readiness counts from the decision's opening, or from ``counts_from`` when later:
+        # a table resumed on another server keeps its pending decision's opening time for
+        # its clock, and the time it spent moving is no thinking (learned as a floor, it
+        # would hold every later bot move of that level back as long)
+        self.counts_from = opened if counts_from is None else max(opened, counts_from)
         self.think_by = think_by  # clock time the search should be done by (None: no cap)
         self.level = level  # the bot's level name, which another process rebuilds it from
         self.action: Action | None = None
-        self.ready_after = 0.0  # clock seconds from the decision's opening (or the ask) until the move was ready
+        self.ready_after = 0.0  # clock seconds from the decision's opening (see counts_from) until the move was ready
 
     @property
     def opened(self) -> float:
@@ -104,7 +104,7 @@ class Thought:
 
     def run(self) -> None:
         self.action = choose_safely(self._bot, self._state, self._seat, self._rng, self._seconds())
-        self.ready_after = max(0.0, self._clock() - self.asked)
+        self.ready_after = max(0.0, self._clock() - self.counts_from)
 
     def job(self) -> ThinkJob:
         """This thinking as plain data for another process (:func:`think_apart`): the
@@ -125,7 +125,7 @@ class Thought:
             log.error("a bot process chose %r, which is not legal; a random legal action is played", text)
             chosen = legal[self._rng.below(len(legal))]
         self.action = chosen
-        self.ready_after = max(0.0, self._clock() - self.asked)
+        self.ready_after = max(0.0, self._clock() - self.counts_from)
 
     @property
     def floor(self) -> float:

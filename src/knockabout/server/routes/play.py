@@ -135,6 +135,8 @@ async def session(server: ServerState, ws: WebSocket, table_id: str) -> None:
         await send_safely(ws, {"type": "error", "message": exc.plain})
         await close_safely(ws, TRY_AGAIN, exc.plain[:120])
         return
+    if live is None:  # a table that ended (maybe on another server while its player was away): its end
+        live = await server.manager.ended(table_id)
     if live is None:
         await send_safely(ws, {"type": "error", "message": f"no live table {table_id!r}"})
         await close_safely(ws, 4404, "no such live table")
