@@ -105,6 +105,23 @@ def test_a_table_moves_to_the_server_its_connections_reach(db_url: str) -> None:
     assert leases_by_step(db_url, table_id) == sorted(leases_by_step(db_url, table_id))
 
 
+def fail_next_commit(client: Any, error: Exception) -> list[int]:
+    """Make the next write of ``client``'s server raise ``error`` (the rest go through);
+    the list returned gets a 1 when it did."""
+    store = client.app.state.store
+    commit = store.commit
+    failed: list[int] = []
+
+    async def fails_once(*ops: Any) -> None:
+        if not failed:
+            failed.append(1)
+            raise error
+        await commit(*ops)
+
+    store.commit = fails_once
+    return failed
+
+
 def test_a_table_taken_by_another_while_it_was_resumed_here_stays_playable_here(db_url: str) -> None:
     """The resumed clock's write is the first under a new lease; if the fence refuses it
     (another server took the table meanwhile) the table is only not this server's yet: a
@@ -115,17 +132,7 @@ def test_a_table_taken_by_another_while_it_was_resumed_here_stays_playable_here(
     with host(db_url, "h1") as one, host(db_url, "h2") as two:
         made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann",
                                              "seed": 3, "config": {"max_turns": 2000}}).json()
-        store = two.app.state.store  # type: ignore[attr-defined]
-        commit = store.commit
-        refused: list[int] = []
-
-        async def refused_once(*ops: Any) -> None:
-            if not refused:
-                refused.append(1)
-                raise lease_lost(made["id"], 0)
-            await commit(*ops)
-
-        store.commit = refused_once
+        refused = fail_next_commit(two, lease_lost(made["id"], 0))
         with two.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"]})
             sync = receive_until(ws, lambda m: m["type"] in ("sync", "error"))
@@ -142,20 +149,10 @@ def test_a_move_that_could_not_be_saved_is_not_kept_and_the_table_resumes_from_t
     with host(db_url, "h1") as one:
         made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["me", "random"], "name": "Ann",
                                              "seed": 3, "config": {"max_turns": 60}}).json()
-        store = one.app.state.store  # type: ignore[attr-defined]
-        commit = store.commit
-        failed: list[int] = []
-
-        async def fails_once(*ops: Any) -> None:
-            if not failed:
-                failed.append(1)
-                raise OperationalError("INSERT", {}, Exception("server closed the connection unexpectedly"))
-            await commit(*ops)
-
         with one.websocket_connect(f"/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"]})
             before = receive_until(ws, my_turn(0))
-            store.commit = fails_once
+            failed = fail_next_commit(one, OperationalError("INSERT", {}, Exception("server closed the connection")))
             ws.send_json({"type": "act", "action": before["legal"][0], "version": before["version"]})
             with pytest.raises(Exception):  # noqa: B017 - the table was let go: 1012, connect again
                 for _ in range(100):
