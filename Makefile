@@ -49,8 +49,14 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy --strict src
 
+# The suite in two passes: the tests that may share the machine run two (or up to four) at
+# a time, then the solo ones (servers, worker processes, browsers, signals) one by one.
+PARALLEL    ?= -n auto --maxprocesses 4
+export PARALLEL
+
 unit: $(TEST_STAMP)
-	$(BIN)/pytest -q --durations=30
+	$(BIN)/pytest -q --durations=15 -m "not solo" $(PARALLEL)
+	$(BIN)/pytest -q --durations=30 -m solo
 
 builds: $(TEST_STAMP)
 	@bash scripts/test-builds.sh

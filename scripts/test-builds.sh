@@ -29,7 +29,7 @@ COMPILED_TESTS=(tests/server/test_frames.py tests/server/test_patch_frames.py)
 
 run_tests() {  # build-name pythonpath-dir [more tests and pytest args]
     echo "== $1 build: ${TESTS[*]} ${*:3}"
-    PYTHONPATH="$2:$ROOT" KNOCKABOUT_EXPECT_BUILD="$1" "$PY" -m pytest -q -p no:cacheprovider "${TESTS[@]}" "${@:3}"
+    PYTHONPATH="$2:$ROOT" KNOCKABOUT_EXPECT_BUILD="$1" "$PY" -m pytest -q -p no:cacheprovider ${PARALLEL--n auto --maxprocesses 4} "${TESTS[@]}" "${@:3}"
 }
 
 if [[ " $BUILDS " == *" plain "* ]]; then

@@ -14,6 +14,17 @@ settings.register_profile("ci", deadline=None, suppress_health_check=[HealthChec
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives the browser is marked ``browser`` and ``solo``: ``make test`` runs
+    the rest two at a time (pytest-xdist) and then the solo tests one by one, since a
+    browser's timing-bound checks (an animation within 400 ms, a ticking clock) would
+    share the machine's cores with a neighbour otherwise."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.solo)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def content_versions_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Uploaded content versions are written under a folder of the test session's, never

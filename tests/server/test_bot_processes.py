@@ -12,7 +12,7 @@ import pytest
 from knockabout.table import Seat, Table
 from knockabout.table.thinking import think_apart
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 
 @pytest.mark.parametrize("game_id", ["nak-muay", "knockdown", "knockback"])
@@ -111,12 +111,17 @@ def test_by_default_even_the_quickest_level_thinks_in_worker_processes(make_clie
 
     assert ServerSettings().slow_thinking == 0.0
     with make_client(bot_processes=1) as c:
-        made = c.post("/api/tables", json={"game": "knockback", "seats": ["random", "random"]}).json()
         manager = c.app.state.manager
-        table = manager.get(made["id"]).table
-        wait_for(lambda: ("random", "knockback") in manager.thinkers.apart or table.over)
+        played = 0
+        for _ in range(10):  # (a game may end before the level's process has started: then another)
+            made = c.post("/api/tables", json={"game": "knockback", "seats": ["random", "random"]}).json()
+            table = manager.get(made["id"]).table
+            wait_for(lambda t=table: ("random", "knockback") in manager.thinkers.apart or t.over)
+            played += table.version
+            if ("random", "knockback") in manager.thinkers.apart:
+                break
         assert ("random", "knockback") in manager.thinkers.apart
-        assert table.version >= LEARN_FROM
+        assert played >= LEARN_FROM
         assert list(manager.thinkers._processes["random"].processes.values())
 
 

@@ -19,7 +19,7 @@ from knockabout.core.rng import Rng
 from tests.server.conftest import receive
 from tests.table.test_bot_timing import LeakyBot, shift, telling
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 LEAK = 0.03  # how much longer this leaky bot thinks on a telling decision
 PACE = 0.08  # (well above the leaky bot's thinking, even on a loaded machine)

@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 from knockabout.server.frames import Follower
 from knockabout.store import Store
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 
 def free_port() -> int:

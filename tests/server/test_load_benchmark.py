@@ -16,6 +16,8 @@ from types import ModuleType
 import httpx
 import pytest
 
+pytestmark = pytest.mark.solo  # (solo: see tests/conftest.py)
+
 SCRIPT = Path(__file__).parents[2] / "benchmarks" / "load.py"
 
 

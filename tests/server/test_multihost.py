@@ -28,7 +28,7 @@ from knockabout.store import Store
 from knockabout.store.schema import ActionRow
 from tests.server.multihost import Cluster, Seen, make_table, play
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 TABLES = [("nak-muay", ["me", "random"], {"max_turns": 40}), ("knockback", ["me", "random"], {"max_turns": 8}),
           ("knockdown", ["me", "random"], {"max_turns": 12})] * 3

@@ -20,7 +20,7 @@ from knockabout.server.pacing import TurnGate
 from knockabout.store import Store
 from tests.server.conftest import run_async
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 RUNNERS: list[Callable[[Coroutine[Any, Any, Any]], Any]] = [asyncio.run, uvloop.run]
 

@@ -21,7 +21,7 @@ from knockabout.server.front import READY, Front
 from tests.server.conftest import free_port
 from tests.server.test_workers import workers_of
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 
 def address_line(proc: subprocess.Popen[str]) -> str:

@@ -23,7 +23,7 @@ from knockabout.server.quotas import LimitReached, LoginLimits
 from tests.server.conftest import free_port, receive_until
 from tests.server.multihost import LOOPBACK, program
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

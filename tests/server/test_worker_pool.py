@@ -15,6 +15,8 @@ import pytest
 from knockabout.server.worker_pool import WorkerPool
 from tests.server.conftest import run_async
 
+pytestmark = pytest.mark.solo  # (solo: see tests/conftest.py)
+
 
 def _nothing() -> None:
     pass

@@ -23,7 +23,7 @@ from knockabout.server.frames import Follower
 from knockabout.server.shards import shard_of
 from tests.server.conftest import free_port
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 
 def start(db: str, port: int, *extra: str, group: bool = False) -> subprocess.Popen[bytes]:

@@ -26,7 +26,7 @@ from knockabout.store.writer import Writer
 from knockabout.store.writer_process import ProcessWriter, WriterGone
 from tests.server.conftest import run_async, stored
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.solo]  # (solo: see tests/conftest.py)
 
 
 def alive(pid: int) -> bool:

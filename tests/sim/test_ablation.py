@@ -25,6 +25,8 @@ from knockabout.sim.balance_tables import CardEffect
 from knockabout.sim.executor import InlineExecutor
 from tests.sim.planted import CARD, PACK, planted_pack
 
+pytestmark = pytest.mark.solo  # (solo: see tests/conftest.py)
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "

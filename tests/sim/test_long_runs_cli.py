@@ -21,6 +21,8 @@ from knockabout.sim import SimResults
 from knockabout.sim.executor import PoolExecutor
 from knockabout.sim.tournament import SimSpec, run
 
+pytestmark = pytest.mark.solo  # (solo: see tests/conftest.py)
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
 # Ctrl+C as a terminal sends it: a suite started in the background (``make test &``)

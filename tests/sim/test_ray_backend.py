@@ -23,6 +23,8 @@ from knockabout.sim.balance_run import BalanceSpec, run_balance
 from knockabout.sim.executor import PoolExecutor, make_executor
 from knockabout.sim.tournament import SimSpec, run
 
+pytestmark = pytest.mark.solo  # (solo: see tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).with_name("ray")
 ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}

@@ -23,6 +23,8 @@ from knockabout.sim.executor import InlineExecutor
 from knockabout.sim.tune import Measure, Tuner, TuneSpec, confirmed_lines, report_lines
 from tests.sim.planted import CARD, PACK, planted_pack
 
+pytestmark = pytest.mark.solo  # (solo: see tests/conftest.py)
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
