@@ -119,7 +119,7 @@ def test_the_server_remembers_how_long_a_level_thinks_for_its_next_tables(
                                             "config": {"max_turns": 3}}).json()
         assert m.get(first["id"]).table.think_floor == 0.0
         watch(c, first["id"])
-        learned = max(m.think_floors[("nak-muay", "slowpoke")])
+        learned = max(m.think_floors.recent[("nak-muay", "slowpoke")])
         assert learned >= 0.05 * 1.25
         second = c.post("/api/tables", json={"game": "nak-muay", "seats": ["slowpoke", "random"]}).json()
         assert m.get(second["id"]).table.think_floor == learned, "a new table starts at the learned floor"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from knockabout.bots import levels
+from knockabout.core.actions import Action
+from knockabout.core.bot import Bot, SeatView
 from knockabout.core.replay import GameRecord, replay
+from knockabout.core.rng import Rng
 from knockabout.server import ServerSettings, create_app
 from knockabout.store import Store
 from knockabout.store.schema import ActionRow
@@ -283,3 +287,44 @@ def test_a_late_renewal_lets_nothing_go_and_failing_ones_do(tmp_path: Path) -> N
         assert gone == [made["id"]] and made["id"] not in tables
         ownership.leases.renew = renew
         wait_for(lambda: one.get("/healthz").status_code == 200, 4 * LEASE)
+
+
+class Ponderer(Bot):
+    """Thinks a while on every move, and says when a thinking has begun."""
+
+    name = "ponderer"
+
+    def __init__(self, begun: threading.Event) -> None:
+        self.begun = begun
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: Rng) -> Action:
+        self.begun.set()
+        time.sleep(0.2)
+        return legal[0]
+
+
+def test_a_server_that_was_away_learns_its_bots_release_floors_afresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot thinking under way when the server stopped (a stopped or cut-off host: here its
+    event loop stops for three lease times) ends only after it, so its time counts the time
+    away. That must teach no release floor: one would hold back every move of that level on
+    this server (and on each table that comes to it) for its next thinkings."""
+    begun = threading.Event()
+    monkeypatch.setitem(levels.LEVELS, "ponderer", lambda game_id: Ponderer(begun))
+    with host(f"sqlite:///{tmp_path / 'k.db'}", "h1", bot_pace=0.05) as one:
+        manager = one.app.state.manager  # type: ignore[attr-defined]
+        made = one.post("/api/tables", json={"game": "nak-muay", "seats": ["ponderer", "ponderer"],
+                                             "config": {"max_turns": 60}}).json()
+        live = manager.get(made["id"])
+        begun.clear()
+        assert begun.wait(10)
+        one.portal.call(time.sleep, 3 * LEASE)  # type: ignore[union-attr]
+        back = time.monotonic()
+        wait_for(lambda: manager.ownership.renewed_at > back)
+        first = manager.ownership.renewed_at
+        wait_for(lambda: manager.ownership.renewed_at > first)  # (the renewal that found it away has ended)
+        learned = [f for recent in manager.think_floors.recent.values() for f in recent]
+        assert max(learned, default=0.0) < LEASE, f"a floor counted the time away: {learned}"
+        assert live.table.think_floor < LEASE
+        later = one.post("/api/tables", json={"game": "nak-muay", "seats": ["ponderer", "random"]}).json()
+        assert manager.get(later["id"]).table.think_floor < LEASE

@@ -28,7 +28,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +105,32 @@ class Connection:
 
 
 @dataclass
+class LearnedFloors:
+    """The server's recent release floors by (game, bot level), shared by its tables: a new
+    or resumed table starts from the longest (see :meth:`LiveTable._learn_floor`). After
+    the server was away (stopped, suspended, cut off: see :meth:`forget`), a thinking that
+    opened before it came back teaches nothing, since its time counts the time away."""
+
+    recent: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+    since: float = float("-inf")  # table clock: thinkings that opened earlier teach no floor
+
+    def learns_from(self, opened: float) -> bool:
+        return opened >= self.since
+
+    def learn(self, game_id: str, level: str, floor: float) -> None:
+        self.recent.setdefault((game_id, level), deque(maxlen=FLOOR_MEMORY)).append(floor)
+
+    def longest(self, game_id: str, levels: Iterable[str]) -> list[float]:
+        """The longest recent floor of each of ``levels`` that has one."""
+        learned = [self.recent.get((game_id, level), ()) for level in levels]
+        return [max(recent) for recent in learned if recent]
+
+    def forget(self, now: float) -> None:
+        self.recent.clear()
+        self.since = now
+
+
+@dataclass
 class LiveTable:
     id: str
     table: Table
@@ -122,8 +148,7 @@ class LiveTable:
     finished_saved: bool = False
     rematch: str | None = None  # the id of the table this one's rematch is played at
     new_invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for the creator only
-    # the server's recent release floors by (game, bot level), shared by its tables (see drive)
-    think_floors: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+    think_floors: LearnedFloors = field(default_factory=LearnedFloors)  # the server's, shared by its tables
     on_finished: Callable[[LiveTable], None] | None = None  # the manager's, to let it go in time
     on_end: Callable[[LiveTable], Coroutine[Any, Any, None]] | None = None  # the manager's: once the end is durable
     end_reported: bool = False
@@ -437,7 +462,8 @@ class LiveTable:
                 else:
                     await self.thinkers.think(thought)
                 async with self.lock:
-                    if self.table.accept(thought):
+                    learn = self.think_floors.learns_from(thought.counts_from)
+                    if self.table.accept(thought, learn) and learn:
                         self._learn_floor(thought.key[1], thought.floor)
                 continue
             if not wakes:
@@ -456,8 +482,7 @@ class LiveTable:
         """Remember how long this level thinks in this game, so that the server's next
         tables release its moves no sooner from their first move on (a long search then
         stands out at most once per server, not once per table)."""
-        key = (self.game.id, self.table.bot_level(seat))
-        self.think_floors.setdefault(key, deque(maxlen=FLOOR_MEMORY)).append(floor)
+        self.think_floors.learn(self.game.id, self.table.bot_level(seat), floor)
 
     def start(self) -> None:
         if self.task is None and not self.table.over:
@@ -702,7 +727,7 @@ class Manager:
         self._leaving: dict[str, asyncio.TimerHandle] = {}
         # bots think in bounded pools shared by all tables: threads, or processes for searches
         self.thinkers = BotPools(settings.bot_threads, settings.bot_processes, settings.slow_thinking)
-        self.think_floors: dict[tuple[str, str], deque[float]] = {}  # see LiveTable._learn_floor
+        self.think_floors = LearnedFloors()  # see LiveTable._learn_floor
         self.gate = TurnGate(settings.bot_moves_per_turn)  # people at play first (see .pacing)
         self.arrivals = TurnGate(settings.arrivals_per_turn)
         self.on_end: Callable[[LiveTable], Coroutine[Any, Any, None]] | None = None  # (the server's: ratings)
@@ -717,8 +742,7 @@ class Manager:
                       actions=actions or (), steady_bots=True, move_time=move_time, undo=undo)
         for level in table.bot_levels():
             self.thinkers.warm(level, game.id, make_bot(level, game.id).searches)
-        learned = [self.think_floors.get((game.id, lvl), ()) for lvl in table.bot_levels()]
-        table.remember_floors([max(recent) for recent in learned if recent])
+        table.remember_floors(self.think_floors.longest(game.id, table.bot_levels()))
         return table
 
     async def create(self, game_id: str, seat_texts: list[str], config: dict[str, Any], name: str,
@@ -986,6 +1010,13 @@ class Manager:
         handle = self._leaving.pop(live.id, None)
         if handle is not None:
             handle.cancel()
+
+    def forget_floors(self) -> None:
+        """Forget the bots' release floors this server and its tables learned: it was away
+        (see :meth:`Ownership.tick`), and a thinking that spanned that time counted it."""
+        self.think_floors.forget(self.settings.clock())
+        for live in self.tables.values():
+            live.table.forget_floors()
 
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)

@@ -213,6 +213,7 @@ class Ownership:
     async def tick(self) -> None:
         """One renewal: renew, let go what was lost or asked for, take what nobody holds."""
         started = time.monotonic()
+        away = started - self.renewed_at  # a quarter lease, unless the server was stopped or cut off
         self.renew_failing = True
         renewed = await asyncio.to_thread(self.leases.renew)
         self.renewed_at, self.healthy, self.renew_failing = started, True, False
@@ -231,6 +232,10 @@ class Ownership:
                     seen = Lease(table_id, self.holder, generation, 0.0)
                     with contextlib.suppress(TableMoving):
                         await self._once(table_id, lambda _id=table_id, lease=seen: self._take(_id, lease))
+        if away > self.seconds:  # (after letting go: a bot thinking that spanned the time away
+            # counted it, and taught a floor that would slow every bot of its level here)
+            log.warning("%s was away %.1f s: its bots' release floors are learned afresh", self.holder, away)
+            self.manager.forget_floors()
         await self.hand_over()
         await self.sweep()
 

@@ -345,9 +345,11 @@ class Table:
                        self.clock, self._decided_at, self._think_by(d), self.bot_level(d.player),
                        counts_from=self._resumed_at)
 
-    def accept(self, thought: Thought) -> bool:
+    def accept(self, thought: Thought, learn: bool = True) -> bool:
         """Keep a finished :class:`Thought` if the decision it was for is still pending
-        (same state, same seat and bot, same clock start); False when it came too late."""
+        (same state, same seat and bot, same clock start); False when it came too late.
+        With ``learn`` False its time teaches no release floor (it counts time the server
+        was away: see :meth:`forget_floors`)."""
         d = self.decision()
         if thought.action is None or d is None or not self.bot_controls(d.player) or self._plan_key(d) != thought.key:
             return False
@@ -357,8 +359,14 @@ class Table:
             # worker counts too (on a starved event loop it can take longer than the
             # thinking, and a floor without it would let the longer thinkings show)
             thought.ready_after = max(thought.ready_after, self.clock() - thought.counts_from)
-            self._floors.append(thought.floor)
+            if learn:
+                self._floors.append(thought.floor)
         return True
+
+    def forget_floors(self) -> None:
+        """Drop the release floors learned so far (a server that was stopped or cut off: a
+        thinking begun before counted the time away as thinking)."""
+        self._floors.clear()
 
     def next_due(self) -> float | None:
         """The clock time at which :meth:`tick` will have something to do, or None when
